@@ -1,0 +1,61 @@
+//===- Passes.td - graphopt code generation passes ----------*- tablegen -*-===//
+
+#ifndef GRAPHOPT_CODEGEN_PASSES_TD
+#define GRAPHOPT_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops on tensors for the CPU caches and registers, then vectorize";
+  let description = [{
+    Matmul-class ops are tiled into register blocks of `mr x nr` (rows x
+    vector-width multiples) with a unit reduction step, vectorized, and the
+    accumulator tile is hoisted out of the reduction loop, so that the inner
+    loop becomes broadcasts and FMAs. Elementwise and reduction ops are tiled
+    so that the innermost dimension is a multiple of the vector width and
+    vectorized; remainders are masked. Ops it cannot handle are left for the
+    loop lowering and counted in a statistic.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Elements of f32 per SIMD register to target (16: AVX-512, 8: AVX2)">,
+    Option<"matmulTileM", "matmul-tile-m", "int64_t", /*default=*/"8",
+           "Rows of the matmul register tile">,
+    Option<"matmulTileNVectors", "matmul-tile-n-vectors", "int64_t", /*default=*/"2",
+           "Columns of the matmul register tile, in vectors">
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized-ops", "linalg ops vectorized">,
+    Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">
+  ];
+}
+
+def GraphEmitCInterfacePass : Pass<"graph-emit-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Mark public functions for a C-callable _mlir_ciface_ wrapper";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public function with a body, so that
+    `convert-func-to-llvm` emits `_mlir_ciface_NAME`, taking and returning
+    memrefs as pointers to descriptors, and marks their tensor arguments
+    `bufferization.writable = false` so that the caller's input buffers are
+    never written. This is the ABI `graph-run` and the runtime library call.
+  }];
+}
+
+def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
+  let summary = "Replace transcendental math ops by polynomial approximations";
+  let description = [{
+    Rewrites `math.exp`, `math.tanh`, `math.erf`, `math.log` (and the ops
+    expanded from them) on f32 scalars and vectors into polynomial
+    approximations made of arith ops, so that vector code stays vectorized
+    instead of calling libm once per lane. Accuracy is that of upstream's
+    approximations (a few ulp for f32).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
+}
+
+#endif // GRAPHOPT_CODEGEN_PASSES_TD

@@ -1,0 +1,35 @@
+//===- Passes.h - graphopt conversion passes --------------------*- C++ -*-===//
+//
+/// \file
+/// Lowerings out of the graphopt dialects, and their public pattern sets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_CONVERSION_PASSES_H
+#define GRAPHOPT_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class ConversionTarget;
+namespace arith { class ArithDialect; }
+namespace linalg { class LinalgDialect; }
+namespace math { class MathDialect; }
+namespace tensor { class TensorDialect; }
+} // namespace mlir
+
+namespace mlir::graphopt {
+
+#define GEN_PASS_DECL
+#include "graphopt/Conversion/Passes.h.inc"
+
+/// Patterns lowering every `graph` op to linalg/tensor/arith/math on tensors.
+void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "graphopt/Conversion/Passes.h.inc"
+
+} // namespace mlir::graphopt
+
+#endif // GRAPHOPT_CONVERSION_PASSES_H

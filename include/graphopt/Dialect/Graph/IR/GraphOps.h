@@ -1,0 +1,42 @@
+//===- GraphOps.h - graph dialect and ops -----------------------*- C++ -*-===//
+//
+/// \file
+/// The `graph` dialect: tensor-level ops with NumPy broadcasting and
+/// torch-style semantics. Specification: docs/Dialects/Graph.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "graphopt/Dialect/Graph/IR/GraphDialect.h.inc"
+#include "graphopt/Dialect/Graph/IR/GraphEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "graphopt/Dialect/Graph/IR/GraphOps.h.inc"
+
+namespace mlir::graphopt::graph {
+
+/// Computes the NumPy broadcast of `lhs` and `rhs` into `result`. Dynamic
+/// dims broadcast against 1 to dynamic and against a static size S to S.
+/// Returns the pair of (aligned from the back) result dims that conflict,
+/// as the index into `result`, or std::nullopt on success.
+std::optional<int64_t> broadcastShapes(ArrayRef<int64_t> lhs,
+                                       ArrayRef<int64_t> rhs,
+                                       SmallVectorImpl<int64_t> &result);
+
+/// True when `a` and `b` are ranked tensors with the same element type and
+/// rank whose static dims agree: the relation between a written result type
+/// and an inferred one.
+bool areCompatibleTensorTypes(Type a, Type b);
+
+} // namespace mlir::graphopt::graph
+
+#endif // GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_H

@@ -1,0 +1,70 @@
+//===- Pipelines.h - graphopt pass pipelines --------------------*- C++ -*-===//
+//
+/// \file
+/// Every pipeline of the project is built here, from an options struct. Tools
+/// and the plugin call these builders; none of them lists passes itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_PIPELINES_PIPELINES_H
+#define GRAPHOPT_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::graphopt {
+
+/// Options of the graph-level optimization pipeline (`graph-optimize`).
+struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
+  PassOptions::Option<unsigned> maxIterations{
+      *this, "max-iterations",
+      llvm::cl::desc("Upper bound on optimization rounds"), llvm::cl::init(8)};
+  PassOptions::Option<int64_t> foldSizeLimit{
+      *this, "fold-size-limit",
+      llvm::cl::desc("Largest constant (elements) folding may create"),
+      llvm::cl::init(1 << 16)};
+};
+
+/// Options of the CPU compilation pipeline (`graph-cpu-pipeline`).
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Run graph-level optimization before lowering"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes per SIMD register (16: AVX-512, 8: AVX2; 0: "
+                     "from the host CPU)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> emitCInterface{
+      *this, "emit-c-interface",
+      llvm::cl::desc("Give public functions a _mlir_ciface_ wrapper (memref "
+                     "descriptors by pointer), as graph-run calls them"),
+      llvm::cl::init(true)};
+};
+
+/// Adds the fixed-point graph optimizer to `pm` (a module pass manager).
+void buildGraphOptimizePipeline(OpPassManager &pm,
+                                const GraphOptimizeOptions &options);
+
+/// Adds graph -> linalg -> (tiled, vectorized) -> bufferized -> LLVM dialect.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// The vector width (f32 lanes) of the host CPU: 16 with AVX-512, 8 with AVX2
+/// or AVX, 4 otherwise.
+int64_t getHostVectorWidth();
+
+/// Registers `graph-optimize-pipeline` and `graph-cpu-pipeline` for textual
+/// pipelines (`--pass-pipeline`, `graph-opt --graph-cpu-pipeline`).
+void registerPipelines();
+
+} // namespace mlir::graphopt
+
+#endif // GRAPHOPT_PIPELINES_PIPELINES_H

@@ -1,0 +1,106 @@
+//===- HostTensor.h - tensors in host memory --------------------*- C++ -*-===//
+//
+/// \file
+/// A dense, row-major tensor in host memory, with the parsers, printers and
+/// .npy I/O that graph-run and the runtime use to move data in and out of
+/// compiled code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_RUNTIME_HOSTTENSOR_H
+#define GRAPHOPT_RUNTIME_HOSTTENSOR_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::graphopt::runtime {
+
+/// Element types the runtime moves across the ABI.
+enum class DType { F32, F16, BF16, I1, I32, I64 };
+
+/// Size in bytes of one element (i1 is stored as one byte, as in NumPy).
+size_t dtypeSize(DType t);
+/// The MLIR spelling: "f32", "f16", "bf16", "i1", "i32", "i64".
+llvm::StringRef dtypeName(DType t);
+/// Parses an MLIR element type spelling.
+std::optional<DType> parseDType(llvm::StringRef name);
+bool isFloatDType(DType t);
+
+/// Marks a dynamic dim in a signature shape.
+constexpr int64_t kDynamicDim = INT64_MIN;
+
+/// A dense row-major tensor owning its bytes.
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  DType dtype() const { return type; }
+  llvm::ArrayRef<int64_t> shape() const { return dims; }
+  int64_t rank() const { return dims.size(); }
+  int64_t numElements() const;
+  size_t sizeInBytes() const { return bytes.size(); }
+  void *data() { return bytes.data(); }
+  const void *data() const { return bytes.data(); }
+
+  /// Element `i` (row-major linear index) converted to double.
+  double getDouble(int64_t i) const;
+  /// Stores `v` at linear index `i`, rounded/converted to the dtype.
+  void setDouble(int64_t i, double v);
+
+  /// "2x3xf32", or "f32" for rank 0.
+  std::string typeString() const;
+
+private:
+  DType type = DType::F32;
+  llvm::SmallVector<int64_t> dims;
+  std::vector<uint8_t> bytes;
+};
+
+/// Parses `2x3xf32=1,2,3,4,5,6` (or `f32=1.5` for a scalar). A single value
+/// is repeated to fill the shape (`4x4xf32=0`).
+llvm::Expected<HostTensor> parseTensorLiteral(llvm::StringRef spec);
+
+/// Reads a .npy file (little-endian, C order; f4, f2, i4, i8, b1).
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+
+/// Writes `t` as .npy. bf16, which NumPy lacks, is written as f4.
+llvm::Error writeNpy(llvm::StringRef path, const HostTensor &t);
+
+/// Fills a tensor deterministically from `seed`: floats uniform in [-1, 1),
+/// integers uniform in [-8, 8], i1 fair coin.
+HostTensor randomTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
+                        uint64_t seed);
+
+/// Prints `t` NumPy-style; tensors with more than `summarizeAbove` elements
+/// show the first and last 3 entries of each dim.
+void printTensor(llvm::raw_ostream &os, const HostTensor &t,
+                 int64_t summarizeAbove = 1000);
+
+/// The result of comparing an actual tensor with an expected one.
+struct Comparison {
+  bool ok = true;
+  std::string message;
+  int64_t mismatches = 0;
+  int64_t worstIndex = -1;
+  double worstActual = 0, worstExpected = 0, worstAbsError = 0;
+};
+
+/// NumPy allclose: |a - e| <= atol + rtol * |e|, NaN equal to NaN. Shapes
+/// and dtypes must match (the message says how they differ otherwise).
+Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
+                          double atol, double rtol);
+
+/// "[i, j, k]" of a linear index in `shape`.
+std::string formatIndex(int64_t linear, llvm::ArrayRef<int64_t> shape);
+
+} // namespace mlir::graphopt::runtime
+
+#endif // GRAPHOPT_RUNTIME_HOSTTENSOR_H

@@ -1,0 +1,92 @@
+//===- Runner.h - JIT-compile and call graph programs -----------*- C++ -*-===//
+//
+/// \file
+/// Compiles a module (graph dialect or any upstream level down to the LLVM
+/// dialect) for the host CPU with the MLIR ExecutionEngine and calls its
+/// entry function on HostTensors. Inputs are checked against the entry's
+/// signature before any call, so a wrong count, dtype or shape is an error
+/// message, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_RUNTIME_RUNNER_H
+#define GRAPHOPT_RUNTIME_RUNNER_H
+
+#include "graphopt/Runtime/HostTensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+class DefaultTimingManager;
+} // namespace mlir
+
+namespace mlir::graphopt::runtime {
+
+/// The type of one entry argument or result.
+struct TensorSignature {
+  DType dtype;
+  /// kDynamicDim for dynamic dims.
+  llvm::SmallVector<int64_t> shape;
+  /// "tensor<?x10xf32>" for messages.
+  std::string str() const;
+};
+
+struct EntrySignature {
+  std::string name;
+  llvm::SmallVector<TensorSignature> inputs, outputs;
+};
+
+/// Options of Runner::compile.
+struct RunnerOptions {
+  std::string entry = "main";
+  /// Graph-level optimization before lowering.
+  bool optimize = true;
+  /// Tile and vectorize (off: scalar loops, for debugging).
+  bool vectorize = true;
+  /// LLVM optimization level for the JIT (0-3).
+  unsigned optLevel = 3;
+  /// Print per-pass and per-phase timing to stderr.
+  bool timing = false;
+  /// Write the LLVM IR handed to the JIT (after LLVM optimization) here.
+  std::string dumpLLVMIR;
+};
+
+/// A compiled entry function, callable many times.
+class Runner {
+public:
+  ~Runner();
+
+  /// Reads the signature of `options.entry`, lowers `module` in place with
+  /// the CPU pipeline and JIT-compiles it.
+  static llvm::Expected<std::unique_ptr<Runner>>
+  compile(ModuleOp module, const RunnerOptions &options);
+
+  const EntrySignature &signature() const { return sig; }
+
+  /// Calls the entry function. `inputs` must pass checkInputs.
+  llvm::Expected<llvm::SmallVector<HostTensor>>
+  invoke(llvm::ArrayRef<HostTensor> inputs);
+
+private:
+  Runner() = default;
+  EntrySignature sig;
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+/// Checks `inputs` against `sig` (count, dtype, rank, static dims); the
+/// error names the input, the dim and both values.
+llvm::Error checkInputs(const EntrySignature &sig,
+                        llvm::ArrayRef<HostTensor> inputs);
+
+/// Reads the signature of function `name` in `module` (func.func with
+/// ranked tensor or memref arguments and results).
+llvm::Expected<EntrySignature> getEntrySignature(ModuleOp module,
+                                                 llvm::StringRef name);
+
+} // namespace mlir::graphopt::runtime
+
+#endif // GRAPHOPT_RUNTIME_RUNNER_H

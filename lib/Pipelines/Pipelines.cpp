@@ -1,0 +1,111 @@
+//===- Pipelines.cpp - graphopt pass pipelines ----------------------------===//
+//
+// The single place where pipelines are assembled. Upstream passes are added
+// by their registered textual names (stable across MLIR's C++ renames);
+// graphopt's own passes through their generated create functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Pipelines/Pipelines.h"
+
+#include "graphopt/Codegen/Passes.h"
+#include "graphopt/Conversion/Passes.h"
+#include "graphopt/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::graphopt;
+
+namespace {
+/// Appends upstream passes, by textual pipeline, to `pm`. The strings are
+/// fixed at build time and covered by the pipeline tests, so a parse error
+/// is a bug: report it loudly.
+void addUpstream(OpPassManager &pm, StringRef pipeline) {
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("graphopt: bad built-in pipeline '") +
+                             pipeline + "': " + error);
+}
+} // namespace
+
+int64_t mlir::graphopt::getHostVectorWidth() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 16;
+  if (features.lookup("avx2") || features.lookup("avx"))
+    return 8;
+  return 4;
+}
+
+void mlir::graphopt::buildGraphOptimizePipeline(
+    OpPassManager &pm, const GraphOptimizeOptions &options) {
+  graph::GraphOptimizePassOptions opts;
+  opts.maxIterations = options.maxIterations;
+  opts.foldSizeLimit = options.foldSizeLimit;
+  pm.addPass(graph::createGraphOptimizePass(opts));
+}
+
+void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
+                                      const CPUPipelineOptions &options) {
+  if (options.optimize)
+    buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
+
+  // graph -> linalg on tensors, elementwise producer/consumer fusion.
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createConvertGraphToLinalgPass());
+  addUpstream(fn, "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+
+  // Tiling and vectorization on tensors.
+  if (options.vectorize) {
+    GraphCPUTileAndVectorizePassOptions tv;
+    tv.vectorWidth =
+        options.vectorWidth > 0 ? options.vectorWidth : getHostVectorWidth();
+    fn.addPass(createGraphCPUTileAndVectorizePass(tv));
+    addUpstream(fn, "canonicalize,cse");
+  }
+
+  // Buffer planning: one-shot bufferization in place where possible, then
+  // ownership-based deallocation so temporaries are freed as soon as dead.
+  if (options.emitCInterface)
+    pm.addPass(createGraphEmitCInterfacePass());
+  addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map}");
+  addUpstream(pm, "func.func(buffer-hoisting,buffer-loop-hoisting,"
+                  "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");
+  addUpstream(pm, "buffer-deallocation-pipeline");
+  addUpstream(pm, "convert-bufferization-to-memref");
+
+  // Loops and vectors -> LLVM.
+  addUpstream(pm, "func.func(convert-linalg-to-loops,"
+                  "graph-approximate-math,"
+                  "convert-vector-to-scf{full-unroll=true},lower-affine,"
+                  "canonicalize,cse)");
+  // bf16 arithmetic is expanded to integer ops: x86 has no bf16 libcalls.
+  addUpstream(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+                  "func.func(arith-expand{include-bf16=true})");
+  addUpstream(pm, "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+                  "finalize-memref-to-llvm,convert-math-to-llvm,"
+                  "convert-math-to-libm,convert-arith-to-llvm,"
+                  "convert-index-to-llvm,convert-func-to-llvm,"
+                  "convert-cf-to-llvm,reconcile-unrealized-casts");
+  addUpstream(pm, "canonicalize,cse");
+}
+
+void mlir::graphopt::registerPipelines() {
+  PassPipelineRegistration<GraphOptimizeOptions>(
+      "graph-optimize-pipeline",
+      "Graph-level optimization to a fixed point (shape refinement, constant "
+      "folding, canonicalization, CSE, DCE)",
+      buildGraphOptimizePipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "graph-cpu-pipeline",
+      "Compile graph programs for the host CPU: optimize, lower to linalg, "
+      "tile and vectorize, bufferize with deallocation, lower to LLVM",
+      buildCPUPipeline);
+}

@@ -1,0 +1,266 @@
+//===- HostTensor.cpp - tensors in host memory ----------------------------===//
+
+#include "graphopt/Runtime/HostTensor.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir::graphopt::runtime;
+using llvm::StringRef;
+
+size_t mlir::graphopt::runtime::dtypeSize(DType t) {
+  switch (t) {
+  case DType::F32: case DType::I32: return 4;
+  case DType::F16: case DType::BF16: return 2;
+  case DType::I1: return 1;
+  case DType::I64: return 8;
+  }
+  return 0;
+}
+
+StringRef mlir::graphopt::runtime::dtypeName(DType t) {
+  switch (t) {
+  case DType::F32: return "f32";
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::I1: return "i1";
+  case DType::I32: return "i32";
+  case DType::I64: return "i64";
+  }
+  return "?";
+}
+
+std::optional<DType> mlir::graphopt::runtime::parseDType(StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("f32", DType::F32).Case("f16", DType::F16)
+      .Case("bf16", DType::BF16).Case("i1", DType::I1)
+      .Case("i32", DType::I32).Case("i64", DType::I64)
+      .Default(std::nullopt);
+}
+
+bool mlir::graphopt::runtime::isFloatDType(DType t) {
+  return t == DType::F32 || t == DType::F16 || t == DType::BF16;
+}
+
+// bf16 is the top half of an f32; converting rounds to nearest even. (Done
+// by hand: the system libgcc has no bf16 conversion routines.)
+static float bf16ToFloat(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+static uint16_t floatToBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return (uint16_t)((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return (uint16_t)((bits + rounding) >> 16);
+}
+
+HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
+    : type(dtype), dims(shape) {
+  bytes.assign(numElements() * dtypeSize(dtype), 0);
+}
+
+int64_t HostTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+double HostTensor::getDouble(int64_t i) const {
+  const uint8_t *p = bytes.data() + i * dtypeSize(type);
+  switch (type) {
+  case DType::F32: { float v; std::memcpy(&v, p, 4); return v; }
+  case DType::F16: { _Float16 v; std::memcpy(&v, p, 2); return (double)v; }
+  case DType::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bf16ToFloat(v); }
+  case DType::I1: return *p ? 1.0 : 0.0;
+  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return (double)v; }
+  }
+  return 0;
+}
+
+void HostTensor::setDouble(int64_t i, double d) {
+  uint8_t *p = bytes.data() + i * dtypeSize(type);
+  switch (type) {
+  case DType::F32: { float v = (float)d; std::memcpy(p, &v, 4); return; }
+  case DType::F16: { _Float16 v = (_Float16)(float)d; std::memcpy(p, &v, 2); return; }
+  case DType::BF16: { uint16_t v = floatToBF16((float)d); std::memcpy(p, &v, 2); return; }
+  case DType::I1: *p = d != 0.0; return;
+  case DType::I32: { int32_t v = (int32_t)d; std::memcpy(p, &v, 4); return; }
+  case DType::I64: { int64_t v = (int64_t)d; std::memcpy(p, &v, 8); return; }
+  }
+}
+
+std::string HostTensor::typeString() const {
+  std::string s;
+  for (int64_t d : dims)
+    s += std::to_string(d) + "x";
+  return s + dtypeName(type).str();
+}
+
+llvm::Expected<HostTensor>
+mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
+  auto [typePart, valuePart] = spec.split('=');
+  if (valuePart.empty() && !spec.contains('='))
+    return llvm::createStringError(
+        "tensor literal '%s' has no '=': write e.g. 2x3xf32=1,2,3,4,5,6",
+        spec.str().c_str());
+  llvm::SmallVector<StringRef> parts;
+  typePart.split(parts, 'x');
+  std::optional<DType> dtype = parseDType(parts.back());
+  if (!dtype)
+    return llvm::createStringError(
+        "tensor literal '%s': unknown element type '%s' (use f32, f16, bf16, "
+        "i1, i32 or i64)",
+        spec.str().c_str(), parts.back().str().c_str());
+  llvm::SmallVector<int64_t> shape;
+  for (StringRef p : llvm::ArrayRef(parts).drop_back()) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0)
+      return llvm::createStringError("tensor literal '%s': bad dim '%s'",
+                                     spec.str().c_str(), p.str().c_str());
+    shape.push_back(d);
+  }
+  HostTensor t(*dtype, shape);
+  llvm::SmallVector<StringRef> values;
+  StringRef trimmed = valuePart.trim().trim("[]");
+  if (!trimmed.empty())
+    trimmed.split(values, ',');
+  int64_t n = t.numElements();
+  if ((int64_t)values.size() != n && values.size() != 1)
+    return llvm::createStringError(
+        "tensor literal '%s': shape %s has %lld elements but %zu values were "
+        "given",
+        spec.str().c_str(), t.typeString().c_str(), (long long)n,
+        values.size());
+  for (int64_t i = 0; i < n; ++i) {
+    StringRef v = values[values.size() == 1 ? 0 : i].trim();
+    double d;
+    if (v == "true") d = 1;
+    else if (v == "false") d = 0;
+    else if (v == "nan") d = NAN;
+    else if (v == "inf") d = INFINITY;
+    else if (v == "-inf") d = -INFINITY;
+    else if (v.getAsDouble(d))
+      return llvm::createStringError("tensor literal '%s': bad value '%s'",
+                                     spec.str().c_str(), v.str().c_str());
+    t.setDouble(i, d);
+  }
+  return t;
+}
+
+HostTensor mlir::graphopt::runtime::randomTensor(DType dtype,
+                                                 llvm::ArrayRef<int64_t> shape,
+                                                 uint64_t seed) {
+  HostTensor t(dtype, shape);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(-8, 8);
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+    if (isFloatDType(dtype))
+      t.setDouble(i, real(rng));
+    else if (dtype == DType::I1)
+      t.setDouble(i, rng() & 1);
+    else
+      t.setDouble(i, integer(rng));
+  }
+  return t;
+}
+
+std::string mlir::graphopt::runtime::formatIndex(int64_t linear,
+                                                 llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> pos(shape.size());
+  for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+    pos[d] = shape[d] ? linear % shape[d] : 0;
+    linear = shape[d] ? linear / shape[d] : 0;
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < pos.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(pos[d]);
+  return s + "]";
+}
+
+static void printElement(llvm::raw_ostream &os, const HostTensor &t, int64_t i) {
+  double v = t.getDouble(i);
+  if (t.dtype() == DType::I1)
+    os << (v != 0 ? "true" : "false");
+  else if (!isFloatDType(t.dtype()))
+    os << (int64_t)v;
+  else
+    os << llvm::format("%.6g", v);
+}
+
+static void printDim(llvm::raw_ostream &os, const HostTensor &t, int64_t dim,
+                     int64_t offset, int64_t stride, bool summarize) {
+  int64_t n = t.shape()[dim];
+  int64_t inner = stride / (n ? n : 1);
+  os << "[";
+  for (int64_t i = 0; i < n; ++i) {
+    if (summarize && n > 6 && i == 3) {
+      os << "..., ";
+      i = n - 3;
+    }
+    if (i && !(summarize && n > 6 && i == n - 3))
+      os << ", ";
+    if (dim + 1 == t.rank())
+      printElement(os, t, offset + i);
+    else
+      printDim(os, t, dim + 1, offset + i * inner, inner, summarize);
+  }
+  os << "]";
+}
+
+void mlir::graphopt::runtime::printTensor(llvm::raw_ostream &os,
+                                          const HostTensor &t,
+                                          int64_t summarizeAbove) {
+  if (t.rank() == 0) {
+    printElement(os, t, 0);
+    return;
+  }
+  printDim(os, t, 0, 0, t.numElements(), t.numElements() > summarizeAbove);
+}
+
+Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
+                                                   const HostTensor &expected,
+                                                   double atol, double rtol) {
+  Comparison c;
+  if (actual.shape() != expected.shape()) {
+    c.ok = false;
+    c.message = "shape mismatch: got " + actual.typeString() + ", expected " +
+                expected.typeString();
+    return c;
+  }
+  double worstExcess = -1;
+  for (int64_t i = 0, n = actual.numElements(); i < n; ++i) {
+    double a = actual.getDouble(i), e = expected.getDouble(i);
+    if (std::isnan(a) && std::isnan(e))
+      continue;
+    double err = std::fabs(a - e);
+    double allowed = atol + rtol * std::fabs(e);
+    bool bad = !(err <= allowed) || (std::isinf(e) && a != e);
+    double excess = std::isnan(err) ? INFINITY : err - allowed;
+    if (bad) {
+      ++c.mismatches;
+      c.ok = false;
+    }
+    if ((bad && excess > worstExcess) || (c.worstIndex < 0 && bad)) {
+      worstExcess = excess;
+      c.worstIndex = i;
+      c.worstActual = a;
+      c.worstExpected = e;
+      c.worstAbsError = err;
+    }
+  }
+  return c;
+}

@@ -1,0 +1,274 @@
+//===- Runner.cpp - JIT-compile and call graph programs -------------------===//
+//
+// ABI: the CPU pipeline gives each public function a `_mlir_ciface_NAME`
+// wrapper taking a pointer to the result descriptor(s) first, then one
+// pointer per argument descriptor. A rank-r memref descriptor is
+// {T *allocated, T *aligned, i64 offset, i64 sizes[r], i64 strides[r]};
+// several results are consecutive descriptors (every field is 8 bytes, so
+// there is no padding). Results are allocated by the compiled code with
+// malloc and owned by the caller, which frees them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Runtime/Runner.h"
+
+#include "graphopt/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::graphopt::runtime;
+
+std::string TensorSignature::str() const {
+  std::string s = "tensor<";
+  for (int64_t d : shape)
+    s += (d == kDynamicDim ? std::string("?") : std::to_string(d)) + "x";
+  return s + dtypeName(dtype).str() + ">";
+}
+
+static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  if (!shaped || !shaped.hasRank() ||
+      !(isa<RankedTensorType>(t) || isa<MemRefType>(t)))
+    return llvm::createStringError("%s has type that graph-run cannot pass: "
+                                   "only ranked tensors and memrefs",
+                                   what.str().c_str());
+  std::string name;
+  llvm::raw_string_ostream(name) << shaped.getElementType();
+  std::optional<DType> dtype = parseDType(name);
+  if (!dtype)
+    return llvm::createStringError(
+        "%s has element type %s; graph-run supports f32, f16, bf16, i1, i32, "
+        "i64",
+        what.str().c_str(), name.c_str());
+  TensorSignature sig{*dtype, {}};
+  for (int64_t d : shaped.getShape())
+    sig.shape.push_back(ShapedType::isDynamic(d) ? kDynamicDim : d);
+  return sig;
+}
+
+llvm::Expected<EntrySignature>
+mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn) {
+    std::string available;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal())
+        available += (available.empty() ? "" : ", ") + ("@" + f.getName()).str();
+    return llvm::createStringError(
+        "no function @%s in the module (functions: %s); choose one with "
+        "--entry",
+        name.str().c_str(), available.empty() ? "none" : available.c_str());
+  }
+  EntrySignature sig;
+  sig.name = name.str();
+  for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes())) {
+    auto s = toSignature(t, "input " + std::to_string(i));
+    if (!s)
+      return s.takeError();
+    sig.inputs.push_back(*s);
+  }
+  for (auto [i, t] : llvm::enumerate(fn.getResultTypes())) {
+    auto s = toSignature(t, "result " + std::to_string(i));
+    if (!s)
+      return s.takeError();
+    sig.outputs.push_back(*s);
+  }
+  return sig;
+}
+
+Runner::~Runner() = default;
+
+namespace {
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+} // namespace
+
+llvm::Expected<std::unique_ptr<Runner>>
+Runner::compile(ModuleOp module, const RunnerOptions &options) {
+  auto sig = getEntrySignature(module, options.entry);
+  if (!sig)
+    return sig.takeError();
+  module.lookupSymbol<func::FuncOp>(options.entry).setPublic();
+
+  auto t0 = std::chrono::steady_clock::now();
+  PassManager pm(module.getContext());
+  if (options.timing)
+    pm.enableTiming();
+  CPUPipelineOptions cpu;
+  cpu.optimize = options.optimize;
+  cpu.vectorize = options.vectorize;
+  buildCPUPipeline(pm, cpu);
+  if (failed(pm.run(module)))
+    return llvm::createStringError(
+        "lowering @%s for the CPU failed (see the diagnostics above)",
+        options.entry.c_str());
+  double lowerTime = secondsSince(t0);
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  auto tm = jtmb->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  auto optimize = makeOptimizingTransformer(options.optLevel, 0, tm->get());
+  std::string dumpPath = options.dumpLLVMIR;
+  auto transformer = [&](llvm::Module *m) -> llvm::Error {
+    if (llvm::Error e = optimize(m))
+      return e;
+    if (!dumpPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(dumpPath, ec);
+      if (ec)
+        return llvm::createStringError("cannot write %s: %s", dumpPath.c_str(),
+                                       ec.message().c_str());
+      m->print(os, nullptr);
+    }
+    return llvm::Error::success();
+  };
+  ExecutionEngineOptions eo;
+  eo.transformer = transformer;
+  eo.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(
+      std::min(options.optLevel, 3u));
+  auto t1 = std::chrono::steady_clock::now();
+  auto engine = ExecutionEngine::create(module, eo);
+  if (!engine)
+    return engine.takeError();
+  std::unique_ptr<Runner> runner(new Runner());
+  runner->sig = std::move(*sig);
+  runner->engine = std::move(*engine);
+  // Materialize the code now, so that compile time is not charged to the
+  // first call.
+  auto fn = runner->engine->lookupPacked("_mlir_ciface_" + options.entry);
+  if (!fn)
+    return fn.takeError();
+  double jitTime = secondsSince(t1);
+  if (options.timing)
+    llvm::errs() << llvm::format("graph-run: lowering %.3f s, LLVM JIT %.3f s\n",
+                                 lowerTime, jitTime);
+  return runner;
+}
+
+llvm::Error mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
+                                               llvm::ArrayRef<HostTensor> inputs) {
+  if (inputs.size() != sig.inputs.size())
+    return llvm::createStringError(
+        "@%s takes %zu input%s but %zu %s given", sig.name.c_str(),
+        sig.inputs.size(), sig.inputs.size() == 1 ? "" : "s", inputs.size(),
+        inputs.size() == 1 ? "was" : "were");
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(inputs, sig.inputs))) {
+    auto &[t, s] = pair;
+    if (t.dtype() != s.dtype)
+      return llvm::createStringError(
+          "input %zu of @%s: expected element type %s (%s), got %s", i,
+          sig.name.c_str(), dtypeName(s.dtype).str().c_str(), s.str().c_str(),
+          dtypeName(t.dtype()).str().c_str());
+    if (t.rank() != (int64_t)s.shape.size())
+      return llvm::createStringError(
+          "input %zu of @%s: expected rank %zu (%s), got shape %s", i,
+          sig.name.c_str(), s.shape.size(), s.str().c_str(),
+          t.typeString().c_str());
+    for (auto [d, pair2] : llvm::enumerate(llvm::zip(t.shape(), s.shape))) {
+      auto [got, want] = pair2;
+      if (want != kDynamicDim && got != want)
+        return llvm::createStringError(
+            "input %zu of @%s: dim %zu is %lld, expected %lld (%s)", i,
+            sig.name.c_str(), d, (long long)got, (long long)want,
+            s.str().c_str());
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<llvm::SmallVector<HostTensor>>
+Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
+  if (llvm::Error e = checkInputs(sig, inputs))
+    return std::move(e);
+  // Descriptors for the inputs. The compiled code only reads them: entry
+  // arguments are bufferized as non-writable.
+  std::vector<std::vector<int64_t>> inDescs;
+  for (const HostTensor &t : inputs) {
+    int64_t r = t.rank();
+    std::vector<int64_t> d(3 + 2 * r);
+    void *p = const_cast<void *>(t.data());
+    std::memcpy(&d[0], &p, sizeof(p));
+    std::memcpy(&d[1], &p, sizeof(p));
+    d[2] = 0;
+    int64_t stride = 1;
+    for (int64_t k = r - 1; k >= 0; --k) {
+      d[3 + k] = t.shape()[k];
+      d[3 + r + k] = stride;
+      stride *= t.shape()[k];
+    }
+    inDescs.push_back(std::move(d));
+  }
+  size_t resultWords = 0;
+  for (const TensorSignature &s : sig.outputs)
+    resultWords += 3 + 2 * s.shape.size();
+  std::vector<int64_t> results(resultWords, 0);
+
+  llvm::SmallVector<void *> ptrs, args;
+  if (!sig.outputs.empty())
+    ptrs.push_back(results.data());
+  for (auto &d : inDescs)
+    ptrs.push_back(d.data());
+  for (void *&p : ptrs)
+    args.push_back(&p);
+  if (llvm::Error e =
+          engine->invokePacked("_mlir_ciface_" + sig.name, args))
+    return std::move(e);
+
+  llvm::SmallVector<HostTensor> outs;
+  std::set<void *> freed;
+  for (const HostTensor &t : inputs)
+    freed.insert(const_cast<void *>(t.data()));
+  size_t at = 0;
+  for (const TensorSignature &s : sig.outputs) {
+    int64_t r = s.shape.size();
+    const int64_t *d = &results[at];
+    at += 3 + 2 * r;
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &d[0], sizeof(void *));
+    std::memcpy(&aligned, &d[1], sizeof(void *));
+    llvm::SmallVector<int64_t> shape(d + 3, d + 3 + r);
+    HostTensor out(s.dtype, shape);
+    size_t es = dtypeSize(s.dtype);
+    const uint8_t *base = (const uint8_t *)aligned + d[2] * es;
+    // Strided copy into the dense row-major result.
+    llvm::SmallVector<int64_t> pos(r, 0);
+    for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+      int64_t off = 0;
+      for (int64_t k = 0; k < r; ++k)
+        off += pos[k] * d[3 + r + k];
+      std::memcpy((uint8_t *)out.data() + i * es, base + off * es, es);
+      for (int64_t k = r - 1; k >= 0; --k) {
+        if (++pos[k] < shape[k])
+          break;
+        pos[k] = 0;
+      }
+    }
+    if (allocated && freed.insert(allocated).second)
+      std::free(allocated);
+    outs.push_back(std::move(out));
+  }
+  return outs;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Idempotent set-up for graphopt on a fresh Debian 12 machine:
+#   1. installs the Debian packages the build needs (as root, only when missing),
+#   2. installs the Python packages the tests use (only when missing),
+#   3. configures (CMake + Ninja) and builds into ./build.
+# Usage: scripts/setup.sh [--no-build]
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${GRAPHOPT_BUILD_DIR:-$ROOT/build}"
+LLVM_VERSION=22
+
+DEB_PACKAGES=(
+  "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
+  "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "clang-${LLVM_VERSION}"
+  cmake ninja-build
+)
+PY_PACKAGES=(numpy lit)
+
+log() { printf '[setup] %s\n' "$*"; }
+
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  log "Debian packages present"
+fi
+
+PYTHON="${PYTHON:-python3}"
+for p in "${PY_PACKAGES[@]}"; do
+  if ! "$PYTHON" -c "import $p" 2>/dev/null; then
+    log "installing Python package: $p"
+    "$PYTHON" -m pip install -q "$p"
+  fi
+done
+
+[[ "${1:-}" == "--no-build" ]] && exit 0
+
+LLVM_PREFIX="$(llvm-config-${LLVM_VERSION} --prefix)"
+if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
+  log "configuring $BUILD_DIR"
+  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \
+    -DCMAKE_C_COMPILER="clang-${LLVM_VERSION}" \
+    -DCMAKE_CXX_COMPILER="clang++-${LLVM_VERSION}" \
+    -DLLVM_EXTERNAL_LIT="$(command -v lit || echo "$LLVM_PREFIX/build/utils/lit/lit.py")"
+fi
+log "building"
+start=$(date +%s)
+cmake --build "$BUILD_DIR"
+log "build done in $(( $(date +%s) - start )) s"

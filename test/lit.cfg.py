@@ -1,0 +1,60 @@
+# -*- Python -*-
+# lit configuration for graphopt. Tests run the built tools; execution tests
+# compare with numbers computed independently by NumPy (test/lib/reference.py).
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "GRAPHOPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs",
+                   "consumer"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.graphopt_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%graphopt_lib", config.graphopt_lib_dir))
+config.substitutions.append(("%graphopt_src", config.graphopt_src_root))
+config.substitutions.append(("%graphopt_obj", config.graphopt_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(
+    ("%reference", "%s %s" % (config.python_executable,
+                              os.path.join(config.test_source_root, "lib",
+                                           "reference.py"))))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.graphopt_tools_dir, config.llvm_tools_dir]
+tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Host CPU features, for tests that check vector code.
+try:
+    flags = open("/proc/cpuinfo").read()
+    if " avx512f" in flags:
+        config.available_features.add("avx512")
+    if " avx2" in flags:
+        config.available_features.add("avx2")
+except OSError:
+    pass
+
+# GPU tests declare REQUIRES: cuda-gpu; set only where a GPU answers.
+if shutil.which("nvidia-smi"):
+    try:
+        if subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                          timeout=20).returncode == 0:
+            config.available_features.add("cuda-gpu")
+    except Exception:
+        pass

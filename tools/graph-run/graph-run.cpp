@@ -1,0 +1,259 @@
+//===- graph-run.cpp - JIT-run, check and benchmark a graph program -------===//
+//
+// graph-run model.mlir --input=2x3xf32=1,2,3,4,5,6 --input=@y.npy
+//           [--expected-output=@want.npy --atol=1e-5 --rtol=1e-5]
+//           [--output=@out.npy] [--benchmark=100] [--timing]
+//
+// Compilation and calls live in the runtime library (Runtime/Runner.h); this
+// file parses flags and prints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/InitAll.h"
+#include "graphopt/Runtime/HostTensor.h"
+#include "graphopt/Runtime/Runner.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::graphopt::runtime;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("graph-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
+                                  cl::init("main"), cl::cat(category));
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("An input, in order: 2x3xf32=1,2,3,4,5,6, f32=1.5, "
+                    "4x4xf32=0 (splat) or @file.npy"),
+           cl::cat(category));
+static cl::opt<int64_t>
+    seed("seed",
+         cl::desc("Make the inputs not given with --input random, from this "
+                  "seed (floats in [-1,1), ints in [-8,8])"),
+         cl::init(-1), cl::cat(category));
+static cl::list<std::string>
+    outputs("output", cl::desc("Write result i to @file.npy (in order)"),
+            cl::cat(category));
+static cl::list<std::string> expected(
+    "expected-output",
+    cl::desc("Expected value of result i, same syntax as --input; exit 1 on "
+             "mismatch"),
+    cl::cat(category));
+static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
+                            cl::init(1e-5), cl::cat(category));
+static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
+                            cl::init(1e-5), cl::cat(category));
+static cl::opt<unsigned> benchmark(
+    "benchmark",
+    cl::desc("Time N calls after warm-up; print median and min"), cl::init(0),
+    cl::cat(category));
+static cl::opt<unsigned> warmup("warmup",
+                                cl::desc("Untimed calls before --benchmark"),
+                                cl::init(3), cl::cat(category));
+static cl::opt<bool> timing("timing",
+                            cl::desc("Print per-pass and compile-phase times"),
+                            cl::init(false), cl::cat(category));
+static cl::opt<bool> optimize("optimize",
+                              cl::desc("Run graph-level optimization"),
+                              cl::init(true), cl::cat(category));
+static cl::opt<bool> vectorize("vectorize",
+                               cl::desc("Tile and vectorize (off: scalar loops)"),
+                               cl::init(true), cl::cat(category));
+static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
+                                  cl::init(3), cl::Prefix, cl::cat(category));
+static cl::opt<std::string>
+    dumpLLVMIR("dump-llvm-ir",
+               cl::desc("Write the optimized LLVM IR given to the JIT here"),
+               cl::init(""), cl::cat(category));
+static cl::opt<bool> quiet("quiet", cl::desc("Do not print results"),
+                           cl::init(false), cl::cat(category));
+
+static int fail(const llvm::Twine &msg) {
+  llvm::errs() << "graph-run: error: " << msg << "\n";
+  return 1;
+}
+
+static llvm::Expected<HostTensor> loadTensor(StringRef spec) {
+  if (spec.starts_with("@"))
+    return readNpy(spec.drop_front());
+  return parseTensorLiteral(spec);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "graph-run: JIT-compile a graph program for the host CPU, run it, "
+      "check and benchmark it\n");
+
+  DialectRegistry registry;
+  mlir::graphopt::registerAllDialects(registry);
+  mlir::graphopt::registerAllPasses();
+  MLIRContext context(registry);
+
+  auto t0 = std::chrono::steady_clock::now();
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("could not parse " + inputFile);
+  double parseTime =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  if (timing)
+    llvm::errs() << llvm::format("graph-run: parse %.3f s\n", parseTime);
+
+  // Check what we can before compiling.
+  auto sig = getEntrySignature(*module, entry);
+  if (!sig)
+    return fail(llvm::toString(sig.takeError()));
+  if (inputs.size() > sig->inputs.size())
+    return fail("@" + entry + " takes " + llvm::Twine(sig->inputs.size()) +
+                " inputs but " + llvm::Twine(inputs.size()) +
+                " were given with --input");
+  if (inputs.size() < sig->inputs.size() && seed < 0)
+    return fail("@" + entry + " takes " + llvm::Twine(sig->inputs.size()) +
+                " inputs but " + llvm::Twine(inputs.size()) +
+                " were given; pass the rest with --input or make them random "
+                "with --seed=N");
+  llvm::SmallVector<HostTensor> args;
+  for (auto [i, spec] : llvm::enumerate(inputs)) {
+    auto t = loadTensor(spec);
+    if (!t)
+      return fail("input " + llvm::Twine(i) + ": " +
+                  llvm::toString(t.takeError()));
+    args.push_back(std::move(*t));
+  }
+  for (size_t i = args.size(); i < sig->inputs.size(); ++i) {
+    const TensorSignature &s = sig->inputs[i];
+    if (llvm::is_contained(s.shape, kDynamicDim))
+      return fail("input " + llvm::Twine(i) + " (" + s.str() +
+                  ") has dynamic dims; give it with --input");
+    args.push_back(randomTensor(s.dtype, s.shape, seed + i));
+  }
+  if (expected.size() > sig->outputs.size() ||
+      outputs.size() > sig->outputs.size())
+    return fail("@" + entry + " has " + llvm::Twine(sig->outputs.size()) +
+                " results, fewer than --expected-output/--output given");
+
+  RunnerOptions options;
+  options.entry = entry;
+  options.optimize = optimize;
+  options.vectorize = vectorize;
+  options.optLevel = optLevel;
+  options.timing = timing;
+  options.dumpLLVMIR = dumpLLVMIR;
+
+  // Refuse bad inputs before spending time on compilation.
+  if (llvm::Error e = checkInputs(*sig, args))
+    return fail(llvm::toString(std::move(e)));
+
+  auto runner = Runner::compile(*module, options);
+  if (!runner)
+    return fail(llvm::toString(runner.takeError()));
+
+  auto t1 = std::chrono::steady_clock::now();
+  auto results = (*runner)->invoke(args);
+  if (!results)
+    return fail(llvm::toString(results.takeError()));
+  if (timing)
+    llvm::errs() << llvm::format(
+        "graph-run: first call %.6f s\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1)
+            .count());
+
+  int status = 0;
+  for (auto [i, r] : llvm::enumerate(*results)) {
+    if (!quiet) {
+      llvm::outs() << "result " << i << ": " << sig->outputs[i].str() << " = "
+                   << r.typeString() << "\n";
+      printTensor(llvm::outs(), r);
+      llvm::outs() << "\n";
+    }
+    if (i < outputs.size()) {
+      StringRef path = outputs[i];
+      if (!path.consume_front("@"))
+        return fail("--output must be @file.npy, got '" + outputs[i] + "'");
+      if (llvm::Error e = writeNpy(path, r))
+        return fail(llvm::toString(std::move(e)));
+    }
+    if (i < expected.size()) {
+      auto want = loadTensor(expected[i]);
+      if (!want)
+        return fail("expected output " + llvm::Twine(i) + ": " +
+                    llvm::toString(want.takeError()));
+      HostTensor w = std::move(*want);
+      if (w.dtype() != r.dtype()) {
+        // Compare numerically; the expected file may be wider (f4 for f16).
+        HostTensor conv(r.dtype(), w.shape());
+        for (int64_t k = 0; k < w.numElements(); ++k)
+          conv.setDouble(k, w.getDouble(k));
+        w = std::move(conv);
+      }
+      Comparison c = compareTensors(r, w, absTol, relTol);
+      if (!c.ok) {
+        status = 1;
+        llvm::errs() << "graph-run: result " << i << " MISMATCH";
+        if (!c.message.empty()) {
+          llvm::errs() << ": " << c.message << "\n";
+          continue;
+        }
+        llvm::errs() << llvm::format(
+            ": %lld of %lld elements outside atol=%g rtol=%g; worst at %s: got "
+            "%.9g, expected %.9g (abs error %.3g)\n",
+            (long long)c.mismatches, (long long)r.numElements(),
+            (double)absTol, (double)relTol,
+            formatIndex(c.worstIndex, r.shape()).c_str(), c.worstActual,
+            c.worstExpected, c.worstAbsError);
+      } else {
+        llvm::outs() << "result " << i << ": matches expected (atol=" << absTol
+                     << ", rtol=" << relTol << ")\n";
+      }
+    }
+  }
+
+  if (benchmark > 0) {
+    for (unsigned i = 0; i < warmup; ++i)
+      if (auto r = (*runner)->invoke(args); !r)
+        return fail(llvm::toString(r.takeError()));
+    std::vector<double> times;
+    for (unsigned i = 0; i < benchmark; ++i) {
+      auto s = std::chrono::steady_clock::now();
+      auto r = (*runner)->invoke(args);
+      times.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - s)
+              .count());
+      if (!r)
+        return fail(llvm::toString(r.takeError()));
+    }
+    std::sort(times.begin(), times.end());
+    double median = times.size() % 2
+                        ? times[times.size() / 2]
+                        : 0.5 * (times[times.size() / 2 - 1] +
+                                 times[times.size() / 2]);
+    llvm::outs() << llvm::format(
+        "benchmark: @%s %u runs (%u warm-up): median %.6f ms, min %.6f ms\n",
+        entry.c_str(), (unsigned)benchmark, (unsigned)warmup, median * 1e3,
+        times.front() * 1e3);
+  }
+  return status;
+}
