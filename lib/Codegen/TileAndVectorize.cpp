@@ -1,4 +1,21 @@
 //===- TileAndVectorize.cpp - graph-cpu-tile-and-vectorize ----------------===//
+//
+// The CPU code generation strategy, on tensors (before bufferization):
+//
+//  * Matmul-class ops (linalg.matmul, linalg.batch_matmul) are tiled to an
+//    `mr x nr` register block with a reduction step of 1 (loop order: rows,
+//    columns, k). The block is vectorized into a vector.contract that is
+//    lowered to outer products (per k: broadcasts of A and FMAs into
+//    mr x nr/vw accumulator vectors), and the accumulator is hoisted out of
+//    the k loop, so it lives in registers for the whole reduction.
+//  * Other linalg ops (elementwise, broadcasts, reductions, fills,
+//    transposes) are tiled to 1 in every dim but the innermost, which is
+//    tiled to the vector width and vectorized; partial tiles are masked.
+//
+// Ops that fail any step stay as they are and become scalar loops later
+// (counted by the `not-vectorized-ops` statistic).
+//
+//===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/Passes.h"
 
@@ -11,7 +28,11 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHCPUTILEANDVECTORIZEPASS
@@ -21,10 +42,158 @@ namespace mlir::graphopt {
 using namespace mlir;
 
 namespace {
+
+/// Tiles `op` with `sizes` (0 = not tiled) into scf.for loops and replaces
+/// it. Returns the tiled op and the loops, outermost first.
+FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
+                                     TilingInterface op,
+                                     ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  SmallVector<OpFoldResult> tileSizes;
+  for (int64_t s : sizes)
+    tileSizes.push_back(rewriter.getIndexAttr(s));
+  options.setTileSizes(tileSizes);
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
+/// Vectorizes `op` (masked to `vectorSizes` when given) and replaces it.
+LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  ArrayRef<int64_t> vectorSizes,
+                                  bool createNamedContraction = false) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+      rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+      /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false, createNamedContraction);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return success();
+}
+
+/// True when every loop dim of `op` has a static size.
+bool hasStaticLoops(linalg::LinalgOp op) {
+  return llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+}
+
 struct GraphCPUTileAndVectorizePass
     : public graphopt::impl::GraphCPUTileAndVectorizePassBase<
           GraphCPUTileAndVectorizePass> {
   using Base::Base;
-  void runOnOperation() override {}
+
+  /// Matmul: register blocking with a hoisted accumulator.
+  LogicalResult tileMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    bool batched = isa<linalg::BatchMatmulOp>(op);
+    int64_t mr = matmulTileM, nr = matmulTileNVectors * vectorWidth;
+    // Small or odd problems: shrink the block to fit the static sizes.
+    int64_t m = ranges[batched ? 1 : 0], n = ranges[batched ? 2 : 1];
+    if (!ShapedType::isDynamic(m) && m < mr)
+      mr = m;
+    if (!ShapedType::isDynamic(n) && n < nr)
+      nr = n;
+    SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
+                                         : SmallVector<int64_t>{mr, nr, 1};
+    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+    if (failed(tiled))
+      return failure();
+    auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    SmallVector<int64_t> vectorSizes = batched
+                                           ? SmallVector<int64_t>{1, mr, nr, 1}
+                                           : SmallVector<int64_t>{mr, nr, 1};
+    if (failed(vectorizeAndReplace(rewriter, inner,
+                                   hasStaticLoops(inner) ? ArrayRef<int64_t>()
+                                                         : vectorSizes,
+                                   /*createNamedContraction=*/true)))
+      return failure();
+    // Keep the accumulator tile in registers across the k loop: hoist the
+    // read/write of the C block (a subset of the loop-carried tensor).
+    auto kLoop = cast<LoopLikeOpInterface>(tiled->loops.back().getOperation());
+    hoistLoopInvariantSubsets(rewriter, kLoop);
+    return success();
+  }
+
+  /// Everything else: vectorize along the innermost dim.
+  LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op) {
+    int64_t rank = op.getNumLoops();
+    if (rank == 0)
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t innermost = ranges.back();
+    int64_t vw = vectorWidth;
+    // An innermost dim shorter than a vector is vectorized whole.
+    if (!ShapedType::isDynamic(innermost) && innermost < vw)
+      vw = innermost;
+    if (vw == 0)
+      return failure();
+    SmallVector<int64_t> sizes(rank, 1);
+    sizes.back() = vw;
+    linalg::LinalgOp inner = op;
+    bool alreadyTiled = llvm::all_of(llvm::enumerate(ranges), [&](auto it) {
+      return it.value() == sizes[it.index()];
+    });
+    if (!alreadyTiled) {
+      auto tiled =
+          tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+      if (failed(tiled))
+        return failure();
+      inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    }
+    ArrayRef<int64_t> vectorSizes;
+    if (!hasStaticLoops(inner))
+      vectorSizes = sizes;
+    if (failed(linalg::vectorizeOpPrecondition(inner, vectorSizes)))
+      return failure();
+    return vectorizeAndReplace(rewriter, inner, vectorSizes);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    SmallVector<linalg::LinalgOp> ops;
+    fn.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+      LogicalResult r = isMatmul ? tileMatmul(rewriter, op)
+                                 : tileInnermost(rewriter, op);
+      if (succeeded(r))
+        ++numVectorized;
+      else
+        ++numNotVectorized;
+    }
+
+    // Lower the vector ops the strategy relies on while the IR is on
+    // tensors: contractions to outer products (FMAs), masks, transfers.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    if (failed(applyPatternsGreedily(fn, std::move(patterns))))
+      return signalPassFailure();
+    // The accumulator reads/writes are loop-invariant subsets of the k
+    // loops' carried tensors once the vector ops are lowered: hoist them so
+    // the accumulators stay in registers.
+    SmallVector<scf::ForOp> loops;
+    fn.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      hoistLoopInvariantSubsets(rewriter, loop);
+  }
 };
+
 } // namespace

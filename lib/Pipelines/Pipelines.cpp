@@ -93,7 +93,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
                   "finalize-memref-to-llvm,convert-math-to-llvm,"
                   "convert-math-to-libm,convert-arith-to-llvm,"
                   "convert-index-to-llvm,convert-func-to-llvm,"
-                  "convert-cf-to-llvm,reconcile-unrealized-casts");
+                  "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");
 }
 
