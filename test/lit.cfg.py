@@ -10,7 +10,8 @@ import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "GRAPHOPT"
-config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+# The internal shell: portable, and the only choice in newer lit releases.
+config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test", ".py"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs",
                    "consumer"]
@@ -18,7 +19,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.graphopt_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%graphopt_lib", config.graphopt_lib_dir))
 config.substitutions.append(("%graphopt_src", config.graphopt_src_root))
 config.substitutions.append(("%graphopt_obj", config.graphopt_obj_root))

@@ -67,7 +67,22 @@ static uint16_t floatToBF16(float f) {
 
 HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
     : type(dtype), dims(shape) {
-  bytes.assign(numElements() * dtypeSize(dtype), 0);
+  // 64-byte aligned, as the compiled code aligns its own buffers.
+  size_t bytes = std::max<size_t>(sizeInBytes(), 1);
+  void *p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  std::memset(p, 0, bytes);
+  storage.reset(p, std::free);
+  ptr = static_cast<uint8_t *>(p);
+}
+
+HostTensor HostTensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                             void *allocation, void *data) {
+  HostTensor t;
+  t.type = dtype;
+  t.dims.assign(shape.begin(), shape.end());
+  t.storage.reset(allocation, std::free);
+  t.ptr = static_cast<uint8_t *>(data);
+  return t;
 }
 
 int64_t HostTensor::numElements() const {
@@ -78,7 +93,7 @@ int64_t HostTensor::numElements() const {
 }
 
 double HostTensor::getDouble(int64_t i) const {
-  const uint8_t *p = bytes.data() + i * dtypeSize(type);
+  const uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
   case DType::F32: { float v; std::memcpy(&v, p, 4); return v; }
   case DType::F16: { _Float16 v; std::memcpy(&v, p, 2); return (double)v; }
@@ -91,7 +106,7 @@ double HostTensor::getDouble(int64_t i) const {
 }
 
 void HostTensor::setDouble(int64_t i, double d) {
-  uint8_t *p = bytes.data() + i * dtypeSize(type);
+  uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
   case DType::F32: { float v = (float)d; std::memcpy(p, &v, 4); return; }
   case DType::F16: { _Float16 v = (_Float16)(float)d; std::memcpy(p, &v, 2); return; }

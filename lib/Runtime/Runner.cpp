@@ -238,9 +238,10 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
     return std::move(e);
 
   llvm::SmallVector<HostTensor> outs;
-  std::set<void *> freed;
+  // Allocations already taken (or belonging to inputs) are never freed here.
+  std::set<void *> seen;
   for (const HostTensor &t : inputs)
-    freed.insert(const_cast<void *>(t.data()));
+    seen.insert(const_cast<void *>(t.data()));
   size_t at = 0;
   for (const TensorSignature &s : sig.outputs) {
     int64_t r = s.shape.size();
@@ -250,10 +251,24 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
     std::memcpy(&allocated, &d[0], sizeof(void *));
     std::memcpy(&aligned, &d[1], sizeof(void *));
     llvm::SmallVector<int64_t> shape(d + 3, d + 3 + r);
-    HostTensor out(s.dtype, shape);
     size_t es = dtypeSize(s.dtype);
-    const uint8_t *base = (const uint8_t *)aligned + d[2] * es;
-    // Strided copy into the dense row-major result.
+    uint8_t *base = (uint8_t *)aligned + d[2] * es;
+    bool contiguous = true;
+    for (int64_t k = r - 1, expect = 1; k >= 0; --k) {
+      if (shape[k] != 1 && d[3 + r + k] != expect)
+        contiguous = false;
+      expect *= shape[k];
+    }
+    // A fresh, contiguous result buffer is adopted as is; anything else
+    // (a view, or a buffer seen before) is copied.
+    bool fresh = allocated && !seen.count(allocated);
+    if (fresh)
+      seen.insert(allocated);
+    if (contiguous && fresh) {
+      outs.push_back(HostTensor::adopt(s.dtype, shape, allocated, base));
+      continue;
+    }
+    HostTensor out(s.dtype, shape);
     llvm::SmallVector<int64_t> pos(r, 0);
     for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
       int64_t off = 0;
@@ -266,7 +281,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
         pos[k] = 0;
       }
     }
-    if (allocated && freed.insert(allocated).second)
+    if (fresh)
       std::free(allocated);
     outs.push_back(std::move(out));
   }

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,15 +41,20 @@ constexpr int64_t kDynamicDim = INT64_MIN;
 class HostTensor {
 public:
   HostTensor() = default;
+  /// A zero-filled tensor.
   HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+  /// Takes ownership of a malloc'd block `allocation` (released with free)
+  /// whose contiguous row-major data starts at `data`: no copy.
+  static HostTensor adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                          void *allocation, void *data);
 
   DType dtype() const { return type; }
   llvm::ArrayRef<int64_t> shape() const { return dims; }
   int64_t rank() const { return dims.size(); }
   int64_t numElements() const;
-  size_t sizeInBytes() const { return bytes.size(); }
-  void *data() { return bytes.data(); }
-  const void *data() const { return bytes.data(); }
+  size_t sizeInBytes() const { return numElements() * dtypeSize(type); }
+  void *data() { return ptr; }
+  const void *data() const { return ptr; }
 
   /// Element `i` (row-major linear index) converted to double.
   double getDouble(int64_t i) const;
@@ -61,7 +67,9 @@ public:
 private:
   DType type = DType::F32;
   llvm::SmallVector<int64_t> dims;
-  std::vector<uint8_t> bytes;
+  /// The owned block (freed with std::free) and the first element in it.
+  std::shared_ptr<void> storage;
+  uint8_t *ptr = nullptr;
 };
 
 /// Parses `2x3xf32=1,2,3,4,5,6` (or `f32=1.5` for a scalar). A single value

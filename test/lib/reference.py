@@ -1,0 +1,767 @@
+#!/usr/bin/env python3
+"""Independent NumPy reference for the execution tests in test/Integration.
+
+    reference.py CASE OUTDIR     write OUTDIR/x0.npy, x1.npy, ... (inputs) and
+                                 OUTDIR/expected.npy, expected1.npy, ...
+    reference.py --list          print the case names
+
+Every case draws its inputs from a NumPy generator with a fixed seed (derived
+from the case name, so adding a case never changes another case's data) and
+computes the expected results with NumPy alone: nothing here runs graphopt.
+
+Conventions, following the op specifications in GraphOps.td:
+  * f32 results are computed in float64 and rounded once to float32;
+  * f16 and bf16 ops compute in f32 (as PyTorch does on the CPU, and as the
+    lowering documents), so the reference widens the f16/bf16 inputs to f32,
+    computes in f32 and rounds the result to f16/bf16;
+  * integer ops wrap (two's complement); integer division truncates toward
+    zero, x / 0 = 0 and INT_MIN / -1 = INT_MIN.
+NumPy has no bf16: bf16 values travel as f32 holding bf16-representable
+numbers (graph-run converts an f32 expected file to the result dtype).
+"""
+
+import importlib.util
+import math
+import os
+import sys
+import zlib
+
+import numpy as np
+
+F32, F16, I32, I64 = np.float32, np.float16, np.int32, np.int64
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+CASES = {}
+
+
+def case(fn):
+    """Registers `fn(rng) -> (inputs, outputs)` under its name, less any
+    `case_` prefix (which keeps names such as abs from shadowing builtins)."""
+    CASES[fn.__name__.removeprefix("case_")] = fn
+    return fn
+
+
+# ----------------------------------------------------------------------------
+# Helpers
+# ----------------------------------------------------------------------------
+
+def uniform(rng, shape, lo=-2.0, hi=2.0, dtype=F32):
+    return np.asarray(rng.uniform(lo, hi, shape)).astype(dtype)
+
+
+def nonzero(rng, shape, lo=0.5, hi=2.0):
+    """f32 values with |v| in [lo, hi) and a random sign (safe divisors)."""
+    mag = rng.uniform(lo, hi, shape)
+    sign = np.where(rng.integers(0, 2, shape) == 1, 1.0, -1.0)
+    return np.asarray(mag * sign).astype(F32)
+
+
+def ints(rng, shape, lo, hi, dtype=I32):
+    return np.asarray(rng.integers(lo, hi, shape, endpoint=True)).astype(dtype)
+
+
+def f64(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def as_f32(x):
+    return np.asarray(x, dtype=np.float64).astype(F32)
+
+
+def bf16_round(x):
+    """Rounds float32 values to the nearest bf16 (ties to even), as f32."""
+    x = np.ascontiguousarray(np.asarray(x, dtype=F32))
+    bits = x.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    out = rounded.astype(np.uint32).view(F32)
+    return np.where(np.isnan(x), x, out).astype(F32)
+
+
+def wrap(values, dtype):
+    """Python ints (any size) wrapped to a two's-complement integer dtype."""
+    bits = np.iinfo(dtype).bits
+    flat = [((int(v) + (1 << (bits - 1))) % (1 << bits)) - (1 << (bits - 1))
+            for v in np.asarray(values, dtype=object).ravel()]
+    return np.array(flat, dtype=dtype).reshape(np.shape(values))
+
+
+def int_binary(a, b, op, dtype):
+    """Applies `op` to broadcast integer tensors with exact Python ints."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    out = [op(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel())]
+    return wrap(np.array(out, dtype=object).reshape(a.shape), dtype)
+
+
+def cdiv(x, y):
+    """C division: truncates toward zero; x / 0 is defined as 0."""
+    if y == 0:
+        return 0
+    q = abs(x) // abs(y)
+    return q if (x < 0) == (y < 0) else -q
+
+
+def erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(f64(x))
+
+
+def gelu_erf(x):
+    x = f64(x)
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+def gelu_tanh(x):
+    x = f64(x)
+    return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) *
+                                    (x + 0.044715 * x ** 3)))
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-f64(x)))
+
+
+def softmax(x, axis):
+    x = f64(x)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def load_simple_model_weights():
+    path = os.path.join(ROOT, "examples", "gen_simple_model.py")
+    spec = importlib.util.spec_from_file_location("gen_simple_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [f64(w) for w in module.weights()]
+
+
+# ----------------------------------------------------------------------------
+# The seed examples (examples/*.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def matmul_add(rng):
+    x, y = uniform(rng, (128, 128), -1, 1), uniform(rng, (128, 128), -1, 1)
+    return [x, y], [as_f32(f64(x) @ f64(y) + f64(x))]
+
+
+@case
+def simple_model(rng):
+    w1, b1, w2, b2 = load_simple_model_weights()
+    x = uniform(rng, (4, 10), -1, 1)
+    h = np.maximum(f64(x) @ w1.T + b1, 0.0)
+    return [x], [as_f32(h @ w2.T + b2)]
+
+
+# ----------------------------------------------------------------------------
+# Elementwise binary ops with broadcasting (elementwise-binary.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def add_row(rng):
+    a, b = uniform(rng, (4, 3)), uniform(rng, (3,))
+    return [a, b], [as_f32(f64(a) + f64(b))]
+
+
+@case
+def sub_outer(rng):
+    a, b = uniform(rng, (4, 1)), uniform(rng, (3,))
+    return [a, b], [as_f32(f64(a) - f64(b))]
+
+
+@case
+def mul_scalar(rng):
+    a, b = uniform(rng, (2, 3, 4)), uniform(rng, ())
+    return [a, b], [as_f32(f64(a) * f64(b))]
+
+
+@case
+def div_col(rng):
+    a, b = uniform(rng, (4, 3)), nonzero(rng, (4, 1))
+    return [a, b], [as_f32(f64(a) / f64(b))]
+
+
+@case
+def div_scalar_lhs(rng):
+    a, b = uniform(rng, ()), nonzero(rng, (5,))
+    return [a, b], [as_f32(f64(a) / f64(b))]
+
+
+@case
+def max_3d(rng):
+    a, b = uniform(rng, (2, 1, 4)), uniform(rng, (3, 1))
+    return [a, b], [as_f32(np.maximum(f64(a), f64(b)))]
+
+
+@case
+def min_same(rng):
+    a, b = uniform(rng, (3, 4)), uniform(rng, (3, 4))
+    return [a, b], [as_f32(np.minimum(f64(a), f64(b)))]
+
+
+@case
+def pow_row(rng):
+    a, b = uniform(rng, (4, 3), 0.25, 4.0), uniform(rng, (3,), -2.0, 2.0)
+    return [a, b], [as_f32(f64(a) ** f64(b))]
+
+
+@case
+def pow_const(rng):
+    a = uniform(rng, (9,), 0.25, 4.0)
+    x = f64(a)
+    return [a], [as_f32(x ** 2), as_f32(np.sqrt(x)), as_f32(1 / np.sqrt(x)),
+                 as_f32(x ** 3)]
+
+
+@case
+def add_neg(rng):
+    a, b = uniform(rng, (2, 5)), uniform(rng, (5,))
+    return [a, b], [as_f32(f64(a) - f64(b)), as_f32(f64(b) - f64(a))]
+
+
+@case
+def add_big(rng):
+    a, b = uniform(rng, (33, 65)), uniform(rng, (65,))
+    return [a, b], [as_f32(f64(a) + f64(b))]
+
+
+# ----------------------------------------------------------------------------
+# Elementwise unary ops (elementwise-unary.mlir), shape 3x37 so vector code
+# has a remainder
+# ----------------------------------------------------------------------------
+
+UNARY_SHAPE = (3, 37)
+
+
+def unary(rng, fn, lo=-5.0, hi=5.0):
+    x = uniform(rng, UNARY_SHAPE, lo, hi)
+    return [x], [as_f32(fn(f64(x)))]
+
+
+@case
+def case_neg(rng):
+    return unary(rng, lambda x: -x)
+
+
+@case
+def case_abs(rng):
+    return unary(rng, np.abs)
+
+
+@case
+def case_relu(rng):
+    return unary(rng, lambda x: np.maximum(x, 0.0))
+
+
+@case
+def case_exp(rng):
+    return unary(rng, np.exp, -20.0, 20.0)
+
+
+@case
+def case_log(rng):
+    return unary(rng, np.log, 0.01, 100.0)
+
+
+@case
+def case_sqrt(rng):
+    return unary(rng, np.sqrt, 0.01, 100.0)
+
+
+@case
+def case_rsqrt(rng):
+    return unary(rng, lambda x: 1.0 / np.sqrt(x), 0.01, 100.0)
+
+
+@case
+def case_tanh(rng):
+    return unary(rng, np.tanh)
+
+
+@case
+def case_sigmoid(rng):
+    return unary(rng, sigmoid, -10.0, 10.0)
+
+
+@case
+def case_silu(rng):
+    return unary(rng, lambda x: x * sigmoid(x), -10.0, 10.0)
+
+
+@case
+def case_gelu(rng):
+    return unary(rng, gelu_erf)
+
+
+@case
+def case_gelu_tanh(rng):
+    return unary(rng, gelu_tanh)
+
+
+# ----------------------------------------------------------------------------
+# compare and select (compare-select.mlir)
+# ----------------------------------------------------------------------------
+
+def small_int_floats(rng, shape):
+    """Integers in [-2, 2] as f32: comparisons see many ties."""
+    return ints(rng, shape, -2, 2).astype(F32)
+
+
+@case
+def compare_f32(rng):
+    a, b = small_int_floats(rng, (4, 6)), small_int_floats(rng, (6,))
+    x, y = f64(a), f64(b)
+    return [a, b], [x == y, x != y, x < y, x <= y, x > y, x >= y]
+
+
+@case
+def compare_i32(rng):
+    a, b = ints(rng, (5, 1), -3, 3), ints(rng, (4,), -3, 3)
+    return [a, b], [a == b, a != b, a < b, a <= b, a > b, a >= b]
+
+
+@case
+def select_bcast(rng):
+    cond = rng.integers(0, 2, (4, 1)).astype(bool)
+    t, f = uniform(rng, (4, 3)), uniform(rng, ())
+    return [cond, t, f], [np.where(cond, t, f).astype(F32)]
+
+
+@case
+def select_from_compare(rng):
+    a, b = uniform(rng, (3, 8)), uniform(rng, (3, 8))
+    # where(a > b, a - b, b * 2)
+    x, y = f64(a), f64(b)
+    return [a, b], [as_f32(np.where(x > y, x - y, y * 2.0))]
+
+
+# ----------------------------------------------------------------------------
+# cast (cast.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def cast_f32_i32(rng):
+    x = np.concatenate([
+        uniform(rng, (20,), -100.0, 100.0),
+        np.array([-0.5, 0.5, -1.0, 1.0, 2.999, -2.999, 0.0, -0.0, 1e6 + 0.5,
+                  -1e6 - 0.5, 2147483520.0, -2147483648.0], dtype=F32)])
+    return [x], [np.trunc(f64(x)).astype(I32)]
+
+
+@case
+def cast_i32_f32(rng):
+    x = np.concatenate([
+        ints(rng, (20,), -1000, 1000),
+        np.array([16777216, 16777217, 16777219, -16777217, 2147483647,
+                  -2147483648], dtype=I32)])
+    # float32 conversion rounds to nearest even, as sitofp does.
+    return [x], [x.astype(F32)]
+
+
+@case
+def cast_f16_round_trip(rng):
+    x = np.concatenate([
+        uniform(rng, (20,), -1000.0, 1000.0),
+        uniform(rng, (6,), -1e-3, 1e-3),
+        # f16 subnormals, the smallest normal, the largest finite value and
+        # halfway cases between f16 neighbours.
+        np.array([6e-8, 3e-6, -5.5e-5, 6.103515625e-05, 65504.0, -65504.0,
+                  1.0 + 2.0 ** -11, 1.0 + 3 * 2.0 ** -11, 2049.0, 0.0, -0.0],
+                 dtype=F32)])
+    return [x], [x.astype(F16), x.astype(F16).astype(F32)]
+
+
+@case
+def cast_bf16_round_trip(rng):
+    x = np.concatenate([
+        uniform(rng, (20,), -1000.0, 1000.0),
+        np.array([1.0 + 2.0 ** -8, 1.0 + 3 * 2.0 ** -8, 3.0e38, -1e-30, 0.0],
+                 dtype=F32)])
+    return [x], [bf16_round(x)]
+
+
+@case
+def cast_to_i1(rng):
+    x = np.array([0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, np.nan, 3.0], dtype=F32)
+    y = np.array([0, 1, -1, 7, 0, -2147483648, 2, 0], dtype=I32)
+    return [x, y], [x != 0, y != 0]
+
+
+@case
+def cast_from_i1(rng):
+    b = rng.integers(0, 2, (9,)).astype(bool)
+    return [b], [b.astype(F32), b.astype(I32)]
+
+
+@case
+def cast_int_widths(rng):
+    x = np.concatenate([ints(rng, (10,), -1000, 1000),
+                        np.array([-2147483648, 2147483647, -1], dtype=I32)])
+    y = np.array([2 ** 31, 2 ** 32 + 5, -(2 ** 31) - 1, 3 * 2 ** 40 + 7, -5,
+                  123], dtype=I64)
+    return [x, y], [x.astype(I64), wrap(y, I32)]
+
+
+# ----------------------------------------------------------------------------
+# matmul (matmul.mlir), torch.matmul semantics
+# ----------------------------------------------------------------------------
+
+def matmul_case(rng, lshape, rshape, dtype=F32):
+    if dtype == I32:
+        a, b = ints(rng, lshape, -8, 8), ints(rng, rshape, -8, 8)
+        return [a, b], [np.matmul(a.astype(I64), b.astype(I64)).astype(I32)]
+    a, b = uniform(rng, lshape, -1, 1), uniform(rng, rshape, -1, 1)
+    return [a, b], [as_f32(np.matmul(f64(a), f64(b)))]
+
+
+@case
+def mm_2d(rng):
+    return matmul_case(rng, (5, 7), (7, 3))
+
+
+@case
+def mm_odd(rng):
+    return matmul_case(rng, (33, 17), (17, 29))
+
+
+@case
+def mm_vv(rng):
+    return matmul_case(rng, (7,), (7,))
+
+
+@case
+def mm_vm(rng):
+    return matmul_case(rng, (7,), (7, 3))
+
+
+@case
+def mm_mv(rng):
+    return matmul_case(rng, (5, 7), (7,))
+
+
+@case
+def mm_bmm(rng):
+    return matmul_case(rng, (2, 5, 7), (2, 7, 3))
+
+
+@case
+def mm_bcast_batch(rng):
+    return matmul_case(rng, (2, 1, 5, 7), (3, 7, 3))
+
+
+@case
+def mm_3d2d(rng):
+    return matmul_case(rng, (2, 5, 7), (7, 3))
+
+
+@case
+def mm_2d3d(rng):
+    return matmul_case(rng, (5, 7), (2, 7, 3))
+
+
+@case
+def mm_3d1d(rng):
+    return matmul_case(rng, (2, 5, 7), (7,))
+
+
+@case
+def mm_1d3d(rng):
+    return matmul_case(rng, (7,), (2, 7, 3))
+
+
+@case
+def mm_i32(rng):
+    return matmul_case(rng, (4, 5), (5, 3), I32)
+
+
+# ----------------------------------------------------------------------------
+# Shape ops (shape.mlir)
+# ----------------------------------------------------------------------------
+
+def iota(shape, dtype=F32):
+    return np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+
+
+@case
+def transpose3d(rng):
+    x = uniform(rng, (2, 3, 4))
+    return [x], [np.transpose(x, (2, 0, 1))]
+
+
+@case
+def transpose_twice(rng):
+    x = uniform(rng, (2, 3, 4))
+    return [x], [np.transpose(np.transpose(x, (1, 2, 0)), (1, 2, 0))]
+
+
+@case
+def transpose_i64(rng):
+    x = ints(rng, (3, 5), -(2 ** 40), 2 ** 40, I64)
+    return [x], [x.T.copy()]
+
+
+@case
+def case_reshape(rng):
+    x = uniform(rng, (2, 3, 4))
+    return [x], [x.reshape(4, 6), x.reshape(-1), x.reshape(2, 4, 3)]
+
+
+@case
+def reshape_scalar(rng):
+    x = uniform(rng, (1, 1))
+    return [x], [x.reshape(()), x.reshape(()).reshape(1, 1, 1)]
+
+
+@case
+def case_broadcast_to(rng):
+    a, b = uniform(rng, (3,)), uniform(rng, (3, 1))
+    return [a, b], [np.broadcast_to(a, (4, 3)), np.broadcast_to(b, (2, 3, 4)),
+                    np.broadcast_to(b, (2, 3, 5)), np.broadcast_to(a, (2, 5, 3))]
+
+
+@case
+def case_concat(rng):
+    a, b = uniform(rng, (2, 3)), uniform(rng, (4, 3))
+    c, d = uniform(rng, (2, 1)), uniform(rng, (2, 4))
+    return [a, b, c, d], [np.concatenate([a, b], 0),
+                          np.concatenate([a, c, d], 1)]
+
+
+@case
+def case_slice(rng):
+    x = iota((6, 8)) + uniform(rng, (6, 8), 0, 0.5)
+    y = uniform(rng, (4, 5, 6))
+    return [x, y], [x[1:6:2, 0:7:3], x[2:4, :], y[1:4:2, 0:5:4, 1:6:2]]
+
+
+# ----------------------------------------------------------------------------
+# Reductions and softmax (reduce.mlir, softmax.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def reduce_f32(rng):
+    x = uniform(rng, (3, 4, 5))
+    v = f64(x)
+    return [x], [as_f32(v.sum(axis=1)),
+                 as_f32(v.mean(axis=(0, 2))),
+                 as_f32(v.max(axis=0, keepdims=True)),
+                 as_f32(v.min(axis=(0, 1), keepdims=True)),
+                 as_f32(v.sum()),
+                 as_f32(v.mean(axis=(0, 1, 2), keepdims=True)),
+                 as_f32(v.max(axis=1, keepdims=True)),
+                 as_f32(v.min(axis=2))]
+
+
+@case
+def reduce_long(rng):
+    # Long rows of positive values: the f32 accumulation error stays far
+    # below rtol 1e-5 (no cancellation).
+    x = uniform(rng, (16, 300), 0.0, 1.0)
+    v = f64(x)
+    return [x], [as_f32(v.sum(axis=1)), as_f32(v.mean(axis=0)),
+                 as_f32(v.max(axis=1))]
+
+
+@case
+def reduce_i32(rng):
+    x = ints(rng, (4, 6), -100, 100)
+    v = x.astype(I64)
+    return [x], [v.sum(axis=1).astype(I32), v.max(axis=0).astype(I32),
+                 v.min(axis=(0, 1), keepdims=True).astype(I32)]
+
+
+@case
+def softmax_axis1(rng):
+    x = uniform(rng, (4, 10), -3, 3)
+    return [x], [as_f32(softmax(x, 1))]
+
+
+@case
+def softmax_axis0(rng):
+    x = uniform(rng, (5, 3), -3, 3)
+    return [x], [as_f32(softmax(x, 0))]
+
+
+@case
+def softmax_3d(rng):
+    x = uniform(rng, (2, 5, 3), -3, 3)
+    return [x], [as_f32(softmax(x, 1)), as_f32(softmax(x, 2))]
+
+
+@case
+def softmax_large(rng):
+    # exp(x) alone would overflow f32: only the max-subtracted form works.
+    x = uniform(rng, (3, 8), -200, 200)
+    return [x], [as_f32(softmax(x, 1))]
+
+
+# ----------------------------------------------------------------------------
+# Integer arithmetic (integer.mlir)
+# ----------------------------------------------------------------------------
+
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def i32_operands(rng):
+    a = np.concatenate([ints(rng, (12,), -50, 50),
+                        np.array([INT32_MAX, INT32_MIN, INT32_MIN, 7, -7, 7, -7,
+                                  0, 65536, -65536], dtype=I32)])
+    b = np.concatenate([ints(rng, (12,), -9, 9),
+                        np.array([1, -1, 1, 2, 2, -2, -2, 5, 65536, 65537],
+                                 dtype=I32)])
+    return a, b
+
+
+@case
+def i32_arith(rng):
+    a, b = i32_operands(rng)
+    return [a, b], [int_binary(a, b, lambda x, y: x + y, I32),
+                    int_binary(a, b, lambda x, y: x - y, I32),
+                    int_binary(a, b, lambda x, y: x * y, I32),
+                    int_binary(a, b, cdiv, I32)]
+
+
+@case
+def i32_div_zero(rng):
+    a = np.array([5, -5, 0, INT32_MAX, INT32_MIN, 1], dtype=I32)
+    b = np.zeros((3, 1), dtype=I32)
+    b[1, 0] = -1
+    b[2, 0] = 3
+    return [a, b], [int_binary(a, b, cdiv, I32)]
+
+
+@case
+def i32_unary(rng):
+    a = np.concatenate([ints(rng, (10,), -50, 50),
+                        np.array([INT32_MIN, INT32_MAX, 0, -1], dtype=I32)])
+    b = ints(rng, (14,), -50, 50)
+    return [a, b], [wrap([-int(v) for v in a], I32),
+                    wrap([abs(int(v)) for v in a], I32),
+                    np.maximum(a, 0).astype(I32),
+                    np.maximum(a, b).astype(I32),
+                    np.minimum(a, b).astype(I32)]
+
+
+@case
+def i64_arith(rng):
+    a = np.concatenate([ints(rng, (8,), -(2 ** 40), 2 ** 40, I64),
+                        np.array([2 ** 33, -(2 ** 35), 10 ** 12, 3, INT64_MIN,
+                                  INT64_MIN], dtype=I64)])
+    b = np.concatenate([ints(rng, (8,), -1000, 1000, I64),
+                        np.array([2 ** 17, 0, -7, 2 ** 40, -1, 1], dtype=I64)])
+    return [a, b], [int_binary(a, b, lambda x, y: x + y, I64),
+                    int_binary(a, b, lambda x, y: x * y, I64),
+                    int_binary(a, b, cdiv, I64)]
+
+
+# ----------------------------------------------------------------------------
+# f16 (f16.mlir): inputs f16, math in f32, results rounded to f16
+# ----------------------------------------------------------------------------
+
+def w32(x):
+    return np.asarray(x).astype(F32)
+
+
+@case
+def f16_ops(rng):
+    a, b = uniform(rng, (4, 8), -4, 4, F16), uniform(rng, (8,), -4, 4, F16)
+    x, y = w32(a), w32(b)
+    return [a, b], [(x + y).astype(F16), (x * y).astype(F16),
+                    np.exp(x).astype(F16), (x / y).astype(F16)]
+
+
+@case
+def f16_matmul(rng):
+    a, b = uniform(rng, (8, 16), -1, 1, F16), uniform(rng, (16, 4), -1, 1, F16)
+    return [a, b], [(w32(a) @ w32(b)).astype(F16)]
+
+
+@case
+def f16_reduce_softmax(rng):
+    a = uniform(rng, (4, 64), 0, 1, F16)
+    x = w32(a)
+    return [a], [x.sum(axis=1, dtype=F32).astype(F16),
+                 x.mean(axis=1, dtype=F32).astype(F16),
+                 softmax(x, 1).astype(F32).astype(F16)]
+
+
+# ----------------------------------------------------------------------------
+# bf16 (bf16.mlir): f32 inputs cast to bf16 in the program
+# ----------------------------------------------------------------------------
+
+@case
+def bf16_ops(rng):
+    a, b = uniform(rng, (4, 8), -4, 4), uniform(rng, (8,), -4, 4)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(x + y), bf16_round(x * y),
+                    bf16_round(np.exp(x)), bf16_round(x / y)]
+
+
+@case
+def bf16_matmul_reduce(rng):
+    a, b = uniform(rng, (8, 16), -1, 1), uniform(rng, (16, 4), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(x @ y), bf16_round(x.sum(axis=1, dtype=F32))]
+
+
+# ----------------------------------------------------------------------------
+# Dynamic dims (dynamic.mlir)
+# ----------------------------------------------------------------------------
+
+def dynamic(rng, batch):
+    x, y = uniform(rng, (batch, 8)), uniform(rng, (batch, 8))
+    w, b = uniform(rng, (8, 4), -1, 1), uniform(rng, (4,))
+    vx, vy = f64(x), f64(y)
+    return [x, y, w, b], [as_f32(softmax((vx + vy) @ f64(w) + f64(b), 1)),
+                          x.reshape(-1, 4),
+                          as_f32(vx.mean(axis=0)),
+                          x.T.copy(),
+                          np.concatenate([x, y], 0),
+                          as_f32(vx.sum(axis=1, keepdims=True))]
+
+
+@case
+def dynamic_b1(rng):
+    return dynamic(rng, 1)
+
+
+@case
+def dynamic_b7(rng):
+    return dynamic(rng, 7)
+
+
+# ----------------------------------------------------------------------------
+# Results and buffer ownership (results.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def two_results(rng):
+    a, b = uniform(rng, (3, 4)), uniform(rng, (4,))
+    return [a, b], [as_f32(f64(a) + f64(b)), as_f32(np.tanh(f64(a)) * f64(b))]
+
+
+# ----------------------------------------------------------------------------
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--list":
+        print("\n".join(sorted(CASES)))
+        return 0
+    if len(argv) != 3 or argv[1] not in CASES:
+        sys.stderr.write("usage: reference.py CASE OUTDIR (reference.py --list "
+                         "names the cases)\n")
+        if len(argv) == 3:
+            sys.stderr.write("reference.py: unknown case '%s'\n" % argv[1])
+        return 2
+    name, outdir = argv[1], argv[2]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    inputs, outputs = CASES[name](rng)
+    os.makedirs(outdir, exist_ok=True)
+    for i, x in enumerate(inputs):
+        np.save(os.path.join(outdir, "x%d.npy" % i), np.ascontiguousarray(x))
+    for i, y in enumerate(outputs):
+        fname = "expected.npy" if i == 0 else "expected%d.npy" % i
+        np.save(os.path.join(outdir, fname), np.ascontiguousarray(y))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
