@@ -68,8 +68,10 @@ LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::LinalgOp op,
                                   ArrayRef<int64_t> vectorSizes,
                                   bool createNamedContraction = false) {
   rewriter.setInsertionPoint(op);
+  // Upstream reads one scalable flag per vector size: pass them explicitly.
+  SmallVector<bool> scalable(vectorSizes.size(), false);
   FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-      rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+      rewriter, op, vectorSizes, scalable,
       /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
       /*assumeDynamicDimsMatchVecSizes=*/false, createNamedContraction);
   if (failed(result))
@@ -93,24 +95,30 @@ struct GraphCPUTileAndVectorizePass
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     bool batched = isa<linalg::BatchMatmulOp>(op);
     int64_t mr = matmulTileM, nr = matmulTileNVectors * vectorWidth;
-    // Small or odd problems: shrink the block to fit the static sizes.
+    // Static sizes: shrink the block to the largest that divides them, so
+    // every tile is full and vectorizes without masks (a prime dim degrades
+    // to thin blocks, still correct). Dynamic sizes tile with the full
+    // block; their tiles stay scalar.
     int64_t m = ranges[batched ? 1 : 0], n = ranges[batched ? 2 : 1];
-    if (!ShapedType::isDynamic(m) && m < mr)
-      mr = m;
-    if (!ShapedType::isDynamic(n) && n < nr)
-      nr = n;
+    auto largestDivisor = [](int64_t size, int64_t limit) {
+      if (ShapedType::isDynamic(size))
+        return limit;
+      for (int64_t d = std::min(size, limit); d > 1; --d)
+        if (size % d == 0)
+          return d;
+      return int64_t(1);
+    };
+    mr = largestDivisor(m, mr);
+    nr = largestDivisor(n, nr);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
                                          : SmallVector<int64_t>{mr, nr, 1};
     auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
     if (failed(tiled))
       return failure();
     auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-    SmallVector<int64_t> vectorSizes = batched
-                                           ? SmallVector<int64_t>{1, mr, nr, 1}
-                                           : SmallVector<int64_t>{mr, nr, 1};
-    if (failed(vectorizeAndReplace(rewriter, inner,
-                                   hasStaticLoops(inner) ? ArrayRef<int64_t>()
-                                                         : vectorSizes,
+    if (!hasStaticLoops(inner))
+      return success(); // Tiled; partial blocks stay scalar.
+    if (failed(vectorizeAndReplace(rewriter, inner, /*vectorSizes=*/{},
                                    /*createNamedContraction=*/true)))
       return failure();
     // Keep the accumulator tile in registers across the k loop: hoist the
@@ -147,8 +155,21 @@ struct GraphCPUTileAndVectorizePass
       inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
     }
     ArrayRef<int64_t> vectorSizes;
-    if (!hasStaticLoops(inner))
+    if (!hasStaticLoops(inner)) {
+      // Masked vectorization of reductions (and of multi-op bodies feeding
+      // them) is not reliable upstream: keep such tiles scalar.
+      if (inner.getNumReductionLoops() != 0)
+        return failure();
+      // A masked read that also broadcasts along the vector dim is split
+      // into several ops under one mask, which vector.mask rejects: every
+      // operand must run along the innermost loop dim.
+      AffineExpr innermostDim =
+          getAffineDimExpr(rank - 1, inner->getContext());
+      for (AffineMap map : inner.getIndexingMapsArray())
+        if (map.getNumResults() == 0 || map.getResults().back() != innermostDim)
+          return failure();
       vectorSizes = sizes;
+    }
     if (failed(linalg::vectorizeOpPrecondition(inner, vectorSizes)))
       return failure();
     return vectorizeAndReplace(rewriter, inner, vectorSizes);

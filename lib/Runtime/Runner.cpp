@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,12 +107,19 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   auto sig = getEntrySignature(module, options.entry);
   if (!sig)
     return sig.takeError();
-  module.lookupSymbol<func::FuncOp>(options.entry).setPublic();
+  // Compile the entry and what it calls, nothing else: other public
+  // functions become private and symbol DCE drops them.
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isExternal())
+      fn.setVisibility(fn.getName() == options.entry
+                           ? SymbolTable::Visibility::Public
+                           : SymbolTable::Visibility::Private);
 
   auto t0 = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming();
+  pm.addPass(createSymbolDCEPass());
   CPUPipelineOptions cpu;
   cpu.optimize = options.optimize;
   cpu.vectorize = options.vectorize;

@@ -70,7 +70,7 @@ def as_f32(x):
 
 def bf16_round(x):
     """Rounds float32 values to the nearest bf16 (ties to even), as f32."""
-    x = np.ascontiguousarray(np.asarray(x, dtype=F32))
+    x = np.array(x, dtype=F32, order="C")
     bits = x.view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
     out = rounded.astype(np.uint32).view(F32)
@@ -741,6 +741,11 @@ def two_results(rng):
 
 # ----------------------------------------------------------------------------
 
+def c_order(x):
+    """A C-ordered copy; unlike np.ascontiguousarray it keeps rank 0."""
+    return np.array(x, order="C", copy=True)
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))
@@ -756,10 +761,10 @@ def main(argv):
     inputs, outputs = CASES[name](rng)
     os.makedirs(outdir, exist_ok=True)
     for i, x in enumerate(inputs):
-        np.save(os.path.join(outdir, "x%d.npy" % i), np.ascontiguousarray(x))
+        np.save(os.path.join(outdir, "x%d.npy" % i), c_order(x))
     for i, y in enumerate(outputs):
         fname = "expected.npy" if i == 0 else "expected%d.npy" % i
-        np.save(os.path.join(outdir, fname), np.ascontiguousarray(y))
+        np.save(os.path.join(outdir, fname), c_order(y))
     return 0
 
 

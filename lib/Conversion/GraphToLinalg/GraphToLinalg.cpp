@@ -1008,11 +1008,41 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
   }
 };
 
+/// Gives every graph op its inferred result type, with a tensor.cast back to
+/// the written (compatible) type for the users. The lowering patterns then
+/// only ever see inferred types.
+void normalizeResultTypes(Operation *root) {
+  root->walk([](Operation *op) {
+    auto infer = dyn_cast<InferTypeOpInterface>(op);
+    if (!infer || !isa<GraphDialect>(op->getDialect()))
+      return;
+    SmallVector<Type> types;
+    if (failed(infer.inferReturnTypes(
+            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), types)))
+      return;
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    for (auto [result, type] : llvm::zip(op->getResults(), types)) {
+      auto written = cast<RankedTensorType>(result.getType());
+      // graph.cast infers only the shape.
+      auto inferred = cast<RankedTensorType>(type).clone(written.getElementType());
+      if (inferred == written)
+        continue;
+      result.setType(inferred);
+      auto back = tensor::CastOp::create(b, op->getLoc(), written, result);
+      result.replaceAllUsesExcept(back, back);
+    }
+  });
+}
+
 struct ConvertGraphToLinalgPass
     : public graphopt::impl::ConvertGraphToLinalgPassBase<ConvertGraphToLinalgPass> {
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    normalizeResultTypes(getOperation());
     ConversionTarget target(*ctx);
     target.addIllegalDialect<GraphDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -72,6 +72,12 @@ int64_t wrapInt(int64_t x, Type t) {
   return x;
 }
 
+/// Two's-complement wrapping arithmetic, as the compiled code does (signed
+/// overflow is undefined in C++, so go through uint64_t).
+int64_t wrapAdd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+int64_t wrapSub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+int64_t wrapMul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
 DenseElementsAttr store(const Values &v, RankedTensorType type) {
   Type et = type.getElementType();
   if (auto ft = dyn_cast<FloatType>(et)) {
@@ -154,36 +160,54 @@ std::optional<double> unaryFloat(Operation *op, double x) {
 
 std::optional<int64_t> unaryInt(Operation *op, int64_t x) {
   return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-      .Case([&](NegOp) { return -x; })
-      .Case([&](AbsOp) { return x < 0 ? -x : x; })
+      .Case([&](NegOp) { return wrapSub(0, x); })
+      .Case([&](AbsOp) { return x < 0 ? wrapSub(0, x) : x; })
       .Case([&](ReluOp) { return x > 0 ? x : 0; })
       .Default([](Operation *) { return std::nullopt; });
 }
 
 template <typename T>
 std::optional<T> binary(Operation *op, T a, T b) {
+  constexpr bool isInt = std::is_integral_v<T>;
   return llvm::TypeSwitch<Operation *, std::optional<T>>(op)
-      .Case([&](AddOp) { return a + b; })
-      .Case([&](SubOp) { return a - b; })
-      .Case([&](MulOp) { return a * b; })
+      .Case([&](AddOp) -> T {
+        if constexpr (isInt) return wrapAdd(a, b); else return a + b;
+      })
+      .Case([&](SubOp) -> T {
+        if constexpr (isInt) return wrapSub(a, b); else return a - b;
+      })
+      .Case([&](MulOp) -> T {
+        if constexpr (isInt) return wrapMul(a, b); else return a * b;
+      })
       .Case([&](DivOp) -> std::optional<T> {
-        if constexpr (std::is_integral_v<T>) {
-          // Integer division by zero is defined as 0 (docs/Dialects/Graph.md).
-          return b == 0 ? T(0) : a / b;
+        if constexpr (isInt) {
+          // x / 0 = 0 and INT_MIN / -1 wraps (docs/Dialects/Graph.md). The
+          // int32 case is computed in int64 and wrapped by the caller.
+          if (b == 0)
+            return T(0);
+          if (b == -1)
+            return wrapSub(0, a);
+          return a / b;
         } else {
           return a / b;
         }
       })
       .Case([&](MaxOp) -> std::optional<T> {
-        if constexpr (!std::is_integral_v<T>)
+        if constexpr (!isInt) {
           if (std::isnan(a) || std::isnan(b))
             return NAN;
+          if (a == 0 && b == 0) // +0 > -0, as arith.maximumf.
+            return std::signbit(a) ? b : a;
+        }
         return a > b ? a : b;
       })
       .Case([&](MinOp) -> std::optional<T> {
-        if constexpr (!std::is_integral_v<T>)
+        if constexpr (!isInt) {
           if (std::isnan(a) || std::isnan(b))
             return NAN;
+          if (a == 0 && b == 0)
+            return std::signbit(a) ? a : b;
+        }
         return a < b ? a : b;
       })
       .Case([&](PowOp) -> std::optional<T> {
@@ -439,7 +463,7 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
         if (first[o])
           acc = v;
         else if (kind == ReduceKind::Sum)
-          acc += v;
+          acc = wrapAdd(acc, v);
         else
           acc = kind == ReduceKind::Max ? std::max(acc, v) : std::min(acc, v);
       }

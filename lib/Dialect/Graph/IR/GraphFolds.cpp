@@ -15,6 +15,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::graphopt::graph;
 
@@ -31,13 +33,16 @@ OpFoldResult foldSplats(Operation *op, ArrayRef<Attribute> operands) {
   return evaluateConstantOp(op, operands, /*sizeLimit=*/0);
 }
 
-/// True when `attr` is a splat equal to `value` (float or integer).
+/// True when `attr` is a splat equal to `value` (float or integer). For
+/// floats the sign of a zero must match too.
 bool isSplatOf(Attribute attr, double value) {
   auto d = dyn_cast_or_null<DenseElementsAttr>(attr);
   if (!d || !d.isSplat())
     return false;
-  if (isa<FloatType>(d.getElementType()))
-    return d.getSplatValue<APFloat>().convertToDouble() == value;
+  if (isa<FloatType>(d.getElementType())) {
+    double v = d.getSplatValue<APFloat>().convertToDouble();
+    return v == value && std::signbit(v) == std::signbit(value);
+  }
   if (d.getElementType().isInteger(1))
     return false;
   return d.getSplatValue<APInt>().getSExtValue() == (int64_t)value;
@@ -55,10 +60,17 @@ OpFoldResult identityFold(Value result, Value x, Attribute other,
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+/// The additive identity: 0 for integers, -0.0 for floats (x + +0.0 is not
+/// x when x is -0.0).
+static double addIdentity(Type t) {
+  return isa<FloatType>(getElementTypeOrSelf(t)) ? -0.0 : 0.0;
+}
+
 OpFoldResult AddOp::fold(FoldAdaptor a) {
-  if (OpFoldResult r = identityFold(getResult(), getLhs(), a.getRhs(), 0))
+  double zero = addIdentity(getType());
+  if (OpFoldResult r = identityFold(getResult(), getLhs(), a.getRhs(), zero))
     return r;
-  if (OpFoldResult r = identityFold(getResult(), getRhs(), a.getLhs(), 0))
+  if (OpFoldResult r = identityFold(getResult(), getRhs(), a.getLhs(), zero))
     return r;
   return foldSplats(*this, a.getOperands());
 }
@@ -322,8 +334,8 @@ struct ConstantToRhs : OpRewritePattern<OpTy> {
   }
 };
 
-/// neg(neg(x)) when types differ: keep a single value of the outer type is
-/// not possible, so only the fold handles it. neg(sub(a, b)) -> sub(b, a).
+/// neg(sub(a, b)) -> sub(b, a), for integers only: with floats and a == b
+/// the sign of the zero result would flip.
 struct NegOfSub : OpRewritePattern<NegOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(NegOp op,
@@ -331,6 +343,8 @@ struct NegOfSub : OpRewritePattern<NegOp> {
     auto sub = op.getInput().getDefiningOp<SubOp>();
     if (!sub || !sub->hasOneUse())
       return rewriter.notifyMatchFailure(op, "input is not a single-use sub");
+    if (isa<FloatType>(getElementTypeOrSelf(op.getType())))
+      return rewriter.notifyMatchFailure(op, "float: would flip a zero's sign");
     rewriter.replaceOpWithNewOp<SubOp>(op, op.getType(), sub.getRhs(),
                                        sub.getLhs());
     return success();

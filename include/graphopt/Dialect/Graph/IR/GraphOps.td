@@ -85,8 +85,8 @@ def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor,
 def Graph_DivOp : Graph_BinaryOp<"div", Graph_NumericTensor,
     "%r = graph.div %a, %b : tensor<8xf32>, tensor<1xf32> -> tensor<8xf32>",
     [], [{
-    Integer division truncates toward zero; dividing an integer by zero is
-    undefined behaviour, as in C.
+    Integer division truncates toward zero. It never traps: `x / 0` is 0 and
+    `INT_MIN / -1` wraps to `INT_MIN`.
   }]> {
   let hasFolder = 1;
 }
