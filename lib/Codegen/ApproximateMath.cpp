@@ -31,6 +31,7 @@ struct GraphApproximateMathPass
     };
     populateMathF32ExpansionPatterns(patterns, wanted);
     populateMathPolynomialApproximationPatterns(patterns, wanted);
+    populatePolynomialApproximateErfPattern(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

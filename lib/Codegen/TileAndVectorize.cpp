@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -80,6 +81,24 @@ LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// LLVM packs vectors of i1 into bits in memory, while memrefs of i1 hold
+/// one byte per element: ops reading or writing i1 tensors stay scalar.
+bool touchesI1(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type t) {
+    return getElementTypeOrSelf(t).isInteger(1);
+  });
+}
+
+/// The largest d <= limit dividing `size`; `limit` for a dynamic size.
+int64_t largestDivisor(int64_t size, int64_t limit) {
+  if (ShapedType::isDynamic(size))
+    return limit;
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
 /// True when every loop dim of `op` has a static size.
 bool hasStaticLoops(linalg::LinalgOp op) {
   return llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
@@ -100,14 +119,6 @@ struct GraphCPUTileAndVectorizePass
     // to thin blocks, still correct). Dynamic sizes tile with the full
     // block; their tiles stay scalar.
     int64_t m = ranges[batched ? 1 : 0], n = ranges[batched ? 2 : 1];
-    auto largestDivisor = [](int64_t size, int64_t limit) {
-      if (ShapedType::isDynamic(size))
-        return limit;
-      for (int64_t d = std::min(size, limit); d > 1; --d)
-        if (size % d == 0)
-          return d;
-      return int64_t(1);
-    };
     mr = largestDivisor(m, mr);
     nr = largestDivisor(n, nr);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
@@ -131,16 +142,15 @@ struct GraphCPUTileAndVectorizePass
   /// Everything else: vectorize along the innermost dim.
   LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op) {
     int64_t rank = op.getNumLoops();
-    if (rank == 0)
+    if (rank == 0 || touchesI1(op))
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t innermost = ranges.back();
-    int64_t vw = vectorWidth;
-    // An innermost dim shorter than a vector is vectorized whole.
-    if (!ShapedType::isDynamic(innermost) && innermost < vw)
-      vw = innermost;
-    if (vw == 0)
-      return failure();
+    // A static innermost dim is tiled by the largest divisor that fits a
+    // vector, so every tile is full and no masks are needed.
+    int64_t vw = largestDivisor(innermost, vectorWidth);
+    if (vw == 1)
+      return failure(); // Nothing to gain; the scalar loop is simpler.
     SmallVector<int64_t> sizes(rank, 1);
     sizes.back() = vw;
     linalg::LinalgOp inner = op;
@@ -158,7 +168,7 @@ struct GraphCPUTileAndVectorizePass
     if (!hasStaticLoops(inner)) {
       // Masked vectorization of reductions (and of multi-op bodies feeding
       // them) is not reliable upstream: keep such tiles scalar.
-      if (inner.getNumReductionLoops() != 0)
+      if (!isa<linalg::GenericOp>(inner) || inner.getNumReductionLoops() != 0)
         return failure();
       // A masked read that also broadcasts along the vector dim is split
       // into several ops under one mask, which vector.mask rejects: every

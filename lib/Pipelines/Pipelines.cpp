@@ -89,9 +89,12 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // bf16 arithmetic is expanded to integer ops: x86 has no bf16 libcalls.
   addUpstream(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
                   "func.func(arith-expand{include-bf16=true})");
-  addUpstream(pm, "convert-vector-to-llvm{reassociate-fp-reductions=true},"
+  // Math ops without an approximation become libm calls (scalarized for
+  // vectors) before the vector dialect is lowered.
+  addUpstream(pm, "convert-math-to-libm,"
+                  "convert-vector-to-llvm{reassociate-fp-reductions=true},"
                   "finalize-memref-to-llvm,convert-math-to-llvm,"
-                  "convert-math-to-libm,convert-arith-to-llvm,"
+                  "convert-arith-to-llvm,"
                   "convert-index-to-llvm,convert-func-to-llvm,"
                   "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");

@@ -153,7 +153,11 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     }
     return llvm::Error::success();
   };
+  // memref.copy of non-contiguous views calls memrefCopy from MLIR's C
+  // runner utilities.
+  llvm::SmallVector<StringRef> libs = {GRAPHOPT_MLIR_C_RUNNER_UTILS};
   ExecutionEngineOptions eo;
+  eo.sharedLibPaths = libs;
   eo.transformer = transformer;
   eo.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(
       std::min(options.optLevel, 3u));

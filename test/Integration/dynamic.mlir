@@ -27,6 +27,27 @@
 // RUN:   --expected-output=@%t/b7/expected5.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
+// A second entry, @mlp: gelu(x @ w + b), its row max and its softmax, for
+// x of 1 and 37 rows of 33 (sizes that are not multiples of a vector).
+// RUN: %reference dynamic_mlp_b1 %t/mlp1
+// RUN: graph-run %s --entry=mlp --quiet \
+// RUN:   --input=@%t/mlp1/x0.npy --input=@%t/mlp1/x1.npy --input=@%t/mlp1/x2.npy \
+// RUN:   --expected-output=@%t/mlp1/expected.npy \
+// RUN:   --expected-output=@%t/mlp1/expected1.npy \
+// RUN:   --expected-output=@%t/mlp1/expected2.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=MLP
+// RUN: %reference dynamic_mlp_b37 %t/mlp37
+// RUN: graph-run %s --entry=mlp --quiet \
+// RUN:   --input=@%t/mlp37/x0.npy --input=@%t/mlp37/x1.npy --input=@%t/mlp37/x2.npy \
+// RUN:   --expected-output=@%t/mlp37/expected.npy \
+// RUN:   --expected-output=@%t/mlp37/expected1.npy \
+// RUN:   --expected-output=@%t/mlp37/expected2.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=MLP
+
+// MLP: result 0: matches expected
+// MLP: result 1: matches expected
+// MLP: result 2: matches expected
+
 // CHECK: result 0: matches expected
 // CHECK: result 1: matches expected
 // CHECK: result 2: matches expected
@@ -48,4 +69,14 @@ func.func @main(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>, %w: tensor<8x4xf32>, %
   %sum = graph.reduce sum %x axes = [1] keepdims : tensor<?x8xf32> -> tensor<?x1xf32>
   return %p, %r, %mean, %t, %c, %sum : tensor<?x4xf32>, tensor<?x4xf32>, tensor<8xf32>,
       tensor<8x?xf32>, tensor<?x8xf32>, tensor<?x1xf32>
+}
+
+func.func @mlp(%x: tensor<?x33xf32>, %w: tensor<33x65xf32>, %b: tensor<65xf32>)
+    -> (tensor<?x65xf32>, tensor<?xf32>, tensor<?x65xf32>) {
+  %m = graph.matmul %x, %w : tensor<?x33xf32>, tensor<33x65xf32> -> tensor<?x65xf32>
+  %l = graph.add %m, %b : tensor<?x65xf32>, tensor<65xf32> -> tensor<?x65xf32>
+  %h = graph.gelu %l : tensor<?x65xf32> -> tensor<?x65xf32>
+  %mx = graph.reduce max %h axes = [1] : tensor<?x65xf32> -> tensor<?xf32>
+  %p = graph.softmax %h axis = 1 : tensor<?x65xf32> -> tensor<?x65xf32>
+  return %h, %mx, %p : tensor<?x65xf32>, tensor<?xf32>, tensor<?x65xf32>
 }

@@ -6,7 +6,8 @@
 // Tolerance rtol 1e-3: one f16 ulp is 2^-10 ~ 9.8e-4 of the value, and the
 // two sides may round a value that lies near a halfway point differently
 // (the f32 intermediate results differ in their last bits: different
-// summation order, a polynomial exp). atol 1e-5 covers results near zero.
+// summation order, a polynomial exp). atol 1e-5 covers results near zero
+// (gelu of negative x, whose formula cancels in f32: a few ulp of 1 + erf).
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference f16_ops %t/f16_ops
@@ -28,6 +29,14 @@
 // RUN:   --expected-output=@%t/f16_reduce_softmax/expected.npy \
 // RUN:   --expected-output=@%t/f16_reduce_softmax/expected1.npy \
 // RUN:   --expected-output=@%t/f16_reduce_softmax/expected2.npy \
+// RUN:   --rtol=1e-3 --atol=1e-5 | FileCheck %s --check-prefix=THREE
+
+// RUN: %reference f16_unary %t/f16_unary
+// RUN: graph-run %s --entry=f16_unary --quiet \
+// RUN:   --input=@%t/f16_unary/x0.npy \
+// RUN:   --expected-output=@%t/f16_unary/expected.npy \
+// RUN:   --expected-output=@%t/f16_unary/expected1.npy \
+// RUN:   --expected-output=@%t/f16_unary/expected2.npy \
 // RUN:   --rtol=1e-3 --atol=1e-5 | FileCheck %s --check-prefix=THREE
 
 // CHECK: result 0: matches expected
@@ -60,4 +69,11 @@ func.func @f16_reduce_softmax(%a: tensor<4x64xf16>) -> (tensor<4xf16>, tensor<4x
   %1 = graph.reduce mean %a axes = [1] : tensor<4x64xf16> -> tensor<4xf16>
   %2 = graph.softmax %a axis = 1 : tensor<4x64xf16> -> tensor<4x64xf16>
   return %0, %1, %2 : tensor<4xf16>, tensor<4xf16>, tensor<4x64xf16>
+}
+
+func.func @f16_unary(%a: tensor<3x37xf16>) -> (tensor<3x37xf16>, tensor<3x37xf16>, tensor<3x37xf16>) {
+  %0 = graph.tanh %a : tensor<3x37xf16> -> tensor<3x37xf16>
+  %1 = graph.sigmoid %a : tensor<3x37xf16> -> tensor<3x37xf16>
+  %2 = graph.gelu %a : tensor<3x37xf16> -> tensor<3x37xf16>
+  return %0, %1, %2 : tensor<3x37xf16>, tensor<3x37xf16>, tensor<3x37xf16>
 }

@@ -1,8 +1,9 @@
 // graph.matmul with torch.matmul semantics, checked against NumPy's matmul
 // (test/lib/reference.py; float64 products rounded once to f32). Each case
-// also runs with --vectorize=0 (scalar loops). f32 inputs are in [-1, 1),
-// so results are O(1) and rtol = atol = 1e-5 leaves room only for f32
-// summation-order differences (K <= 17 terms).
+// also runs with --vectorize=0 (scalar loops). f32 inputs are in [-1, 1)
+// ([-0.5, 0.5) for K = 129), so results are O(1) and rtol = atol = 1e-5
+// leaves room only for f32 rounding in the sums (at worst ~1e-6 here); an
+// indexing or tiling error shows as an O(0.1) difference.
 
 // RUN: rm -rf %t && mkdir -p %t
 
@@ -23,6 +24,15 @@
 // RUN: graph-run %s --entry=mm_odd --quiet --vectorize=0 \
 // RUN:   --input=@%t/mm_odd/x0.npy --input=@%t/mm_odd/x1.npy \
 // RUN:   --expected-output=@%t/mm_odd/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+
+// 2-D, larger, with prime-ish sizes (K = 129).
+// RUN: %reference mm_large %t/mm_large
+// RUN: graph-run %s --entry=mm_large --quiet \
+// RUN:   --input=@%t/mm_large/x0.npy --input=@%t/mm_large/x1.npy \
+// RUN:   --expected-output=@%t/mm_large/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=mm_large --quiet --vectorize=0 \
+// RUN:   --input=@%t/mm_large/x0.npy --input=@%t/mm_large/x1.npy \
+// RUN:   --expected-output=@%t/mm_large/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
 // 1-D x 1-D: a dot product, rank-0 result.
 // RUN: %reference mm_vv %t/mm_vv
@@ -59,6 +69,15 @@
 // RUN: graph-run %s --entry=mm_bmm --quiet --vectorize=0 \
 // RUN:   --input=@%t/mm_bmm/x0.npy --input=@%t/mm_bmm/x1.npy \
 // RUN:   --expected-output=@%t/mm_bmm/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+
+// batched 3-D x 3-D with odd sizes.
+// RUN: %reference mm_bmm_large %t/mm_bmm_large
+// RUN: graph-run %s --entry=mm_bmm_large --quiet \
+// RUN:   --input=@%t/mm_bmm_large/x0.npy --input=@%t/mm_bmm_large/x1.npy \
+// RUN:   --expected-output=@%t/mm_bmm_large/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=mm_bmm_large --quiet --vectorize=0 \
+// RUN:   --input=@%t/mm_bmm_large/x0.npy --input=@%t/mm_bmm_large/x1.npy \
+// RUN:   --expected-output=@%t/mm_bmm_large/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
 // batch dims broadcast: [2,1] with [3].
 // RUN: %reference mm_bcast_batch %t/mm_bcast_batch
@@ -126,6 +145,11 @@ func.func @mm_odd(%a: tensor<33x17xf32>, %b: tensor<17x29xf32>) -> tensor<33x29x
   return %r : tensor<33x29xf32>
 }
 
+func.func @mm_large(%a: tensor<67x129xf32>, %b: tensor<129x45xf32>) -> tensor<67x45xf32> {
+  %r = graph.matmul %a, %b : tensor<67x129xf32>, tensor<129x45xf32> -> tensor<67x45xf32>
+  return %r : tensor<67x45xf32>
+}
+
 func.func @mm_vv(%a: tensor<7xf32>, %b: tensor<7xf32>) -> tensor<f32> {
   %r = graph.matmul %a, %b : tensor<7xf32>, tensor<7xf32> -> tensor<f32>
   return %r : tensor<f32>
@@ -144,6 +168,11 @@ func.func @mm_mv(%a: tensor<5x7xf32>, %b: tensor<7xf32>) -> tensor<5xf32> {
 func.func @mm_bmm(%a: tensor<2x5x7xf32>, %b: tensor<2x7x3xf32>) -> tensor<2x5x3xf32> {
   %r = graph.matmul %a, %b : tensor<2x5x7xf32>, tensor<2x7x3xf32> -> tensor<2x5x3xf32>
   return %r : tensor<2x5x3xf32>
+}
+
+func.func @mm_bmm_large(%a: tensor<3x37x19xf32>, %b: tensor<3x19x23xf32>) -> tensor<3x37x23xf32> {
+  %r = graph.matmul %a, %b : tensor<3x37x19xf32>, tensor<3x19x23xf32> -> tensor<3x37x23xf32>
+  return %r : tensor<3x37x23xf32>
 }
 
 func.func @mm_bcast_batch(%a: tensor<2x1x5x7xf32>, %b: tensor<3x7x3xf32>) -> tensor<2x3x5x3xf32> {

@@ -1,5 +1,5 @@
 // Shape ops, checked exactly against NumPy (test/lib/reference.py):
-// transpose (3-D permutation, a composed pair, i64 data), reshape (with -1,
+// transpose (3-D permutations, a composed pair, i64 data, odd sizes), reshape (with -1,
 // to and from rank 0), broadcast_to (incl. -1 entries and a composed pair),
 // concat (axis 0 and 1, three operands) and slice (with steps, 2-D and 3-D).
 // Data movement only: the results must be bit-exact (rtol = atol = 0).
@@ -24,6 +24,13 @@
 // RUN:   --input=@%t/transpose_i64/x0.npy \
 // RUN:   --expected-output=@%t/transpose_i64/expected.npy --rtol=0 --atol=0 \
 // RUN:   | FileCheck %s
+
+// RUN: %reference transpose_big %t/transpose_big
+// RUN: graph-run %s --entry=transpose_big --quiet \
+// RUN:   --input=@%t/transpose_big/x0.npy --input=@%t/transpose_big/x1.npy \
+// RUN:   --expected-output=@%t/transpose_big/expected.npy \
+// RUN:   --expected-output=@%t/transpose_big/expected1.npy --rtol=0 --atol=0 \
+// RUN:   | FileCheck %s --check-prefix=TWO
 
 // RUN: %reference reshape %t/reshape
 // RUN: graph-run %s --entry=reshape --quiet --input=@%t/reshape/x0.npy \
@@ -99,6 +106,14 @@ func.func @transpose_twice(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 func.func @transpose_i64(%x: tensor<3x5xi64>) -> tensor<5x3xi64> {
   %r = graph.transpose %x, [1, 0] : tensor<3x5xi64> -> tensor<5x3xi64>
   return %r : tensor<5x3xi64>
+}
+
+// Sizes that are not multiples of a vector.
+func.func @transpose_big(%x: tensor<17x33xf32>, %y: tensor<5x17x9xf32>)
+    -> (tensor<33x17xf32>, tensor<17x9x5xf32>) {
+  %a = graph.transpose %x, [1, 0] : tensor<17x33xf32> -> tensor<33x17xf32>
+  %b = graph.transpose %y, [1, 2, 0] : tensor<5x17x9xf32> -> tensor<17x9x5xf32>
+  return %a, %b : tensor<33x17xf32>, tensor<17x9x5xf32>
 }
 
 func.func @reshape(%x: tensor<2x3x4xf32>) -> (tensor<4x6xf32>, tensor<24xf32>, tensor<2x4x3xf32>) {

@@ -1,6 +1,6 @@
 // graph.softmax along axis 1 and axis 0 of 2-D tensors, the middle and last
 // axes of a 3-D tensor, and on inputs in [-200, 200) where exp(x) alone
-// would overflow f32, checked against NumPy (test/lib/reference.py).
+// would overflow f32, and on 1000-wide rows, checked against NumPy (test/lib/reference.py).
 // rtol = atol = 1e-5: results are in [0, 1]; exp is a polynomial
 // approximation accurate to a few ulp.
 
@@ -27,6 +27,12 @@
 // RUN:   --expected-output=@%t/softmax_large/expected.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
+// RUN: %reference softmax_wide %t/softmax_wide
+// RUN: graph-run %s --entry=softmax_wide --quiet \
+// RUN:   --input=@%t/softmax_wide/x0.npy \
+// RUN:   --expected-output=@%t/softmax_wide/expected.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
+
 // CHECK: result 0: matches expected
 
 // TWO: result 0: matches expected
@@ -51,4 +57,9 @@ func.func @softmax_3d(%x: tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2x5x3
 func.func @softmax_large(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
   %r = graph.softmax %x axis = 1 : tensor<3x8xf32> -> tensor<3x8xf32>
   return %r : tensor<3x8xf32>
+}
+
+func.func @softmax_wide(%x: tensor<7x1000xf32>) -> tensor<7x1000xf32> {
+  %r = graph.softmax %x axis = 1 : tensor<7x1000xf32> -> tensor<7x1000xf32>
+  return %r : tensor<7x1000xf32>
 }

@@ -6,7 +6,7 @@
 // RUN:   --load-pass-plugin=%graphopt_lib/libGraphOptPlugin%shlibext \
 // RUN:   --pass-pipeline='builtin.module(graph-cpu-pipeline)' | FileCheck %s --check-prefix=CPU
 
-// x + 0 folds away, the constant transpose is folded.
+// x * 1 folds away, the constant transpose is folded.
 // OPT-LABEL: func.func @main
 // OPT-SAME: (%[[X:.+]]: tensor<2x3xf32>)
 // OPT: %[[C:.+]] = graph.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
@@ -18,10 +18,10 @@
 // CPU: llvm.func @_mlir_ciface_main
 // CPU-NOT: graph.
 func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %zero = graph.constant dense<0.0> : tensor<2x3xf32>
+  %one = graph.constant dense<1.0> : tensor<2x3xf32>
   %w = graph.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
   %wt = graph.transpose %w, [1, 0] : tensor<3x2xf32> -> tensor<2x3xf32>
-  %a = graph.add %x, %zero : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  %a = graph.mul %x, %one : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   %b = graph.mul %a, %wt : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   return %b : tensor<2x3xf32>
 }

@@ -404,11 +404,11 @@ def cast_int_widths(rng):
 # matmul (matmul.mlir), torch.matmul semantics
 # ----------------------------------------------------------------------------
 
-def matmul_case(rng, lshape, rshape, dtype=F32):
+def matmul_case(rng, lshape, rshape, dtype=F32, scale=1.0):
     if dtype == I32:
         a, b = ints(rng, lshape, -8, 8), ints(rng, rshape, -8, 8)
         return [a, b], [np.matmul(a.astype(I64), b.astype(I64)).astype(I32)]
-    a, b = uniform(rng, lshape, -1, 1), uniform(rng, rshape, -1, 1)
+    a, b = uniform(rng, lshape, -scale, scale), uniform(rng, rshape, -scale, scale)
     return [a, b], [as_f32(np.matmul(f64(a), f64(b)))]
 
 
@@ -468,6 +468,18 @@ def mm_1d3d(rng):
 
 
 @case
+def mm_large(rng):
+    # Inputs in [-0.5, 0.5): results O(1), and the f32 rounding error of the
+    # 129-term sums (~1e-6 at worst) stays well inside atol 1e-5.
+    return matmul_case(rng, (67, 129), (129, 45), scale=0.5)
+
+
+@case
+def mm_bmm_large(rng):
+    return matmul_case(rng, (3, 37, 19), (3, 19, 23))
+
+
+@case
 def mm_i32(rng):
     return matmul_case(rng, (4, 5), (5, 3), I32)
 
@@ -496,6 +508,12 @@ def transpose_twice(rng):
 def transpose_i64(rng):
     x = ints(rng, (3, 5), -(2 ** 40), 2 ** 40, I64)
     return [x], [x.T.copy()]
+
+
+@case
+def transpose_big(rng):
+    x, y = uniform(rng, (17, 33)), uniform(rng, (5, 17, 9))
+    return [x, y], [x.T.copy(), np.transpose(y, (1, 2, 0)).copy()]
 
 
 @case
@@ -593,6 +611,12 @@ def softmax_large(rng):
     return [x], [as_f32(softmax(x, 1))]
 
 
+@case
+def softmax_wide(rng):
+    x = uniform(rng, (7, 1000), -5, 5)
+    return [x], [as_f32(softmax(x, 1))]
+
+
 # ----------------------------------------------------------------------------
 # Integer arithmetic (integer.mlir)
 # ----------------------------------------------------------------------------
@@ -684,6 +708,14 @@ def f16_reduce_softmax(rng):
                  softmax(x, 1).astype(F32).astype(F16)]
 
 
+@case
+def f16_unary(rng):
+    a = uniform(rng, UNARY_SHAPE, -4, 4, F16)
+    x = w32(a)
+    return [a], [np.tanh(x).astype(F16), (1 / (1 + np.exp(-x))).astype(F16),
+                 gelu_erf(x).astype(F32).astype(F16)]
+
+
 # ----------------------------------------------------------------------------
 # bf16 (bf16.mlir): f32 inputs cast to bf16 in the program
 # ----------------------------------------------------------------------------
@@ -727,6 +759,41 @@ def dynamic_b1(rng):
 @case
 def dynamic_b7(rng):
     return dynamic(rng, 7)
+
+
+def dynamic_mlp(rng, batch):
+    x = uniform(rng, (batch, 33), -1, 1)
+    w, b = uniform(rng, (33, 65), -0.5, 0.5), uniform(rng, (65,), -0.5, 0.5)
+    h = gelu_erf(f64(x) @ f64(w) + f64(b))
+    return [x, w, b], [as_f32(h), as_f32(h.max(axis=1)),
+                       as_f32(softmax(h, 1))]
+
+
+@case
+def dynamic_mlp_b1(rng):
+    return dynamic_mlp(rng, 1)
+
+
+@case
+def dynamic_mlp_b37(rng):
+    return dynamic_mlp(rng, 37)
+
+
+# ----------------------------------------------------------------------------
+# A small model (model.mlir): fused elementwise chains around matmuls
+# ----------------------------------------------------------------------------
+
+@case
+def mlp(rng):
+    x = uniform(rng, (16, 33), -1, 1)
+    w1, b1 = uniform(rng, (65, 33), -0.3, 0.3), uniform(rng, (65,), -0.1, 0.1)
+    w2, b2 = uniform(rng, (10, 65), -0.3, 0.3), uniform(rng, (10,), -0.1, 0.1)
+    gate = uniform(rng, (65,), -2, 2)
+    h = f64(x) @ f64(w1).T + f64(b1)
+    h = gelu_tanh(h) * sigmoid(f64(gate)) + 0.5 * h
+    logits = h @ f64(w2).T + f64(b2)
+    return [x, w1, b1, w2, b2, gate], [as_f32(softmax(logits, 1)),
+                                       as_f32(logits.mean(axis=0))]
 
 
 # ----------------------------------------------------------------------------

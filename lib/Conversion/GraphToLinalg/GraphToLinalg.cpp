@@ -221,7 +221,12 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
     Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
     return llvm::TypeSwitch<Operation *, Value>(op)
         .Case([&](NegOp) { return arith::SubIOp::create(b, loc, zero, x); })
-        .Case([&](AbsOp) { return math::AbsIOp::create(b, loc, x); })
+        .Case([&](AbsOp) -> Value {
+          Value neg = arith::SubIOp::create(b, loc, zero, x);
+          Value isNeg =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+          return arith::SelectOp::create(b, loc, isNeg, neg, x);
+        })
         .Case([&](ReluOp) { return arith::MaxSIOp::create(b, loc, x, zero); });
   }
   x = toCompute(b, loc, x);
@@ -233,7 +238,11 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
           .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
           .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })
           .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, x); })
-          .Case([&](RsqrtOp) { return math::RsqrtOp::create(b, loc, x); })
+          .Case([&](RsqrtOp) -> Value {
+            // 1/sqrt(x): libm has no rsqrtf for math.rsqrt to call.
+            return arith::DivFOp::create(b, loc, floatConst(b, loc, ct, 1.0),
+                                         math::SqrtOp::create(b, loc, x));
+          })
           .Case([&](TanhOp) { return math::TanhOp::create(b, loc, x); })
           .Case([&](SigmoidOp) { return sigmoid(b, loc, x); })
           .Case([&](ReluOp) {
@@ -674,6 +683,13 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
                        in, re)
                        .getResult();
     }
+    // A dynamic input reshaped to a static shape: the element count is
+    // static after all.
+    if (outT.hasStaticShape() && !tensorTypeOf(flat).hasStaticShape())
+      flat = tensor::CastOp::create(
+          b, loc, RankedTensorType::get({outT.getNumElements()},
+                                        outT.getElementType()),
+          flat);
     if (outT.getRank() == 1 && tensorTypeOf(flat) == outT) {
       rewriter.replaceOp(op, flat);
       return success();

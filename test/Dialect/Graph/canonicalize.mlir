@@ -30,6 +30,20 @@ func.func @add_negative_zero_float(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
 
 // -----
 
+// x + +0.0 is not x when x is -0.0 (-0.0 + +0.0 = +0.0): not folded.
+// CHECK-LABEL: func.func @add_positive_zero_float
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
+// CHECK: %[[ZERO:.+]] = graph.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK: %[[R:.+]] = graph.add %[[X]], %[[ZERO]]
+// CHECK: return %[[R]]
+func.func @add_positive_zero_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = graph.constant dense<0.0> : tensor<4xf32>
+  %0 = graph.add %zero, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // The zero broadcasts x to a larger shape: the result is not x.
 // CHECK-LABEL: func.func @add_zero_broadcasts
 // CHECK-SAME: (%[[X:.+]]: tensor<3xi64>)
@@ -68,6 +82,19 @@ func.func @sub_zero(%x: tensor<4xf32>, %y: tensor<4xi32>) -> (tensor<4xf32>, ten
   %0 = graph.sub %x, %fzero : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %1 = graph.sub %y, %izero : tensor<4xi32>, tensor<i32> -> tensor<4xi32>
   return %0, %1 : tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// x - -0.0 = x + +0.0, which is not x when x is -0.0: not folded.
+// CHECK-LABEL: func.func @sub_negative_zero_float
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf16>)
+// CHECK: %[[R:.+]] = graph.sub %[[X]], %{{.+}}
+// CHECK: return %[[R]]
+func.func @sub_negative_zero_float(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %zero = graph.constant dense<-0.0> : tensor<f16>
+  %0 = graph.sub %x, %zero : tensor<4xf16>, tensor<f16> -> tensor<4xf16>
+  return %0 : tensor<4xf16>
 }
 
 // -----
@@ -196,11 +223,11 @@ func.func @pow_two(%x: tensor<?x4xf16>) -> tensor<?x4xf16> {
 
 // -----
 
+// pow(x, 0.5) is not rewritten to sqrt: they differ at -0.0 and -inf.
 // CHECK-LABEL: func.func @pow_half
-// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
-// CHECK: %[[R:.+]] = graph.sqrt %[[X]] : tensor<4xf32> -> tensor<4xf32>
-// CHECK-NOT: graph.pow
-// CHECK: return %[[R]]
+// CHECK-NOT: graph.sqrt
+// CHECK: graph.pow
+// CHECK-NOT: graph.sqrt
 func.func @pow_half(%x: tensor<4xf32>) -> tensor<4xf32> {
   %half = graph.constant dense<0.5> : tensor<4xf32>
   %0 = graph.pow %x, %half : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
@@ -209,11 +236,11 @@ func.func @pow_half(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Nor pow(x, -0.5) to rsqrt.
 // CHECK-LABEL: func.func @pow_minus_half
-// CHECK-SAME: (%[[X:.+]]: tensor<4xbf16>)
-// CHECK: %[[R:.+]] = graph.rsqrt %[[X]] : tensor<4xbf16> -> tensor<4xbf16>
-// CHECK-NOT: graph.pow
-// CHECK: return %[[R]]
+// CHECK-NOT: graph.rsqrt
+// CHECK: graph.pow
+// CHECK-NOT: graph.rsqrt
 func.func @pow_minus_half(%x: tensor<4xbf16>) -> tensor<4xbf16> {
   %c = graph.constant dense<-0.5> : tensor<bf16>
   %0 = graph.pow %x, %c : tensor<4xbf16>, tensor<bf16> -> tensor<4xbf16>
@@ -307,6 +334,21 @@ func.func @neg_sub_multi_use(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4x
 
 // -----
 
+// For floats -(a - b) and b - a differ in the sign of a zero result (a == b):
+// not rewritten.
+// CHECK-LABEL: func.func @neg_sub_float
+// CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK: %[[S:.+]] = graph.sub %[[A]], %[[B]]
+// CHECK: %[[N:.+]] = graph.neg %[[S]]
+// CHECK: return %[[N]]
+func.func @neg_sub_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.sub %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = graph.neg %0 : tensor<4xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @add_neg
 // CHECK-SAME: (%[[X:.+]]: tensor<4x3xf32>, %[[Y:.+]]: tensor<3xf32>)
 // CHECK: %[[R:.+]] = graph.sub %[[X]], %[[Y]] : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
@@ -321,8 +363,8 @@ func.func @add_neg(%x: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<4x3xf32> {
 
 // -----
 
-// add is commutative: neg(y) + x is x - y once the neg is on the rhs... but
-// only constants are moved; a neg on the lhs stays.
+// Only a neg on the rhs is rewritten (and only constants are moved to the
+// rhs), so neg(y) + x stays.
 // CHECK-LABEL: func.func @neg_add
 // CHECK-SAME: (%[[X:.+]]: tensor<4xf32>, %[[Y:.+]]: tensor<4xf32>)
 // CHECK: %[[N:.+]] = graph.neg %[[Y]]
@@ -851,6 +893,39 @@ func.func @splat_rounding() -> (tensor<2xi32>, tensor<2xbf16>, tensor<2xf16>) {
   %h1 = graph.constant dense<1.0> : tensor<2xf16>
   %2 = graph.add %h2048, %h1 : tensor<2xf16>, tensor<2xf16> -> tensor<2xf16>
   return %0, %1, %2 : tensor<2xi32>, tensor<2xbf16>, tensor<2xf16>
+}
+
+// -----
+
+// Integer division never traps: x / 0 = 0 and INT_MIN / -1 = INT_MIN;
+// neg and abs of INT_MIN give INT_MIN. -0.0 + +0.0 = +0.0: the identity
+// fold does not apply to +0.0, the value is computed.
+// CHECK-LABEL: func.func @splat_integer_edges
+// CHECK-DAG: %[[DIV0:.+]] = graph.constant dense<0> : tensor<2xi32>
+// CHECK-DAG: %[[MIN32:.+]] = graph.constant dense<-2147483648> : tensor<2xi32>
+// CHECK-DAG: %[[MIN64:.+]] = graph.constant dense<-9223372036854775808> : tensor<2xi64>
+// CHECK-DAG: %[[PZERO:.+]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NOT: graph.div
+// CHECK-NOT: graph.neg
+// CHECK-NOT: graph.abs
+// CHECK-NOT: graph.add
+// CHECK: return %[[DIV0]], %[[MIN32]], %[[MIN64]], %[[MIN32]], %[[MIN32]], %[[PZERO]]
+func.func @splat_integer_edges() -> (tensor<2xi32>, tensor<2xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi32>, tensor<2xf32>) {
+  %seven = graph.constant dense<7> : tensor<2xi32>
+  %zero = graph.constant dense<0> : tensor<2xi32>
+  %0 = graph.div %seven, %zero : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  %min = graph.constant dense<-2147483648> : tensor<2xi32>
+  %m1 = graph.constant dense<-1> : tensor<2xi32>
+  %1 = graph.div %min, %m1 : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  %lmin = graph.constant dense<-9223372036854775808> : tensor<2xi64>
+  %lm1 = graph.constant dense<-1> : tensor<i64>
+  %2 = graph.div %lmin, %lm1 : tensor<2xi64>, tensor<i64> -> tensor<2xi64>
+  %3 = graph.neg %min : tensor<2xi32> -> tensor<2xi32>
+  %4 = graph.abs %min : tensor<2xi32> -> tensor<2xi32>
+  %nz = graph.constant dense<-0.0> : tensor<2xf32>
+  %pz = graph.constant dense<0.0> : tensor<2xf32>
+  %5 = graph.add %nz, %pz : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2xi32>, tensor<2xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi32>, tensor<2xf32>
 }
 
 // -----

@@ -89,6 +89,59 @@ func.func @max_min() -> (tensor<3xf32>, tensor<3xf32>, tensor<2xi64>) {
 
 // -----
 
+// Integer arithmetic wraps and division never traps: x / 0 = 0,
+// INT_MIN / -1 = INT_MIN; neg and abs of INT_MIN are INT_MIN.
+// CHECK-LABEL: func.func @integer_edges
+// CHECK-DAG: %[[DIV:.+]] = graph.constant dense<[0, 0, -2147483648, -5]> : tensor<4xi32>
+// CHECK-DAG: %[[LDIV:.+]] = graph.constant dense<[-9223372036854775808, 3]> : tensor<2xi64>
+// CHECK-DAG: %[[ADD:.+]] = graph.constant dense<[-2147483648, 2147483647]> : tensor<2xi32>
+// CHECK-DAG: %[[MUL:.+]] = graph.constant dense<[0, -9223372036854775808]> : tensor<2xi64>
+// CHECK-DAG: %[[NEG:.+]] = graph.constant dense<[-2147483648, -1]> : tensor<2xi32>
+// CHECK-DAG: %[[ABS:.+]] = graph.constant dense<[-2147483648, 1]> : tensor<2xi32>
+// CHECK-NOT: graph.div
+// CHECK-NOT: graph.add
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.neg
+// CHECK-NOT: graph.abs
+// CHECK: return %[[DIV]], %[[LDIV]], %[[ADD]], %[[MUL]], %[[NEG]], %[[ABS]]
+func.func @integer_edges() -> (tensor<4xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi32>) {
+  %a = graph.constant dense<[7, -7, -2147483648, 5]> : tensor<4xi32>
+  %b = graph.constant dense<[0, 0, -1, -1]> : tensor<4xi32>
+  %0 = graph.div %a, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  %la = graph.constant dense<[-9223372036854775808, -9]> : tensor<2xi64>
+  %lc = graph.constant dense<[-1, -3]> : tensor<2xi64>
+  %1 = graph.div %la, %lc : tensor<2xi64>, tensor<2xi64> -> tensor<2xi64>
+  // 2147483647 + 1 wraps; -2147483648 + -1 wraps the other way.
+  %c = graph.constant dense<[2147483647, -2147483648]> : tensor<2xi32>
+  %d = graph.constant dense<[1, -1]> : tensor<2xi32>
+  %2 = graph.add %c, %d : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  // 2^62 * 2 = 2^63 wraps to INT64_MIN.
+  %e = graph.constant dense<[0, 4611686018427387904]> : tensor<2xi64>
+  %f = graph.constant dense<[5, 2]> : tensor<2xi64>
+  %3 = graph.mul %e, %f : tensor<2xi64>, tensor<2xi64> -> tensor<2xi64>
+  %g = graph.constant dense<[-2147483648, 1]> : tensor<2xi32>
+  %4 = graph.neg %g : tensor<2xi32> -> tensor<2xi32>
+  %5 = graph.abs %g : tensor<2xi32> -> tensor<2xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi64>, tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
+// max and min order -0.0 below +0.0, as arith.maximumf/minimumf do.
+// CHECK-LABEL: func.func @max_min_signed_zero
+// CHECK-DAG: %[[MAX:.+]] = graph.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[MIN:.+]] = graph.constant dense<-0.000000e+00> : tensor<2xf32>
+// CHECK: return %[[MAX]], %[[MIN]]
+func.func @max_min_signed_zero() -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = graph.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %b = graph.constant dense<[0.0, -0.0]> : tensor<2xf32>
+  %0 = graph.max %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %1 = graph.min %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @pow
 // CHECK: %[[R:.+]] = graph.constant dense<[8.000000e+00, 9.000000e+00, 5.000000e-01]> : tensor<3xbf16>
 // CHECK: return %[[R]]
@@ -272,6 +325,18 @@ func.func @cast() -> (tensor<4xi32>, tensor<4xi1>, tensor<3xi1>, tensor<2xf32>, 
 
 // -----
 
+// i64 -> i32 keeps the low 32 bits.
+// CHECK-LABEL: func.func @cast_narrowing
+// CHECK: %[[R:.+]] = graph.constant dense<[1, -1, -2147483648]> : tensor<3xi32>
+// CHECK: return %[[R]]
+func.func @cast_narrowing() -> tensor<3xi32> {
+  %x = graph.constant dense<[4294967297, -1, 2147483648]> : tensor<3xi64>
+  %0 = graph.cast %x : tensor<3xi64> -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
 // NaN and out-of-range float -> int conversions are undefined: not folded.
 // CHECK-LABEL: func.func @cast_undefined
 // CHECK: %[[A:.+]] = graph.cast %{{.+}} : tensor<2xf32> -> tensor<2xi32>
@@ -393,6 +458,21 @@ func.func @reduce() -> (tensor<2xf32>, tensor<3xf32>, tensor<f32>, tensor<2x1xf3
   %h = graph.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xf16>
   %7 = graph.reduce mean %h axes = [1] : tensor<2x2xf16> -> tensor<2xf16>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xf32>, tensor<3xf32>, tensor<f32>, tensor<2x1xf32>, tensor<2xi32>, tensor<1x2xi64>, tensor<2xf32>, tensor<2xf16>
+}
+
+// -----
+
+// Integer sums wrap: 2147483647 + 1 = INT_MIN. Zero elements are not folded.
+// CHECK-LABEL: func.func @reduce_edges
+// CHECK: %[[W:.+]] = graph.constant dense<[-2147483648, 3]> : tensor<2xi32>
+// CHECK: %[[Z:.+]] = graph.reduce mean
+// CHECK: return %[[W]], %[[Z]]
+func.func @reduce_edges() -> (tensor<2xi32>, tensor<3xf32>) {
+  %x = graph.constant dense<[[2147483647, 1], [1, 2]]> : tensor<2x2xi32>
+  %0 = graph.reduce sum %x axes = [1] : tensor<2x2xi32> -> tensor<2xi32>
+  %e = graph.constant dense<> : tensor<0x3xf32>
+  %1 = graph.reduce mean %e axes = [0] : tensor<0x3xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<2xi32>, tensor<3xf32>
 }
 
 // -----

@@ -328,7 +328,7 @@ func.func @reshape_c2(%x: tensor<2x6xf32>) {
 // -----
 
 func.func @reshape_c3_divide(%x: tensor<2x6xf32>) {
-  // expected-error @+2 {{'graph.reshape' op cannot reshape 12 elements to shape [5x-1]: 12 is not a multiple of 5}}
+  // expected-error @+2 {{'graph.reshape' op cannot reshape 12 elements to shape [5, -1]: 12 is not a multiple of 5}}
   // expected-error @+1 {{'graph.reshape' op failed to infer returned types}}
   %0 = graph.reshape %x, [5, -1] : tensor<2x6xf32> -> tensor<5x?xf32>
   return
@@ -337,7 +337,7 @@ func.func @reshape_c3_divide(%x: tensor<2x6xf32>) {
 // -----
 
 func.func @reshape_c3_zero(%x: tensor<2x6xi64>) {
-  // expected-error @+2 {{'graph.reshape' op cannot reshape 12 elements to shape [-1x0]: 12 is not a multiple of 0}}
+  // expected-error @+2 {{'graph.reshape' op cannot infer the -1 entry of shape [-1, 0]: the other entries multiply to 0}}
   // expected-error @+1 {{'graph.reshape' op failed to infer returned types}}
   %0 = graph.reshape %x, [-1, 0] : tensor<2x6xi64> -> tensor<?x0xi64>
   return
@@ -346,7 +346,7 @@ func.func @reshape_c3_zero(%x: tensor<2x6xi64>) {
 // -----
 
 func.func @reshape_c3_count(%x: tensor<2x6xf32>) {
-  // expected-error @+2 {{'graph.reshape' op element count mismatch: input [2x6] has 12 elements, shape [3x5] has 15}}
+  // expected-error @+2 {{'graph.reshape' op element count mismatch: input [2x6] has 12 elements, shape [3, 5] has 15}}
   // expected-error @+1 {{'graph.reshape' op failed to infer returned types}}
   %0 = graph.reshape %x, [3, 5] : tensor<2x6xf32> -> tensor<3x5xf32>
   return
@@ -386,7 +386,8 @@ func.func @broadcast_to_c2(%x: tensor<3xf32>) {
 
 // -----
 
-func.func @broadcast_to_c2_negative(%x: tensor<3xf32>) {
+// Entries below -1 are rejected too (no constraint number).
+func.func @broadcast_to_negative_entry(%x: tensor<3xf32>) {
   // expected-error @+2 {{'graph.broadcast_to' op shape entry 0 is -3; entries must be >= 0 or -1}}
   // expected-error @+1 {{'graph.broadcast_to' op failed to infer returned types}}
   %0 = graph.broadcast_to %x, [-3, 3] : tensor<3xf32> -> tensor<3x3xf32>
@@ -725,7 +726,8 @@ func.func @compare_result_i1(%x: tensor<4xf32>) {
 
 // -----
 
-func.func @select_c1(%c: tensor<4xi32>, %x: tensor<4xi32>) {
+// The condition's element type is an ODS constraint (select has no C1).
+func.func @select_condition_i1(%c: tensor<4xi32>, %x: tensor<4xi32>) {
   // expected-error @+1 {{'graph.select' op operand #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<4xi32>'}}
   %0 = graph.select %c, %x, %x : tensor<4xi32>, tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
   return
@@ -744,6 +746,14 @@ func.func @cast_no_f64(%x: tensor<4xf32>) {
 func.func @constant_no_f64() {
   // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, i1, i32 or i64 values, but got 'tensor<2xf64>'}}
   %0 = graph.constant dense<1.0> : tensor<2xf64>
+  return
+}
+
+// -----
+
+func.func @constant_static_shape() {
+  // expected-error @+1 {{elements literal type must have static shape}}
+  %0 = graph.constant dense<1.0> : tensor<?xf32>
   return
 }
 

@@ -339,8 +339,21 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
     const Values &x = in[0];
     if (out.isFloat()) {
       out.f.resize(n);
-      for (int64_t k = 0; k < n; ++k)
-        out.f[k] = x.isFloat() ? x.f[k] : (double)x.i[k];
+      const llvm::fltSemantics &sem =
+          cast<FloatType>(out.elementType).getFloatSemantics();
+      for (int64_t k = 0; k < n; ++k) {
+        if (x.isFloat()) {
+          out.f[k] = x.f[k];
+          continue;
+        }
+        // Round the integer once, straight to the target type (going
+        // through double would round twice for large i64).
+        APFloat v(sem);
+        v.convertFromAPInt(APInt(64, (uint64_t)x.i[k], /*isSigned=*/true),
+                           /*IsSigned=*/!x.elementType.isInteger(1),
+                           APFloat::rmNearestTiesToEven);
+        out.f[k] = v.convertToDouble();
+      }
       return out;
     }
     out.i.resize(n);
@@ -455,6 +468,8 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
           acc += v;
         else if (std::isnan(v) || std::isnan(acc))
           acc = NAN;
+        else if (v == 0 && acc == 0) // +0 > -0, as arith.maximumf.
+          acc = (kind == ReduceKind::Max) == std::signbit(acc) ? v : acc;
         else
           acc = kind == ReduceKind::Max ? std::max(acc, v) : std::min(acc, v);
       } else {
@@ -490,7 +505,7 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
     int64_t inner = 1;
     for (size_t d = axis + 1; d < x.shape.size(); ++d)
       inner *= x.shape[d];
-    int64_t outer = len ? n / (len * inner) : 0;
+    int64_t outer = (len && inner) ? n / (len * inner) : 0;
     out.f.resize(n);
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t q = 0; q < inner; ++q) {

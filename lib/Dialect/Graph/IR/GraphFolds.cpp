@@ -351,7 +351,8 @@ struct NegOfSub : OpRewritePattern<NegOp> {
   }
 };
 
-/// pow(x, 2) -> x * x; pow(x, 0.5) -> sqrt(x); pow(x, -0.5) -> rsqrt(x).
+/// pow(x, 2) -> x * x. (pow(x, 0.5) -> sqrt(x) is not done: it differs at
+/// x = -0.0 and x = -inf.)
 struct SimplifyPow : OpRewritePattern<PowOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(PowOp op,
@@ -366,15 +367,7 @@ struct SimplifyPow : OpRewritePattern<PowOp> {
                                          op.getLhs());
       return success();
     }
-    if (isSplatOf(rhs, 0.5)) {
-      rewriter.replaceOpWithNewOp<SqrtOp>(op, op.getType(), op.getLhs());
-      return success();
-    }
-    if (isSplatOf(rhs, -0.5)) {
-      rewriter.replaceOpWithNewOp<RsqrtOp>(op, op.getType(), op.getLhs());
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, "exponent is not 2, 0.5 or -0.5");
+    return rewriter.notifyMatchFailure(op, "exponent is not 2");
   }
 };
 

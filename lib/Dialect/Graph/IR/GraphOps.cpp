@@ -58,6 +58,14 @@ std::string shapeStr(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
+/// An attribute list as written: "[3, -1]".
+std::string listStr(ArrayRef<int64_t> list) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(list))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
 template <typename OpTy, typename... Args>
 LogicalResult opError(std::optional<Location> loc, Args &&...args) {
   return emitOptionalError(loc, "'", OpTy::getOperationName(), "' op ",
@@ -395,16 +403,20 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     int64_t n = t.getNumElements();
     if (inferIndex >= 0) {
       // C3: the element count divides evenly.
-      if (known == 0 || n % known != 0)
+      if (known == 0)
+        return opError<ReshapeOp>(loc, "cannot infer the -1 entry of shape ",
+                                  listStr(target),
+                                  ": the other entries multiply to 0");
+      if (n % known != 0)
         return opError<ReshapeOp>(loc, "cannot reshape ", n,
-                                  " elements to shape ", shapeStr(target),
+                                  " elements to shape ", listStr(target),
                                   ": ", n, " is not a multiple of ", known);
       shape[inferIndex] = n / known;
     } else if (n != known) {
       // C3: element counts agree.
       return opError<ReshapeOp>(loc, "element count mismatch: input ",
                                 shapeStr(t.getShape()), " has ", n,
-                                " elements, shape ", shapeStr(target),
+                                " elements, shape ", listStr(target),
                                 " has ", known);
     }
   } else if (inferIndex >= 0) {
@@ -529,7 +541,9 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     if (!ShapedType::isDynamic(size) && limit[d] > size)
       return opError<SliceOp>(loc, "dim ", d, ": limit ", limit[d],
                               " is past the dim size ", size);
-    shape.push_back((limit[d] - start[d] + step[d] - 1) / step[d]);
+    // ceil((limit - start) / step), without overflow for huge steps.
+    int64_t extent = limit[d] - start[d];
+    shape.push_back(extent == 0 ? 0 : (extent - 1) / step[d] + 1);
   }
   inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
   return success();

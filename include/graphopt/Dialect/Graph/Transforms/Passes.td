@@ -29,8 +29,8 @@ def GraphFoldConstantsPass : Pass<"graph-fold-constants"> {
     arithmetic and comparisons, casts, transposes, reshapes, broadcasts,
     slices, concatenations and reductions. Results larger than
     `size-limit` elements are left unfolded, so that folding never blows up
-    the size of the program (a broadcast of a scalar to a large tensor stays
-    a broadcast).
+    the size of the program. Splat results are exempt: they cost one element
+    whatever their shape (a broadcast of a scalar constant becomes a splat).
   }];
   let options = [
     Option<"sizeLimit", "size-limit", "int64_t", /*default=*/"1 << 16",
