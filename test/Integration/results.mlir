@@ -12,6 +12,14 @@
 // RUN:   --expected-output=@%t/two_results/expected1.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 --benchmark=3 | FileCheck %s --check-prefix=TWO
 
+// --output writes a result as .npy (bf16 widened to f32), read back by NumPy.
+// RUN: graph-run %s --entry=identity --quiet --input=2x3xf32=1,2,3,4,5,6 \
+// RUN:   --output=@%t/identity.npy
+// RUN: %python -c "import numpy as np, sys; a = np.load(sys.argv[1]); sys.exit(not (a.dtype == np.float32 and a.shape == (2, 3) and (a == np.arange(1, 7).reshape(2, 3)).all()))" %t/identity.npy
+// RUN: graph-run %s --entry=bf16_result --quiet --input=3xf32=1,-2.5,3 \
+// RUN:   --output=@%t/bf16.npy
+// RUN: %python -c "import numpy as np, sys; a = np.load(sys.argv[1]); sys.exit(not (a.dtype == np.float32 and (a == [1, -2.5, 3]).all()))" %t/bf16.npy
+
 // The expected values below are the literal inputs and constants.
 // RUN: graph-run %s --entry=identity --quiet --input=2x3xf32=1,2,3,4,5,6 \
 // RUN:   --expected-output=2x3xf32=1,2,3,4,5,6 --rtol=0 --atol=0 --benchmark=3 \
@@ -98,4 +106,9 @@ func.func @constant_and_computed(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2x
   %c = graph.constant dense<[10.0, 20.0]> : tensor<2xf32>
   %s = graph.add %x, %c : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
   return %c, %s, %c : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+func.func @bf16_result(%x: tensor<3xf32>) -> tensor<3xbf16> {
+  %r = graph.cast %x : tensor<3xf32> -> tensor<3xbf16>
+  return %r : tensor<3xbf16>
 }

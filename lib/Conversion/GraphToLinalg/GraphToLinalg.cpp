@@ -1029,21 +1029,13 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
 /// only ever see inferred types.
 void normalizeResultTypes(Operation *root) {
   root->walk([](Operation *op) {
-    auto infer = dyn_cast<InferTypeOpInterface>(op);
-    if (!infer || !isa<GraphDialect>(op->getDialect()))
-      return;
-    SmallVector<Type> types;
-    if (failed(infer.inferReturnTypes(
-            op->getContext(), op->getLoc(), op->getOperands(),
-            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
-            op->getRegions(), types)))
+    SmallVector<RankedTensorType> types;
+    if (failed(inferResultTypes(op, types)))
       return;
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
-    for (auto [result, type] : llvm::zip(op->getResults(), types)) {
+    for (auto [result, inferred] : llvm::zip(op->getResults(), types)) {
       auto written = cast<RankedTensorType>(result.getType());
-      // graph.cast infers only the shape.
-      auto inferred = cast<RankedTensorType>(type).clone(written.getElementType());
       if (inferred == written)
         continue;
       result.setType(inferred);

@@ -165,6 +165,25 @@ bool mlir::graphopt::graph::areCompatibleTensorTypes(Type a, Type b) {
   return true;
 }
 
+LogicalResult mlir::graphopt::graph::inferResultTypes(
+    Operation *op, SmallVectorImpl<RankedTensorType> &types) {
+  auto infer = dyn_cast<InferTypeOpInterface>(op);
+  if (!infer || !isa<GraphDialect>(op->getDialect()))
+    return failure();
+  SmallVector<Type> inferred;
+  if (failed(infer.inferReturnTypes(
+          op->getContext(), std::nullopt, op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), inferred)))
+    return failure();
+  for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
+    auto written = cast<RankedTensorType>(result.getType());
+    types.push_back(
+        cast<RankedTensorType>(type).clone(written.getElementType()));
+  }
+  return success();
+}
+
 namespace {
 bool compatibleLists(TypeRange l, TypeRange r) {
   if (l.size() != r.size())

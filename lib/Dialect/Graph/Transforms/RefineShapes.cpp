@@ -31,20 +31,11 @@ int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
     // Ops in a block are visited in order, so operands are refined before
     // their users.
     fn.walk([&](Operation *op) {
-      auto infer = dyn_cast<InferTypeOpInterface>(op);
-      if (!infer || !isa<GraphDialect>(op->getDialect()))
+      SmallVector<RankedTensorType> types;
+      if (failed(inferResultTypes(op, types)))
         return;
-      SmallVector<Type> types;
-      if (failed(infer.inferReturnTypes(
-              op->getContext(), op->getLoc(), op->getOperands(),
-              op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
-              op->getRegions(), types)))
-        return;
-      for (auto [result, type] : llvm::zip(op->getResults(), types)) {
+      for (auto [result, inferred] : llvm::zip(op->getResults(), types)) {
         auto current = cast<RankedTensorType>(result.getType());
-        auto inferred = cast<RankedTensorType>(type);
-        // cast's inference knows only the shape.
-        inferred = inferred.clone(current.getElementType());
         if (!isMoreStatic(inferred, current))
           continue;
         result.setType(inferred);

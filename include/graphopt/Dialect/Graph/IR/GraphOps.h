@@ -37,6 +37,12 @@ std::optional<int64_t> broadcastShapes(ArrayRef<int64_t> lhs,
 /// and an inferred one.
 bool areCompatibleTensorTypes(Type a, Type b);
 
+/// Re-infers the result types of graph op `op` from its current operands
+/// and attributes, with the written element types kept (graph.cast infers
+/// only its shape). Fails for non-graph ops and invalid ones.
+LogicalResult inferResultTypes(Operation *op,
+                               SmallVectorImpl<RankedTensorType> &types);
+
 } // namespace mlir::graphopt::graph
 
 #endif // GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_H
