@@ -18,6 +18,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
@@ -93,6 +94,41 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
   return sig;
 }
 
+llvm::Error mlir::graphopt::runtime::specializeEntry(
+    ModuleOp module, StringRef name,
+    llvm::ArrayRef<llvm::SmallVector<int64_t>> shapes) {
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn || fn.isExternal())
+    return llvm::createStringError("no function @%s to specialize",
+                                   name.str().c_str());
+  if (shapes.size() != fn.getNumArguments())
+    return llvm::createStringError("@%s takes %u inputs, %zu shapes given",
+                                   name.str().c_str(), fn.getNumArguments(),
+                                   shapes.size());
+  SmallVector<Type> inputs;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(fn.getArguments(), shapes))) {
+    auto [arg, shape] = pair;
+    auto t = dyn_cast<RankedTensorType>(arg.getType());
+    if (!t || t.hasStaticShape() || t.getRank() != (int64_t)shape.size()) {
+      inputs.push_back(arg.getType());
+      continue;
+    }
+    auto specialized = RankedTensorType::get(shape, t.getElementType());
+    arg.setType(specialized);
+    inputs.push_back(specialized);
+  }
+  fn.setType(FunctionType::get(fn.getContext(), inputs, fn.getResultTypes()));
+  // The body now sees more static operands than its result types say; that
+  // is valid (compatible types), and graph-refine-shapes propagates it. A
+  // shape conflict shows up here, as a diagnostic on the op.
+  if (failed(verify(module)))
+    return llvm::createStringError(
+        "the input shapes are inconsistent with @%s (see the diagnostic "
+        "above)",
+        name.str().c_str());
+  return llvm::Error::success();
+}
+
 Runner::~Runner() = default;
 
 namespace {
@@ -107,6 +143,16 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   auto sig = getEntrySignature(module, options.entry);
   if (!sig)
     return sig.takeError();
+  if (options.specializeTo) {
+    if (llvm::Error e = specializeEntry(module, options.entry, *options.specializeTo))
+      return std::move(e);
+    auto specialized = getEntrySignature(module, options.entry);
+    if (!specialized)
+      return specialized.takeError();
+    // Results stay as declared: the caller reads their sizes at run time.
+    sig->inputs = specialized->inputs;
+  }
+
   // Compile the entry and what it calls, nothing else: other public
   // functions become private and symbol DCE drops them.
   for (auto fn : module.getOps<func::FuncOp>())

@@ -79,6 +79,11 @@ static cl::opt<std::string>
     dumpLLVMIR("dump-llvm-ir",
                cl::desc("Write the optimized LLVM IR given to the JIT here"),
                cl::init(""), cl::cat(category));
+static cl::opt<bool> specialize(
+    "specialize-shapes",
+    cl::desc("Compile for the given input shapes (dynamic dims fixed to "
+             "them; default). Off: compile the dynamic-shape code"),
+    cl::init(true), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print results"),
                            cl::init(false), cl::cat(category));
 
@@ -162,6 +167,12 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;
+  if (specialize) {
+    llvm::SmallVector<llvm::SmallVector<int64_t>> shapes;
+    for (const HostTensor &t : args)
+      shapes.emplace_back(t.shape().begin(), t.shape().end());
+    options.specializeTo = std::move(shapes);
+  }
 
   // Refuse bad inputs before spending time on compilation.
   if (llvm::Error e = checkInputs(*sig, args))

@@ -53,6 +53,12 @@ struct RunnerOptions {
   bool timing = false;
   /// Write the LLVM IR handed to the JIT (after LLVM optimization) here.
   std::string dumpLLVMIR;
+  /// When set, the entry's dynamic argument dims are fixed to these shapes
+  /// before compiling (one per argument): shapes then propagate statically,
+  /// inconsistent inputs are a compile-time diagnostic naming the op and
+  /// dims, and the code is specialized. The runner then accepts only these
+  /// shapes.
+  std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>> specializeTo;
 };
 
 /// A compiled entry function, callable many times.
@@ -81,6 +87,12 @@ private:
 /// error names the input, the dim and both values.
 llvm::Error checkInputs(const EntrySignature &sig,
                         llvm::ArrayRef<HostTensor> inputs);
+
+/// Fixes the dynamic dims of `name`'s tensor arguments to `shapes` (one per
+/// argument) and re-verifies the module; a conflict is reported as the op's
+/// diagnostic and an error.
+llvm::Error specializeEntry(ModuleOp module, llvm::StringRef name,
+                            llvm::ArrayRef<llvm::SmallVector<int64_t>> shapes);
 
 /// Reads the signature of function `name` in `module` (func.func with
 /// ranked tensor or memref arguments and results).
