@@ -92,8 +92,11 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // Math ops without an approximation become libm calls (scalarized for
   // vectors) before the vector dialect is lowered.
   addUpstream(pm, "convert-math-to-libm,"
-                  "convert-vector-to-llvm{reassociate-fp-reductions=true},"
-                  "finalize-memref-to-llvm,convert-math-to-llvm,"
+                  "convert-vector-to-llvm{reassociate-fp-reductions=true}");
+  addUpstream(pm, options.runtimeAllocator
+                      ? "finalize-memref-to-llvm{use-generic-functions=true}"
+                      : "finalize-memref-to-llvm");
+  addUpstream(pm, "convert-math-to-llvm,"
                   "convert-arith-to-llvm,"
                   "convert-index-to-llvm,convert-func-to-llvm,"
                   "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");

@@ -76,11 +76,12 @@ HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
 }
 
 HostTensor HostTensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
-                             void *allocation, void *data) {
+                             void *allocation, void *data,
+                             void (*release)(void *)) {
   HostTensor t;
   t.type = dtype;
   t.dims.assign(shape.begin(), shape.end());
-  t.storage.reset(allocation, std::free);
+  t.storage.reset(allocation, release);
   t.ptr = static_cast<uint8_t *>(data);
   return t;
 }

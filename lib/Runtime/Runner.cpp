@@ -5,14 +5,16 @@
 // pointer per argument descriptor. A rank-r memref descriptor is
 // {T *allocated, T *aligned, i64 offset, i64 sizes[r], i64 strides[r]};
 // several results are consecutive descriptors (every field is 8 bytes, so
-// there is no padding). Results are allocated by the compiled code with
-// malloc and owned by the caller, which frees them.
+// there is no padding). Results are allocated by the compiled code through
+// the runtime allocator (Runtime/Allocator.h) and owned by the caller, which
+// releases them through it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Runtime/Runner.h"
 
 #include "graphopt/Pipelines/Pipelines.h"
+#include "graphopt/Runtime/Allocator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -169,6 +171,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   CPUPipelineOptions cpu;
   cpu.optimize = options.optimize;
   cpu.vectorize = options.vectorize;
+  // Buffers come from the runtime's caching allocator, so repeated calls
+  // reuse memory; results are released through it too.
+  cpu.runtimeAllocator = true;
   buildCPUPipeline(pm, cpu);
   if (failed(pm.run(module)))
     return llvm::createStringError(
@@ -323,7 +328,8 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
     if (fresh)
       seen.insert(allocated);
     if (contiguous && fresh) {
-      outs.push_back(HostTensor::adopt(s.dtype, shape, allocated, base));
+      outs.push_back(HostTensor::adopt(s.dtype, shape, allocated, base,
+                                       _mlir_memref_to_llvm_free));
       continue;
     }
     HostTensor out(s.dtype, shape);
@@ -340,7 +346,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
       }
     }
     if (fresh)
-      std::free(allocated);
+      _mlir_memref_to_llvm_free(allocated);
     outs.push_back(std::move(out));
   }
   return outs;

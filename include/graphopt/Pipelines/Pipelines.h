@@ -48,6 +48,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Give public functions a _mlir_ciface_ wrapper (memref "
                      "descriptors by pointer), as graph-run calls them"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Allocate buffers through graphopt's runtime allocator "
+                     "(_mlir_memref_to_llvm_alloc/free from libGraphOpt.so, "
+                     "which reuses freed buffers) instead of malloc/free"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the fixed-point graph optimizer to `pm` (a module pass manager).

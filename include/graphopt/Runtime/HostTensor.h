@@ -43,10 +43,11 @@ public:
   HostTensor() = default;
   /// A zero-filled tensor.
   HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
-  /// Takes ownership of a malloc'd block `allocation` (released with free)
+  /// Takes ownership of the block `allocation` (released with `release`)
   /// whose contiguous row-major data starts at `data`: no copy.
   static HostTensor adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
-                          void *allocation, void *data);
+                          void *allocation, void *data,
+                          void (*release)(void *));
 
   DType dtype() const { return type; }
   llvm::ArrayRef<int64_t> shape() const { return dims; }
@@ -67,7 +68,7 @@ public:
 private:
   DType type = DType::F32;
   llvm::SmallVector<int64_t> dims;
-  /// The owned block (freed with std::free) and the first element in it.
+  /// The owned block and the first element in it.
   std::shared_ptr<void> storage;
   uint8_t *ptr = nullptr;
 };

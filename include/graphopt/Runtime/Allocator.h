@@ -1,0 +1,40 @@
+//===- Allocator.h - the runtime's buffer allocator -------------*- C++ -*-===//
+//
+/// \file
+/// The heap allocator compiled code uses when built with the runtime
+/// allocator (CPUPipelineOptions::runtimeAllocator, as graph-run does): the
+/// MLIR "generic allocation functions" `_mlir_memref_to_llvm_alloc`,
+/// `_mlir_memref_to_llvm_aligned_alloc` and `_mlir_memref_to_llvm_free`.
+///
+/// Freed large blocks are kept, by exact size, and handed out again, so that
+/// a model called repeatedly reuses its buffers instead of mapping and
+/// page-faulting fresh memory on every call. Small blocks go straight to
+/// malloc. Thread-safe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_RUNTIME_ALLOCATOR_H
+#define GRAPHOPT_RUNTIME_ALLOCATOR_H
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+}
+
+namespace mlir::graphopt::runtime {
+
+/// Blocks of at least this many bytes are cached when freed.
+constexpr size_t kCachedBlockMinBytes = 64 * 1024;
+/// The cache holds at most this many bytes of free blocks.
+constexpr size_t kCacheCapacityBytes = size_t(1) << 30;
+
+/// Bytes currently held in the cache (for tests and statistics).
+size_t allocatorCachedBytes();
+
+} // namespace mlir::graphopt::runtime
+
+#endif // GRAPHOPT_RUNTIME_ALLOCATOR_H

@@ -1,0 +1,84 @@
+//===- Allocator.cpp - the runtime's buffer allocator ---------------------===//
+
+#include "graphopt/Runtime/Allocator.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+struct Cache {
+  std::mutex mutex;
+  /// Size of every live block we handed out (so free knows it).
+  std::unordered_map<void *, size_t> live;
+  /// Free blocks by size.
+  std::unordered_map<size_t, std::vector<void *>> free;
+  size_t cachedBytes = 0;
+};
+
+Cache &cache() {
+  // Leaked on purpose: compiled code may free after static destructors ran.
+  static Cache *c = new Cache();
+  return *c;
+}
+
+void *allocate(size_t alignment, size_t size) {
+  alignment = std::max<size_t>(alignment, 64);
+  size_t rounded = (std::max<size_t>(size, 1) + alignment - 1) / alignment * alignment;
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (rounded >= mlir::graphopt::runtime::kCachedBlockMinBytes) {
+    auto it = c.free.find(rounded);
+    if (it != c.free.end() && !it->second.empty()) {
+      void *p = it->second.back();
+      it->second.pop_back();
+      c.cachedBytes -= rounded;
+      c.live[p] = rounded;
+      return p;
+    }
+  }
+  void *p = std::aligned_alloc(alignment, rounded);
+  if (p)
+    c.live[p] = rounded;
+  return p;
+}
+} // namespace
+
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return allocate(64, size);
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                    size_t size) {
+  return allocate(alignment, size);
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  auto it = c.live.find(ptr);
+  if (it == c.live.end()) {
+    // Not ours (cannot happen for code built with the runtime allocator).
+    std::free(ptr);
+    return;
+  }
+  size_t size = it->second;
+  c.live.erase(it);
+  if (size >= mlir::graphopt::runtime::kCachedBlockMinBytes &&
+      c.cachedBytes + size <= mlir::graphopt::runtime::kCacheCapacityBytes) {
+    c.free[size].push_back(ptr);
+    c.cachedBytes += size;
+    return;
+  }
+  std::free(ptr);
+}
+
+size_t mlir::graphopt::runtime::allocatorCachedBytes() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.cachedBytes;
+}
