@@ -22,5 +22,5 @@ for example in matmul_add simple_model; do
   for x in "$TMP/$example"/x*.npy; do args+=("--input=@$x"); done
   "$BIN/graph-run" "$file" "${args[@]}" \
     --expected-output="@$TMP/$example/expected.npy" --rtol=1e-5 --atol=1e-5 \
-    --benchmark=20 --timing
+    --benchmark=20
 done

@@ -223,12 +223,12 @@ static void printDim(llvm::raw_ostream &os, const HostTensor &t, int64_t dim,
   int64_t inner = stride / (n ? n : 1);
   os << "[";
   for (int64_t i = 0; i < n; ++i) {
+    if (i)
+      os << ", ";
     if (summarize && n > 6 && i == 3) {
       os << "..., ";
       i = n - 3;
     }
-    if (i && !(summarize && n > 6 && i == n - 3))
-      os << ", ";
     if (dim + 1 == t.rank())
       printElement(os, t, offset + i);
     else

@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // bf16 programs. NumPy has no bf16, so the inputs are f32 .npy files cast
 // to bf16 in the program; the NumPy reference (test/lib/reference.py)
 // rounds them to bf16 the same way (nearest even), computes in f32 as the
@@ -8,7 +10,6 @@
 // and a value near a halfway point may round either way. atol 1e-5 covers
 // results near zero.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference bf16_ops %t/bf16_ops
 // RUN: graph-run %s --entry=bf16_ops --quiet \
 // RUN:   --input=@%t/bf16_ops/x0.npy --input=@%t/bf16_ops/x1.npy \

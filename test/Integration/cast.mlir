@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph.cast between element types, checked exactly (rtol = atol = 0)
 // against NumPy (test/lib/reference.py):
 //  * f32 -> i32 truncates toward zero (-2.999 -> -2), incl. +-2^31 range ends;
@@ -8,7 +10,6 @@
 //  * -> i1 tests != 0 (-0.0 -> false, NaN -> true); i1 -> f32/i32 gives 0/1;
 //  * i32 -> i64 sign-extends; i64 -> i32 keeps the low 32 bits.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference cast_f32_i32 %t/cast_f32_i32
 // RUN: graph-run %s --entry=cast_f32_i32 --quiet \
 // RUN:   --input=@%t/cast_f32_i32/x0.npy \

@@ -1,9 +1,10 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph.compare (all six directions, with broadcasting, on f32 and i32) and
 // graph.select (broadcast condition, rank-0 on_false), checked against
 // NumPy (test/lib/reference.py). The f32 operands are small integers, so
 // that equal pairs (eq, le, ge) occur. Results are i1 and compared exactly.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference compare_f32 %t/compare_f32
 // RUN: graph-run %s --entry=compare_f32 --quiet \
 // RUN:   --input=@%t/compare_f32/x0.npy --input=@%t/compare_f32/x1.npy \

@@ -1,9 +1,10 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // A function with a dynamic batch dim (tensor<?x8xf32> arguments) run with
 // batch 1 and batch 7, checked against NumPy (test/lib/reference.py):
 // elementwise add, matmul, bias add, softmax, reshape with -1, mean over the
 // dynamic dim, transpose, concat along the dynamic dim and a keepdims sum.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference dynamic_b1 %t/b1
 // RUN: graph-run %s --quiet \
 // RUN:   --input=@%t/b1/x0.npy --input=@%t/b1/x1.npy \

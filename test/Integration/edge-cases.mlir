@@ -1,9 +1,3 @@
-// Edge cases with hand-computed results: zero-size tensors (an empty
-// broadcast add; reductions over an empty dim give the identity 0 for sum
-// and 0 / 0 = NaN for mean, as docs/Dialects/Graph.md specifies; a matmul
-// with K = 0 gives zeros), rank-0 operands (x * y and x + [-8, -7, -6]),
-// and i1 data through select, concat and compare (false < true).
-
 // RUN: graph-run %s --entry=empty_add --quiet --input=0x3xf32= \
 // RUN:   --input=3xf32=1,2,3 --expected-output=0x3xf32= | FileCheck %s
 // RUN: graph-run %s --entry=empty_reduce --quiet --input=0x3xf32= \
@@ -29,6 +23,12 @@
 // THREE: result 0: matches expected
 // THREE: result 1: matches expected
 // THREE: result 2: matches expected
+
+// Edge cases with hand-computed results: zero-size tensors (an empty
+// broadcast add; reductions over an empty dim give the identity 0 for sum
+// and 0 / 0 = NaN for mean, as docs/Dialects/Graph.md specifies; a matmul
+// with K = 0 gives zeros), rank-0 operands (x * y and x + [-8, -7, -6]),
+// and i1 data through select, concat and compare (false < true).
 
 func.func @empty_add(%x: tensor<0x3xf32>, %y: tensor<3xf32>) -> tensor<0x3xf32> {
   %r = graph.add %x, %y : tensor<0x3xf32>, tensor<3xf32> -> tensor<0x3xf32>

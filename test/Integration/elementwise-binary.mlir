@@ -1,8 +1,9 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // Elementwise binary ops with NumPy broadcasting, checked against NumPy
 // (test/lib/reference.py): row [4,3]x[3], outer [4,1]x[3], rank-0 scalars on
 // either side, column [4,3]x[4,1], rank growth [2,1,4]x[3,1], equal shapes.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference add_row %t/add_row
 // RUN: graph-run %s --entry=add_row --quiet --input=@%t/add_row/x0.npy \
 // RUN:   --input=@%t/add_row/x1.npy --expected-output=@%t/add_row/expected.npy \

@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // Elementwise unary ops on a 3x37 tensor (37 leaves a vector remainder),
 // checked against NumPy (test/lib/reference.py). Inputs: [-5, 5) in general,
 // [-20, 20) for exp, [0.01, 100) for log, sqrt and rsqrt (their domain),
@@ -13,7 +15,6 @@
 // ulp of the intermediate values is an absolute error of up to ~1e-6, which
 // atol 1e-5 covers; the relative error of such tiny results can exceed 1e-5.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference neg %t/neg
 // RUN: graph-run %s --entry=neg --quiet --input=@%t/neg/x0.npy \
 // RUN:   --expected-output=@%t/neg/expected.npy --rtol=1e-5 --atol=1e-6 \

@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph-run's handling of bad command lines and wrong results: every case
 // exits with a clean non-zero status (`not` fails on a crash) and an error
 // that names the input, the dim and both values where they apply.
@@ -5,9 +7,9 @@
 // Input count.
 // RUN: not graph-run %s --input=2x3xf32=1 --input=2x3xf32=1 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TOO-MANY
-// TOO-MANY: graph-run: error: @main takes 1 inputs but 2 were given with --input
+// TOO-MANY: graph-run: error: @main takes 1 input{{s?}} but 2 were given with --input
 // RUN: not graph-run %s 2>&1 | FileCheck %s --check-prefix=TOO-FEW
-// TOO-FEW: graph-run: error: @main takes 1 inputs but 0 were given; pass the rest with --input or make them random with --seed=N
+// TOO-FEW: graph-run: error: @main takes 1 input{{s?}} but 0 were given; pass the rest with --input or make them random with --seed=N
 
 // Element type, rank and static dims, from literals and from .npy files.
 // RUN: not graph-run %s --input=2x3xi32=1 2>&1 | FileCheck %s --check-prefix=DTYPE
@@ -16,7 +18,6 @@
 // RANK: graph-run: error: input 0 of @main: expected rank 2 (tensor<2x3xf32>), got shape 6xf32
 // RUN: not graph-run %s --input=2x4xf32=1 2>&1 | FileCheck %s --check-prefix=DIM
 // DIM: graph-run: error: input 0 of @main: dim 1 is 4, expected 3 (tensor<2x3xf32>)
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.save('%t/x5x3.npy', np.zeros((5, 3), np.float32)); np.save('%t/f8.npy', np.zeros((2, 3)))"
 // RUN: not graph-run %s --entry=two --input=3xf32=1 --input=@%t/x5x3.npy 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIM-NPY

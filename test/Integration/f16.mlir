@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // f16 programs fed from f16 .npy files. graph-to-linalg computes f16 in f32
 // (matmul and reductions accumulate in f32) and rounds each result to f16;
 // the NumPy reference (test/lib/reference.py) does the same: f16 inputs
@@ -9,7 +11,6 @@
 // summation order, a polynomial exp). atol 1e-5 covers results near zero
 // (gelu of negative x, whose formula cancels in f32: a few ulp of 1 + erf).
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference f16_ops %t/f16_ops
 // RUN: graph-run %s --entry=f16_ops --quiet \
 // RUN:   --input=@%t/f16_ops/x0.npy --input=@%t/f16_ops/x1.npy \

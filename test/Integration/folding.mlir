@@ -1,13 +1,3 @@
-// Programs on constants only. By default graph-level optimization evaluates
-// them at compile time (graph-fold-constants and the op folders, including
-// the splat folds); with --optimize=0 the same ops are compiled and run.
-// Both must give the hand-computed values below (no NumPy, no graphopt
-// output). The transcendental cases allow 1e-6 (a few f32 ulp); the rest is
-// exact.
-//   ln 3 = 1.0986122886681098, e^2 = 7.38905609893065,
-//   silu(ln 3) = 0.75 ln 3 = 0.8239592165010823, gelu(1) = Phi(1) =
-//   0.8413447460685429, f16(0.1) = 1638/16384 = 0.0999755859375.
-
 // RUN: graph-run %s --entry=arith --quiet \
 // RUN:   --expected-output=2x3xf32=11,12,13,21,22,23 \
 // RUN:   --expected-output=2xf32=4,5 --expected-output=2xf32=3,-6 \
@@ -120,6 +110,17 @@
 // UNARY-COUNT-9: matches expected
 
 // add (broadcast), sub, mul, div, max, min, pow.
+
+// Programs on constants only. By default graph-level optimization evaluates
+// them at compile time (graph-fold-constants and the op folders, including
+// the splat folds); with --optimize=0 the same ops are compiled and run.
+// Both must give the hand-computed values below (no NumPy, no graphopt
+// output). The transcendental cases allow 1e-6 (a few f32 ulp); the rest is
+// exact.
+//   ln 3 = 1.0986122886681098, e^2 = 7.38905609893065,
+//   silu(ln 3) = 0.75 ln 3 = 0.8239592165010823, gelu(1) = Phi(1) =
+//   0.8413447460685429, f16(0.1) = 1638/16384 = 0.0999755859375.
+
 func.func @arith() -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>,
                        tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
   %a = graph.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>

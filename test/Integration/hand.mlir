@@ -1,25 +1,3 @@
-// Small cases with literal inputs whose expected values were worked out by
-// hand (no NumPy, no graphopt output):
-//  softmax([0, ln 3]) = [1, 3] / 4 = [0.25, 0.75]; ln 3 = 1.0986122886681098.
-//  sigmoid([0, ln 3, -ln 3]) = [1/2, 1/(1 + 1/3), 1/(1 + 3)] = [0.5, 0.75, 0.25].
-//  silu(ln 3) = ln 3 * 0.75 = 0.8239592165010823.
-//  tanh(ln 3) = (3 - 1/3) / (3 + 1/3) = 0.8.
-//  gelu(0) = 0, gelu(x) + gelu(-x) = x (exact form): checked with x = 1 as
-//    gelu(1) = Phi(1) = 0.8413447460685429 (the normal CDF table value),
-//    gelu(-1) = 1 - Phi(1) - 1 = -0.15865525393145707.
-//  exp([0, ln 3]) = [1, 3]; log([1, e^2]) = [0, 2]; sqrt([4, 0.25]) =
-//    [2, 0.5]; rsqrt([4, 0.25]) = [0.5, 2].
-//  [[1, 2], [3, 4]] @ [[5, 6], [7, 8]] = [[19, 22], [43, 50]];
-//    [1, 2, 3] . [4, 5, 6] = 32.
-//  mean([1, 2, 3, 4]) = 2.5; max/min over rows of [[1, 5, 3], [-2, 0, -7]].
-//  i32 div: [7, -7, 7, -7, 5, INT_MIN] / [2, 2, -2, -2, 0, -1]
-//    = [3, -3, -3, 3, 0, INT_MIN] (truncation, x/0 = 0, wrap).
-//  cast f32 -> i32: [2.7, -2.7, 0.5, -0.5] -> [2, -2, 0, 0].
-//  NaN: max(NaN, 1) = NaN, min(1, NaN) = NaN, relu(NaN) = NaN (torch
-//    semantics); graph-run counts NaN as equal to NaN.
-// Tolerances: 1e-6 absolute and relative for the transcendental cases (a
-// few f32 ulp), exact for the rest.
-
 // RUN: graph-run %s --entry=softmax --quiet --input=2xf32=0,1.0986122886681098 \
 // RUN:   --expected-output=2xf32=0.25,0.75 --rtol=1e-6 --atol=1e-6 | FileCheck %s
 // RUN: graph-run %s --entry=sigmoid --quiet \
@@ -69,6 +47,28 @@
 // THREE: result 0: matches expected
 // THREE: result 1: matches expected
 // THREE: result 2: matches expected
+
+// Small cases with literal inputs whose expected values were worked out by
+// hand (no NumPy, no graphopt output):
+//  softmax([0, ln 3]) = [1, 3] / 4 = [0.25, 0.75]; ln 3 = 1.0986122886681098.
+//  sigmoid([0, ln 3, -ln 3]) = [1/2, 1/(1 + 1/3), 1/(1 + 3)] = [0.5, 0.75, 0.25].
+//  silu(ln 3) = ln 3 * 0.75 = 0.8239592165010823.
+//  tanh(ln 3) = (3 - 1/3) / (3 + 1/3) = 0.8.
+//  gelu(x) = x Phi(x) (exact form): gelu(0) = 0, gelu(1) = Phi(1) =
+//    0.8413447460685429 (the normal CDF table value), and
+//    gelu(-1) = -Phi(-1) = Phi(1) - 1 = -0.15865525393145707.
+//  exp([0, ln 3]) = [1, 3]; log([1, e^2]) = [0, 2]; sqrt([4, 0.25]) =
+//    [2, 0.5]; rsqrt([4, 0.25]) = [0.5, 2].
+//  [[1, 2], [3, 4]] @ [[5, 6], [7, 8]] = [[19, 22], [43, 50]];
+//    [1, 2, 3] . [4, 5, 6] = 32.
+//  mean([1, 2, 3, 4]) = 2.5; max/min over rows of [[1, 5, 3], [-2, 0, -7]].
+//  i32 div: [7, -7, 7, -7, 5, INT_MIN] / [2, 2, -2, -2, 0, -1]
+//    = [3, -3, -3, 3, 0, INT_MIN] (truncation, x/0 = 0, wrap).
+//  cast f32 -> i32: [2.7, -2.7, 0.5, -0.5] -> [2, -2, 0, 0].
+//  NaN: max(NaN, 1) = NaN, min(1, NaN) = NaN, relu(NaN) = NaN (torch
+//    semantics); graph-run counts NaN as equal to NaN.
+// Tolerances: 1e-6 absolute and relative for the transcendental cases (a
+// few f32 ulp), exact for the rest.
 
 func.func @softmax(%x: tensor<2xf32>) -> tensor<2xf32> {
   %r = graph.softmax %x axis = 0 : tensor<2xf32> -> tensor<2xf32>

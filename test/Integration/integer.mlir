@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // Integer arithmetic, checked exactly against exact Python-integer
 // arithmetic wrapped to the type (test/lib/reference.py):
 //  * i32 add, sub, mul wrap (INT_MAX + 1 = INT_MIN, 65536 * 65537);
@@ -7,7 +9,6 @@
 //  * i64 with values beyond the i32 range (all exactly representable as
 //    doubles, which is how graph-run compares), incl. INT64_MIN / -1.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference i32_arith %t/i32_arith
 // RUN: graph-run %s --entry=i32_arith --quiet \
 // RUN:   --input=@%t/i32_arith/x0.npy --input=@%t/i32_arith/x1.npy \

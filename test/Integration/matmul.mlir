@@ -1,11 +1,11 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph.matmul with torch.matmul semantics, checked against NumPy's matmul
 // (test/lib/reference.py; float64 products rounded once to f32). Each case
 // also runs with --vectorize=0 (scalar loops). f32 inputs are in [-1, 1)
 // ([-0.5, 0.5) for K = 129), so results are O(1) and rtol = atol = 1e-5
 // leaves room only for f32 rounding in the sums (at worst ~1e-6 here); an
 // indexing or tiling error shows as an O(0.1) difference.
-
-// RUN: rm -rf %t && mkdir -p %t
 
 // 2-D x 2-D.
 // RUN: %reference mm_2d %t/mm_2d

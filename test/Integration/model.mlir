@@ -1,3 +1,5 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // A small two-layer model in the form an importer writes (x @ transpose(W) +
 // b), with a gated tanh-GELU and a residual term between the layers, so the
 // lowering fuses elementwise chains around the matmuls; checked against
@@ -5,7 +7,6 @@
 //   h = x @ W1^T + b1;  h = gelu_tanh(h) * sigmoid(gate) + 0.5 * h
 //   logits = h @ W2^T + b2;  results: softmax(logits, 1), mean(logits, 0)
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference mlp %t
 // RUN: graph-run %s --quiet --input=@%t/x0.npy --input=@%t/x1.npy \
 // RUN:   --input=@%t/x2.npy --input=@%t/x3.npy --input=@%t/x4.npy \

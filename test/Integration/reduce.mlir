@@ -1,10 +1,11 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph.reduce (sum, mean, max, min over one axis, several axes and all
 // axes, with and without keepdims; f32 and i32), checked against NumPy
 // (test/lib/reference.py). f32 tolerances rtol = atol = 1e-5: the results
 // are O(1) and the f32 accumulation error of <= 300 terms of one sign is
 // far smaller; i32 results are exact.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference reduce_f32 %t/reduce_f32
 // RUN: graph-run %s --entry=reduce_f32 --quiet --input=@%t/reduce_f32/x0.npy \
 // RUN:   --expected-output=@%t/reduce_f32/expected.npy \

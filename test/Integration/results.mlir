@@ -1,10 +1,11 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // Results and buffer ownership: several results, results that are the
 // function's own input, a constant (splat and dense), the same value twice,
 // a view (reshape) of an input, and a value computed twice. graph-run must
 // hand back correct values without freeing an input, a global or a buffer
 // twice; --benchmark calls each function again several times.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference two_results %t/two_results
 // RUN: graph-run %s --entry=two_results --quiet \
 // RUN:   --input=@%t/two_results/x0.npy --input=@%t/two_results/x1.npy \

@@ -1,10 +1,11 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // Shape ops, checked exactly against NumPy (test/lib/reference.py):
 // transpose (3-D permutations, a composed pair, i64 data, odd sizes), reshape (with -1,
 // to and from rank 0), broadcast_to (incl. -1 entries and a composed pair),
 // concat (axis 0 and 1, three operands) and slice (with steps, 2-D and 3-D).
 // Data movement only: the results must be bit-exact (rtol = atol = 0).
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference transpose3d %t/transpose3d
 // RUN: graph-run %s --entry=transpose3d --quiet \
 // RUN:   --input=@%t/transpose3d/x0.npy \

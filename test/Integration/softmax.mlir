@@ -1,10 +1,11 @@
+// RUN: rm -rf %t && mkdir -p %t
+
 // graph.softmax along axis 1 and axis 0 of 2-D tensors, the middle and last
 // axes of a 3-D tensor, and on inputs in [-200, 200) where exp(x) alone
 // would overflow f32, and on 1000-wide rows, checked against NumPy (test/lib/reference.py).
 // rtol = atol = 1e-5: results are in [0, 1]; exp is a polynomial
 // approximation accurate to a few ulp.
 
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: %reference softmax_axis1 %t/softmax_axis1
 // RUN: graph-run %s --entry=softmax_axis1 --quiet \
 // RUN:   --input=@%t/softmax_axis1/x0.npy \
