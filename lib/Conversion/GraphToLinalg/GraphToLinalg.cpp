@@ -140,9 +140,22 @@ Value buildElementwise(
     ValueRange operands,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *ctx = b.getContext();
-  SmallVector<OpFoldResult> sizes =
-      broadcastSizes(b, loc, resultType, operands);
-  Value init = emptyTensor(b, loc, sizes, resultType.getElementType());
+  // Buffer planning: write the result into an operand of the same type that
+  // dies here (one-shot bufferization then updates it in place) rather than
+  // into a new tensor. Arguments and constants are read-only buffers, so
+  // they are never chosen.
+  Value init;
+  for (Value v : operands) {
+    Operation *def = v.getDefiningOp();
+    if (v.getType() == resultType && v.hasOneUse() && def &&
+        !def->hasTrait<OpTrait::ConstantLike>()) {
+      init = v;
+      break;
+    }
+  }
+  if (!init)
+    init = emptyTensor(b, loc, broadcastSizes(b, loc, resultType, operands),
+                       resultType.getElementType());
   SmallVector<AffineMap> maps;
   for (Value v : operands)
     maps.push_back(broadcastMap(ctx, tensorTypeOf(v), resultType));
