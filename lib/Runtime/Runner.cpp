@@ -69,6 +69,12 @@ static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
 llvm::Expected<EntrySignature>
 mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
   auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn && module.lookupSymbol(name))
+    return llvm::createStringError(
+        "@%s is not a func.func: graph-run reads tensor shapes and element "
+        "types from the entry's signature, so it takes programs at the "
+        "graph, tensor or memref level, not the LLVM dialect",
+        name.str().c_str());
   if (!fn) {
     std::string available;
     for (auto f : module.getOps<func::FuncOp>())

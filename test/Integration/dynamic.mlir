@@ -4,9 +4,22 @@
 // batch 1 and batch 7, checked against NumPy (test/lib/reference.py):
 // elementwise add, matmul, bias add, softmax, reshape with -1, mean over the
 // dynamic dim, transpose, concat along the dynamic dim and a keepdims sum.
+// graph-run specializes the dynamic dims to the given inputs by default;
+// every case also runs with --specialize-shapes=false, which compiles and
+// runs the dynamic-shape code.
 
 // RUN: %reference dynamic_b1 %t/b1
 // RUN: graph-run %s --quiet \
+// RUN:   --input=@%t/b1/x0.npy --input=@%t/b1/x1.npy \
+// RUN:   --input=@%t/b1/x2.npy --input=@%t/b1/x3.npy \
+// RUN:   --expected-output=@%t/b1/expected.npy \
+// RUN:   --expected-output=@%t/b1/expected1.npy \
+// RUN:   --expected-output=@%t/b1/expected2.npy \
+// RUN:   --expected-output=@%t/b1/expected3.npy \
+// RUN:   --expected-output=@%t/b1/expected4.npy \
+// RUN:   --expected-output=@%t/b1/expected5.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --specialize-shapes=false --quiet \
 // RUN:   --input=@%t/b1/x0.npy --input=@%t/b1/x1.npy \
 // RUN:   --input=@%t/b1/x2.npy --input=@%t/b1/x3.npy \
 // RUN:   --expected-output=@%t/b1/expected.npy \
@@ -27,6 +40,16 @@
 // RUN:   --expected-output=@%t/b7/expected4.npy \
 // RUN:   --expected-output=@%t/b7/expected5.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --specialize-shapes=false --quiet \
+// RUN:   --input=@%t/b7/x0.npy --input=@%t/b7/x1.npy \
+// RUN:   --input=@%t/b7/x2.npy --input=@%t/b7/x3.npy \
+// RUN:   --expected-output=@%t/b7/expected.npy \
+// RUN:   --expected-output=@%t/b7/expected1.npy \
+// RUN:   --expected-output=@%t/b7/expected2.npy \
+// RUN:   --expected-output=@%t/b7/expected3.npy \
+// RUN:   --expected-output=@%t/b7/expected4.npy \
+// RUN:   --expected-output=@%t/b7/expected5.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
 // A second entry, @mlp: gelu(x @ w + b), its row max and its softmax, for
 // x of 1 and 37 rows of 33 (sizes that are not multiples of a vector).
@@ -37,8 +60,20 @@
 // RUN:   --expected-output=@%t/mlp1/expected1.npy \
 // RUN:   --expected-output=@%t/mlp1/expected2.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=MLP
+// RUN: graph-run %s --specialize-shapes=false --entry=mlp --quiet \
+// RUN:   --input=@%t/mlp1/x0.npy --input=@%t/mlp1/x1.npy --input=@%t/mlp1/x2.npy \
+// RUN:   --expected-output=@%t/mlp1/expected.npy \
+// RUN:   --expected-output=@%t/mlp1/expected1.npy \
+// RUN:   --expected-output=@%t/mlp1/expected2.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=MLP
 // RUN: %reference dynamic_mlp_b37 %t/mlp37
 // RUN: graph-run %s --entry=mlp --quiet \
+// RUN:   --input=@%t/mlp37/x0.npy --input=@%t/mlp37/x1.npy --input=@%t/mlp37/x2.npy \
+// RUN:   --expected-output=@%t/mlp37/expected.npy \
+// RUN:   --expected-output=@%t/mlp37/expected1.npy \
+// RUN:   --expected-output=@%t/mlp37/expected2.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=MLP
+// RUN: graph-run %s --specialize-shapes=false --entry=mlp --quiet \
 // RUN:   --input=@%t/mlp37/x0.npy --input=@%t/mlp37/x1.npy --input=@%t/mlp37/x2.npy \
 // RUN:   --expected-output=@%t/mlp37/expected.npy \
 // RUN:   --expected-output=@%t/mlp37/expected1.npy \
