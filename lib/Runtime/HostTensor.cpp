@@ -106,6 +106,16 @@ double HostTensor::getDouble(int64_t i) const {
   return 0;
 }
 
+int64_t HostTensor::getInt(int64_t i) const {
+  const uint8_t *p = ptr + i * dtypeSize(type);
+  switch (type) {
+  case DType::I1: return *p ? 1 : 0;
+  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return v; }
+  default: return (int64_t)getDouble(i);
+  }
+}
+
 void HostTensor::setDouble(int64_t i, double d) {
   uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
@@ -258,11 +268,25 @@ Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
     return c;
   }
   double worstExcess = -1;
+  bool integers = !isFloatDType(actual.dtype()) && !isFloatDType(expected.dtype());
   for (int64_t i = 0, n = actual.numElements(); i < n; ++i) {
     double a = actual.getDouble(i), e = expected.getDouble(i);
-    if (std::isnan(a) && std::isnan(e))
-      continue;
-    double err = std::fabs(a - e);
+    double err;
+    if (integers) {
+      int64_t ai = actual.getInt(i), ei = expected.getInt(i);
+      if (ai == ei)
+        continue;
+      // The exact difference, as a magnitude (no signed overflow).
+      uint64_t diff = ai > ei ? (uint64_t)ai - (uint64_t)ei
+                              : (uint64_t)ei - (uint64_t)ai;
+      err = (double)diff;
+      if (err == 0)
+        err = 1; // Differ below double precision: still a difference.
+    } else {
+      if ((std::isnan(a) && std::isnan(e)) || a == e)
+        continue;
+      err = std::fabs(a - e);
+    }
     double allowed = atol + rtol * std::fabs(e);
     bool bad = !(err <= allowed) || (std::isinf(e) && a != e);
     double excess = std::isnan(err) ? INFINITY : err - allowed;

@@ -7,9 +7,9 @@
 // Input count.
 // RUN: not graph-run %s --input=2x3xf32=1 --input=2x3xf32=1 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TOO-MANY
-// TOO-MANY: graph-run: error: @main takes 1 input{{s?}} but 2 were given with --input
+// TOO-MANY: graph-run: error: @main takes 1 input but 2 were given with --input
 // RUN: not graph-run %s 2>&1 | FileCheck %s --check-prefix=TOO-FEW
-// TOO-FEW: graph-run: error: @main takes 1 input{{s?}} but 0 were given; pass the rest with --input or make them random with --seed=N
+// TOO-FEW: graph-run: error: @main takes 1 input but 0 were given; pass the rest with --input or make them random with --seed=N
 
 // Element type, rank and static dims, from literals and from .npy files.
 // RUN: not graph-run %s --input=2x3xi32=1 2>&1 | FileCheck %s --check-prefix=DTYPE

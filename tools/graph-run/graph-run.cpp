@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::graphopt::runtime;
@@ -131,13 +132,16 @@ int main(int argc, char **argv) {
   auto sig = getEntrySignature(*module, entry);
   if (!sig)
     return fail(llvm::toString(sig.takeError()));
+  auto count = [](size_t n, StringRef noun) {
+    return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
+  };
   if (inputs.size() > sig->inputs.size())
-    return fail("@" + entry + " takes " + llvm::Twine(sig->inputs.size()) +
-                " inputs but " + llvm::Twine(inputs.size()) +
+    return fail("@" + entry + " takes " + count(sig->inputs.size(), "input") +
+                " but " + std::to_string(inputs.size()) +
                 " were given with --input");
   if (inputs.size() < sig->inputs.size() && seed < 0)
-    return fail("@" + entry + " takes " + llvm::Twine(sig->inputs.size()) +
-                " inputs but " + llvm::Twine(inputs.size()) +
+    return fail("@" + entry + " takes " + count(sig->inputs.size(), "input") +
+                " but " + std::to_string(inputs.size()) +
                 " were given; pass the rest with --input or make them random "
                 "with --seed=N");
   llvm::SmallVector<HostTensor> args;
@@ -228,13 +232,23 @@ int main(int argc, char **argv) {
           llvm::errs() << ": " << c.message << "\n";
           continue;
         }
+        auto g9 = [](double v) {
+          char buf[32];
+          std::snprintf(buf, sizeof(buf), "%.9g", v);
+          return std::string(buf);
+        };
+        std::string got = g9(c.worstActual), want = g9(c.worstExpected);
+        if (!isFloatDType(r.dtype()) && !isFloatDType(w.dtype())) {
+          got = std::to_string(r.getInt(c.worstIndex));
+          want = std::to_string(w.getInt(c.worstIndex));
+        }
         llvm::errs() << llvm::format(
             ": %lld of %lld elements outside atol=%g rtol=%g; worst at %s: got "
-            "%.9g, expected %.9g (abs error %.3g)\n",
+            "%s, expected %s (abs error %.3g)\n",
             (long long)c.mismatches, (long long)r.numElements(),
             (double)absTol, (double)relTol,
-            formatIndex(c.worstIndex, r.shape()).c_str(), c.worstActual,
-            c.worstExpected, c.worstAbsError);
+            formatIndex(c.worstIndex, r.shape()).c_str(), got.c_str(),
+            want.c_str(), c.worstAbsError);
       } else {
         llvm::outs() << "result " << i << ": matches expected (atol=" << absTol
                      << ", rtol=" << relTol << ")\n";

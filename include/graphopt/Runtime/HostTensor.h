@@ -59,6 +59,8 @@ public:
 
   /// Element `i` (row-major linear index) converted to double.
   double getDouble(int64_t i) const;
+  /// Element `i` of an integer or i1 tensor, exactly.
+  int64_t getInt(int64_t i) const;
   /// Stores `v` at linear index `i`, rounded/converted to the dtype.
   void setDouble(int64_t i, double v);
 
@@ -102,8 +104,10 @@ struct Comparison {
   double worstActual = 0, worstExpected = 0, worstAbsError = 0;
 };
 
-/// NumPy allclose: |a - e| <= atol + rtol * |e|, NaN equal to NaN. Shapes
-/// and dtypes must match (the message says how they differ otherwise).
+/// NumPy allclose: |a - e| <= atol + rtol * |e|, NaN equal to NaN, equal
+/// infinities equal. Integers are compared exactly (as int64, the tolerance
+/// applied to the exact difference). Shapes must match (the message says how
+/// they differ otherwise).
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double atol, double rtol);
 
