@@ -15,10 +15,15 @@ log="$(mktemp)"
 start=$(date +%s)
 $LIT -sv --time-tests "$BUILD_DIR/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-count() { grep -E "^\s*$1:\s*[0-9]+" "$log" | awk '{print $NF}' | tail -1; }
-passed=$(( $(count Passed || echo 0) + $(count "Expectedly Failed" || echo 0) ))
-failed=$(( $(count Failed || echo 0) + $(count "Unexpectedly Passed" || echo 0) + $(count Unresolved || echo 0) + $(count "Timed Out" || echo 0) ))
-skipped=$(( $(count Unsupported || echo 0) + $(count Skipped || echo 0) ))
+# lit's summary lines read "  Passed: 33 (100.00%)".
+count() {
+  local n
+  n=$(grep -E "^\s*$1:\s*[0-9]+" "$log" | tail -1 | sed -E 's/.*:\s*([0-9]+).*/\1/')
+  echo "${n:-0}"
+}
+passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
+failed=$(( $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved) + $(count "Timed Out") ))
+skipped=$(( $(count Unsupported) + $(count Skipped) ))
 echo "lit finished in $(( $(date +%s) - start )) s"
 rm -f "$log"
 if (( passed == 0 && failed == 0 )); then
