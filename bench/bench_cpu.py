@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CPU benchmark: graphopt (graph-run) beside NumPy/OpenBLAS, same run.
 
-Measures a 1024x1024x1024 f32 matmul (GFLOP/s) and a large elementwise add
+Measures f32 matmuls (1024^3, and 256x1024 @ 1024x4096 as in an MLP block;
+GFLOP/s) and a large elementwise add
 (GB/s moved: two reads and one write of 4-byte elements), as medians over
 repetitions. Both sides allocate their result on every call (graph-run's
 timed call also copies the result into its own tensor). graphopt's code is single-threaded, so NumPy runs with one
@@ -24,6 +25,8 @@ NUMPY_SNIPPET = textwrap.dedent("""
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n, n), dtype=np.float32)
     b = rng.standard_normal((n, n), dtype=np.float32)
+    a2 = rng.standard_normal((256, 1024), dtype=np.float32)
+    b2 = rng.standard_normal((1024, 4096), dtype=np.float32)
     x = rng.standard_normal(m, dtype=np.float32)
     y = rng.standard_normal(m, dtype=np.float32)
     def med(f):
@@ -39,6 +42,7 @@ NUMPY_SNIPPET = textwrap.dedent("""
     except Exception:
         pass
     print(json.dumps({"matmul": med(lambda: a @ b),
+                      "mlp": med(lambda: a2 @ b2),
                       "add": med(lambda: np.add(x, y)),
                       "kernel": kernel, "numpy": np.__version__}))
 """)
@@ -77,7 +81,15 @@ def main():
   return %c : tensor<{m}xf32>
 }}
 """)
+        mlp = os.path.join(tmp, "mlp.mlir")
+        with open(mlp, "w") as f:
+            f.write("""func.func @main(%a: tensor<256x1024xf32>, %b: tensor<1024x4096xf32>) -> tensor<256x4096xf32> {
+  %c = graph.matmul %a, %b : tensor<256x1024xf32>, tensor<1024x4096xf32> -> tensor<256x4096xf32>
+  return %c : tensor<256x4096xf32>
+}
+""")
         g_mm = graph_run(args.build, mm, args.reps)
+        g_mlp = graph_run(args.build, mlp, args.reps)
         g_add = graph_run(args.build, add, args.reps)
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
@@ -88,9 +100,12 @@ def main():
         [sys.executable, "-c", NUMPY_SNIPPET, str(n), str(m), str(args.reps)],
         check=True, capture_output=True, text=True, env=env).stdout)
     flops = 2.0 * n ** 3
+    mlp_flops = 2.0 * 256 * 1024 * 4096
     bytes_moved = 3 * 4 * m
     rows = [
         (f"matmul {n}x{n}x{n} f32", "GFLOP/s", flops / g_mm / 1e9, flops / npy["matmul"] / 1e9),
+        ("matmul 256x1024 @ 1024x4096 f32", "GFLOP/s", mlp_flops / g_mlp / 1e9,
+         mlp_flops / npy["mlp"] / 1e9),
         (f"add {m} f32 elements", "GB/s", bytes_moved / g_add / 1e9, bytes_moved / npy["add"] / 1e9),
     ]
     lines = ["| workload | unit | graphopt | NumPy (OpenBLAS, 1 thread) | graphopt / NumPy |",

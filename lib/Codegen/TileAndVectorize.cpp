@@ -48,8 +48,11 @@ namespace {
 /// it. Returns the tiled op and the loops, outermost first.
 FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
                                      TilingInterface op,
-                                     ArrayRef<int64_t> sizes) {
+                                     ArrayRef<int64_t> sizes,
+                                     ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions options;
+  if (!interchange.empty())
+    options.setInterchange(interchange);
   SmallVector<OpFoldResult> tileSizes;
   for (int64_t s : sizes)
     tileSizes.push_back(rewriter.getIndexAttr(s));
@@ -123,7 +126,12 @@ struct GraphCPUTileAndVectorizePass
     nr = largestDivisor(n, nr);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
                                          : SmallVector<int64_t>{mr, nr, 1};
-    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+    // Column blocks outermost: one B panel (K x nr) stays in cache while
+    // every row block of A streams past it.
+    SmallVector<int64_t> order = batched ? SmallVector<int64_t>{0, 2, 1, 3}
+                                         : SmallVector<int64_t>{1, 0, 2};
+    auto tiled =
+        tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes, order);
     if (failed(tiled))
       return failure();
     auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
