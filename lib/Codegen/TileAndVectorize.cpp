@@ -3,8 +3,8 @@
 // The CPU code generation strategy, on tensors (before bufferization):
 //
 //  * Matmul-class ops (linalg.matmul, linalg.batch_matmul) are tiled to an
-//    `mr x nr` register block with a reduction step of 1 (loop order: rows,
-//    columns, k). The block is vectorized into a vector.contract that is
+//    `mr x nr` register block with a reduction step of 1 (loop order:
+//    column blocks, row blocks, k, so a K x nr panel of B stays in cache). The block is vectorized into a vector.contract that is
 //    lowered to outer products (per k: broadcasts of A and FMAs into
 //    mr x nr/vw accumulator vectors), and the accumulator is hoisted out of
 //    the k loop, so it lives in registers for the whole reduction.
