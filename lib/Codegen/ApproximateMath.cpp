@@ -25,9 +25,9 @@ struct GraphApproximateMathPass
     // The functions with upstream polynomial approximations that our
     // lowering produces. sqrt/rsqrt stay: LLVM has vector instructions.
     auto wanted = [](StringRef name) {
-      return llvm::is_contained({"exp", "expm1", "log", "log1p", "log2",
-                                 "tanh", "erf", "erfc"},
-                                name);
+      return llvm::is_contained(
+          {"exp", "expm1", "log", "log1p", "log2", "tanh", "erf", "erfc"},
+          name);
     };
     populateMathF32ExpansionPatterns(patterns, wanted);
     populateMathPolynomialApproximationPatterns(patterns, wanted);

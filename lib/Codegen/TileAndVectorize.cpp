@@ -4,10 +4,11 @@
 //
 //  * Matmul-class ops (linalg.matmul, linalg.batch_matmul) are tiled to an
 //    `mr x nr` register block with a reduction step of 1 (loop order:
-//    column blocks, row blocks, k, so a K x nr panel of B stays in cache). The block is vectorized into a vector.contract that is
-//    lowered to outer products (per k: broadcasts of A and FMAs into
-//    mr x nr/vw accumulator vectors), and the accumulator is hoisted out of
-//    the k loop, so it lives in registers for the whole reduction.
+//    column blocks, row blocks, k, so a K x nr panel of B stays in cache). The
+//    block is vectorized into a vector.contract that is lowered to outer
+//    products (per k: broadcasts of A and FMAs into mr x nr/vw accumulator
+//    vectors), and the accumulator is hoisted out of the k loop, so it lives in
+//    registers for the whole reduction.
 //  * Other linalg ops (elementwise, broadcasts, reductions, fills,
 //    transposes) are tiled to 1 in every dim but the innermost, which is
 //    tiled to the vector width and vectorized; partial tiles are masked.
@@ -46,8 +47,7 @@ namespace {
 
 /// Tiles `op` with `sizes` (0 = not tiled) into scf.for loops and replaces
 /// it. Returns the tiled op and the loops, outermost first.
-FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
-                                     TilingInterface op,
+FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, TilingInterface op,
                                      ArrayRef<int64_t> sizes,
                                      ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions options;
@@ -181,8 +181,7 @@ struct GraphCPUTileAndVectorizePass
       // A masked read that also broadcasts along the vector dim is split
       // into several ops under one mask, which vector.mask rejects: every
       // operand must run along the innermost loop dim.
-      AffineExpr innermostDim =
-          getAffineDimExpr(rank - 1, inner->getContext());
+      AffineExpr innermostDim = getAffineDimExpr(rank - 1, inner->getContext());
       for (AffineMap map : inner.getIndexingMapsArray())
         if (map.getNumResults() == 0 || map.getResults().back() != innermostDim)
           return failure();
@@ -203,8 +202,8 @@ struct GraphCPUTileAndVectorizePass
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
       bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-      LogicalResult r = isMatmul ? tileMatmul(rewriter, op)
-                                 : tileInnermost(rewriter, op);
+      LogicalResult r =
+          isMatmul ? tileMatmul(rewriter, op) : tileInnermost(rewriter, op);
       if (succeeded(r))
         ++numVectorized;
       else
@@ -220,7 +219,8 @@ struct GraphCPUTileAndVectorizePass
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
-    vector::TransferReadOp::getCanonicalizationPatterns(patterns, &getContext());
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
     if (failed(applyPatternsGreedily(fn, std::move(patterns))))

@@ -96,10 +96,11 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   addUpstream(pm, options.runtimeAllocator
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");
-  addUpstream(pm, "convert-math-to-llvm,"
-                  "convert-arith-to-llvm,"
-                  "convert-index-to-llvm,convert-func-to-llvm,"
-                  "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
+  addUpstream(
+      pm, "convert-math-to-llvm,"
+          "convert-arith-to-llvm,"
+          "convert-index-to-llvm,convert-func-to-llvm,"
+          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");
 }
 

@@ -26,7 +26,8 @@ Cache &cache() {
 
 void *allocate(size_t alignment, size_t size) {
   alignment = std::max<size_t>(alignment, 64);
-  size_t rounded = (std::max<size_t>(size, 1) + alignment - 1) / alignment * alignment;
+  size_t rounded =
+      (std::max<size_t>(size, 1) + alignment - 1) / alignment * alignment;
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   if (rounded >= mlir::graphopt::runtime::kCachedBlockMinBytes) {

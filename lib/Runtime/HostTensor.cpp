@@ -15,31 +15,46 @@ using llvm::StringRef;
 
 size_t mlir::graphopt::runtime::dtypeSize(DType t) {
   switch (t) {
-  case DType::F32: case DType::I32: return 4;
-  case DType::F16: case DType::BF16: return 2;
-  case DType::I1: return 1;
-  case DType::I64: return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I1:
+    return 1;
+  case DType::I64:
+    return 8;
   }
   return 0;
 }
 
 StringRef mlir::graphopt::runtime::dtypeName(DType t) {
   switch (t) {
-  case DType::F32: return "f32";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::I1: return "i1";
-  case DType::I32: return "i32";
-  case DType::I64: return "i64";
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I1:
+    return "i1";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
   }
   return "?";
 }
 
 std::optional<DType> mlir::graphopt::runtime::parseDType(StringRef name) {
   return llvm::StringSwitch<std::optional<DType>>(name)
-      .Case("f32", DType::F32).Case("f16", DType::F16)
-      .Case("bf16", DType::BF16).Case("i1", DType::I1)
-      .Case("i32", DType::I32).Case("i64", DType::I64)
+      .Case("f32", DType::F32)
+      .Case("f16", DType::F16)
+      .Case("bf16", DType::BF16)
+      .Case("i1", DType::I1)
+      .Case("i32", DType::I32)
+      .Case("i64", DType::I64)
       .Default(std::nullopt);
 }
 
@@ -96,12 +111,33 @@ int64_t HostTensor::numElements() const {
 double HostTensor::getDouble(int64_t i) const {
   const uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
-  case DType::F32: { float v; std::memcpy(&v, p, 4); return v; }
-  case DType::F16: { _Float16 v; std::memcpy(&v, p, 2); return (double)v; }
-  case DType::BF16: { uint16_t v; std::memcpy(&v, p, 2); return bf16ToFloat(v); }
-  case DType::I1: return *p ? 1.0 : 0.0;
-  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return (double)v; }
+  case DType::F32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::F16: {
+    _Float16 v;
+    std::memcpy(&v, p, 2);
+    return (double)v;
+  }
+  case DType::BF16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return bf16ToFloat(v);
+  }
+  case DType::I1:
+    return *p ? 1.0 : 0.0;
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::I64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return (double)v;
+  }
   }
   return 0;
 }
@@ -109,22 +145,54 @@ double HostTensor::getDouble(int64_t i) const {
 int64_t HostTensor::getInt(int64_t i) const {
   const uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
-  case DType::I1: return *p ? 1 : 0;
-  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return v; }
-  default: return (int64_t)getDouble(i);
+  case DType::I1:
+    return *p ? 1 : 0;
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::I64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  default:
+    return (int64_t)getDouble(i);
   }
 }
 
 void HostTensor::setDouble(int64_t i, double d) {
   uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
-  case DType::F32: { float v = (float)d; std::memcpy(p, &v, 4); return; }
-  case DType::F16: { _Float16 v = (_Float16)(float)d; std::memcpy(p, &v, 2); return; }
-  case DType::BF16: { uint16_t v = floatToBF16((float)d); std::memcpy(p, &v, 2); return; }
-  case DType::I1: *p = d != 0.0; return;
-  case DType::I32: { int32_t v = (int32_t)d; std::memcpy(p, &v, 4); return; }
-  case DType::I64: { int64_t v = (int64_t)d; std::memcpy(p, &v, 8); return; }
+  case DType::F32: {
+    float v = (float)d;
+    std::memcpy(p, &v, 4);
+    return;
+  }
+  case DType::F16: {
+    _Float16 v = (_Float16)(float)d;
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case DType::BF16: {
+    uint16_t v = floatToBF16((float)d);
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case DType::I1:
+    *p = d != 0.0;
+    return;
+  case DType::I32: {
+    int32_t v = (int32_t)d;
+    std::memcpy(p, &v, 4);
+    return;
+  }
+  case DType::I64: {
+    int64_t v = (int64_t)d;
+    std::memcpy(p, &v, 8);
+    return;
+  }
   }
 }
 
@@ -173,11 +241,16 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   for (int64_t i = 0; i < n; ++i) {
     StringRef v = values[values.size() == 1 ? 0 : i].trim();
     double d;
-    if (v == "true") d = 1;
-    else if (v == "false") d = 0;
-    else if (v == "nan") d = NAN;
-    else if (v == "inf") d = INFINITY;
-    else if (v == "-inf") d = -INFINITY;
+    if (v == "true")
+      d = 1;
+    else if (v == "false")
+      d = 0;
+    else if (v == "nan")
+      d = NAN;
+    else if (v == "inf")
+      d = INFINITY;
+    else if (v == "-inf")
+      d = -INFINITY;
     else if (v.getAsDouble(d))
       return llvm::createStringError("tensor literal '%s': bad value '%s'",
                                      spec.str().c_str(), v.str().c_str());
@@ -204,8 +277,9 @@ HostTensor mlir::graphopt::runtime::randomTensor(DType dtype,
   return t;
 }
 
-std::string mlir::graphopt::runtime::formatIndex(int64_t linear,
-                                                 llvm::ArrayRef<int64_t> shape) {
+std::string
+mlir::graphopt::runtime::formatIndex(int64_t linear,
+                                     llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> pos(shape.size());
   for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
     pos[d] = shape[d] ? linear % shape[d] : 0;
@@ -217,7 +291,8 @@ std::string mlir::graphopt::runtime::formatIndex(int64_t linear,
   return s + "]";
 }
 
-static void printElement(llvm::raw_ostream &os, const HostTensor &t, int64_t i) {
+static void printElement(llvm::raw_ostream &os, const HostTensor &t,
+                         int64_t i) {
   double v = t.getDouble(i);
   if (t.dtype() == DType::I1)
     os << (v != 0 ? "true" : "false");
@@ -268,7 +343,8 @@ Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
     return c;
   }
   double worstExcess = -1;
-  bool integers = !isFloatDType(actual.dtype()) && !isFloatDType(expected.dtype());
+  bool integers =
+      !isFloatDType(actual.dtype()) && !isFloatDType(expected.dtype());
   for (int64_t i = 0, n = actual.numElements(); i < n; ++i) {
     double a = actual.getDouble(i), e = expected.getDouble(i);
     double err;
@@ -277,8 +353,8 @@ Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
       if (ai == ei)
         continue;
       // The exact difference, as a magnitude (no signed overflow).
-      uint64_t diff = ai > ei ? (uint64_t)ai - (uint64_t)ei
-                              : (uint64_t)ei - (uint64_t)ai;
+      uint64_t diff =
+          ai > ei ? (uint64_t)ai - (uint64_t)ei : (uint64_t)ei - (uint64_t)ai;
       err = (double)diff;
       if (err == 0)
         err = 1; // Differ below double precision: still a difference.

@@ -8,9 +8,9 @@
 
 #include "graphopt/Runtime/HostTensor.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
 
@@ -66,11 +66,16 @@ llvm::Expected<HostTensor> mlir::graphopt::runtime::readNpy(StringRef path) {
     return npyError(path, "Fortran-order arrays are not supported; save with "
                           "np.ascontiguousarray");
   std::optional<DType> dtype;
-  if (descr == "<f4") dtype = DType::F32;
-  else if (descr == "<f2") dtype = DType::F16;
-  else if (descr == "<i4") dtype = DType::I32;
-  else if (descr == "<i8") dtype = DType::I64;
-  else if (descr == "|b1") dtype = DType::I1;
+  if (descr == "<f4")
+    dtype = DType::F32;
+  else if (descr == "<f2")
+    dtype = DType::F16;
+  else if (descr == "<i4")
+    dtype = DType::I32;
+  else if (descr == "<i8")
+    dtype = DType::I64;
+  else if (descr == "|b1")
+    dtype = DType::I1;
   if (!dtype)
     return npyError(path, "unsupported dtype '" + descr +
                               "' (supported: <f4, <f2, <i4, <i8, |b1)");
@@ -104,12 +109,23 @@ llvm::Error mlir::graphopt::runtime::writeNpy(StringRef path,
   }
   StringRef descr;
   switch (t->dtype()) {
-  case DType::F32: descr = "<f4"; break;
-  case DType::F16: descr = "<f2"; break;
-  case DType::I32: descr = "<i4"; break;
-  case DType::I64: descr = "<i8"; break;
-  case DType::I1: descr = "|b1"; break;
-  case DType::BF16: break;
+  case DType::F32:
+    descr = "<f4";
+    break;
+  case DType::F16:
+    descr = "<f2";
+    break;
+  case DType::I32:
+    descr = "<i4";
+    break;
+  case DType::I64:
+    descr = "<i8";
+    break;
+  case DType::I1:
+    descr = "|b1";
+    break;
+  case DType::BF16:
+    break;
   }
   // Python tuple syntax: (), (n,), (a, b, c).
   std::string shape = "(";

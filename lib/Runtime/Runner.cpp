@@ -79,7 +79,8 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
     std::string available;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())
-        available += (available.empty() ? "" : ", ") + ("@" + f.getName()).str();
+        available +=
+            (available.empty() ? "" : ", ") + ("@" + f.getName()).str();
     return llvm::createStringError(
         "no function @%s in the module (functions: %s); choose one with "
         "--entry",
@@ -152,7 +153,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   if (!sig)
     return sig.takeError();
   if (options.specializeTo) {
-    if (llvm::Error e = specializeEntry(module, options.entry, *options.specializeTo))
+    if (llvm::Error e =
+            specializeEntry(module, options.entry, *options.specializeTo))
       return std::move(e);
     auto specialized = getEntrySignature(module, options.entry);
     if (!specialized)
@@ -216,8 +218,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   ExecutionEngineOptions eo;
   eo.sharedLibPaths = libs;
   eo.transformer = transformer;
-  eo.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(
-      std::min(options.optLevel, 3u));
+  eo.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   auto t1 = std::chrono::steady_clock::now();
   auto engine = ExecutionEngine::create(module, eo);
   if (!engine)
@@ -232,13 +234,14 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     return fn.takeError();
   double jitTime = secondsSince(t1);
   if (options.timing)
-    llvm::errs() << llvm::format("graph-run: lowering %.3f s, LLVM JIT %.3f s\n",
-                                 lowerTime, jitTime);
+    llvm::errs() << llvm::format(
+        "graph-run: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);
   return runner;
 }
 
-llvm::Error mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
-                                               llvm::ArrayRef<HostTensor> inputs) {
+llvm::Error
+mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
+                                     llvm::ArrayRef<HostTensor> inputs) {
   if (inputs.size() != sig.inputs.size())
     return llvm::createStringError(
         "@%s takes %zu input%s but %zu %s given", sig.name.c_str(),
@@ -302,8 +305,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
     ptrs.push_back(d.data());
   for (void *&p : ptrs)
     args.push_back(&p);
-  if (llvm::Error e =
-          engine->invokePacked("_mlir_ciface_" + sig.name, args))
+  if (llvm::Error e = engine->invokePacked("_mlir_ciface_" + sig.name, args))
     return std::move(e);
 
   llvm::SmallVector<HostTensor> outs;

@@ -14,6 +14,6 @@ int main(int argc, char **argv) {
   mlir::graphopt::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::graphopt::registerAllDialects(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "graphopt optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "graphopt optimizer driver\n", registry));
 }

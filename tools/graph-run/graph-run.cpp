@@ -55,13 +55,13 @@ static cl::list<std::string> expected(
              "mismatch"),
     cl::cat(category));
 static cl::opt<double> absTol("atol", cl::desc("Absolute tolerance"),
-                            cl::init(1e-5), cl::cat(category));
+                              cl::init(1e-5), cl::cat(category));
 static cl::opt<double> relTol("rtol", cl::desc("Relative tolerance"),
-                            cl::init(1e-5), cl::cat(category));
-static cl::opt<unsigned> benchmark(
-    "benchmark",
-    cl::desc("Time N calls after warm-up; print median and min"), cl::init(0),
-    cl::cat(category));
+                              cl::init(1e-5), cl::cat(category));
+static cl::opt<unsigned>
+    benchmark("benchmark",
+              cl::desc("Time N calls after warm-up; print median and min"),
+              cl::init(0), cl::cat(category));
 static cl::opt<unsigned> warmup("warmup",
                                 cl::desc("Untimed calls before --benchmark"),
                                 cl::init(3), cl::cat(category));
@@ -71,9 +71,9 @@ static cl::opt<bool> timing("timing",
 static cl::opt<bool> optimize("optimize",
                               cl::desc("Run graph-level optimization"),
                               cl::init(true), cl::cat(category));
-static cl::opt<bool> vectorize("vectorize",
-                               cl::desc("Tile and vectorize (off: scalar loops)"),
-                               cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    vectorize("vectorize", cl::desc("Tile and vectorize (off: scalar loops)"),
+              cl::init(true), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -245,10 +245,9 @@ int main(int argc, char **argv) {
         llvm::errs() << llvm::format(
             ": %lld of %lld elements outside atol=%g rtol=%g; worst at %s: got "
             "%s, expected %s (abs error %.3g)\n",
-            (long long)c.mismatches, (long long)r.numElements(),
-            (double)absTol, (double)relTol,
-            formatIndex(c.worstIndex, r.shape()).c_str(), got.c_str(),
-            want.c_str(), c.worstAbsError);
+            (long long)c.mismatches, (long long)r.numElements(), (double)absTol,
+            (double)relTol, formatIndex(c.worstIndex, r.shape()).c_str(),
+            got.c_str(), want.c_str(), c.worstAbsError);
       } else {
         llvm::outs() << "result " << i << ": matches expected (atol=" << absTol
                      << ", rtol=" << relTol << ")\n";
@@ -271,10 +270,10 @@ int main(int argc, char **argv) {
         return fail(llvm::toString(r.takeError()));
     }
     std::sort(times.begin(), times.end());
-    double median = times.size() % 2
-                        ? times[times.size() / 2]
-                        : 0.5 * (times[times.size() / 2 - 1] +
-                                 times[times.size() / 2]);
+    double median =
+        times.size() % 2
+            ? times[times.size() / 2]
+            : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
     llvm::outs() << llvm::format(
         "benchmark: @%s %u runs (%u warm-up): median %.6f ms, min %.6f ms\n",
         entry.c_str(), (unsigned)benchmark, (unsigned)warmup, median * 1e3,

@@ -11,12 +11,24 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
-namespace func { class FuncOp; }
-namespace scf { class SCFDialect; }
-namespace vector { class VectorDialect; }
-namespace tensor { class TensorDialect; }
-namespace affine { class AffineDialect; }
-namespace arith { class ArithDialect; }
+namespace func {
+class FuncOp;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace vector {
+class VectorDialect;
+}
+namespace tensor {
+class TensorDialect;
+}
+namespace affine {
+class AffineDialect;
+}
+namespace arith {
+class ArithDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

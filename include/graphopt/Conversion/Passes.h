@@ -13,10 +13,18 @@
 namespace mlir {
 class RewritePatternSet;
 class ConversionTarget;
-namespace arith { class ArithDialect; }
-namespace linalg { class LinalgDialect; }
-namespace math { class MathDialect; }
-namespace tensor { class TensorDialect; }
+namespace arith {
+class ArithDialect;
+}
+namespace linalg {
+class LinalgDialect;
+}
+namespace math {
+class MathDialect;
+}
+namespace tensor {
+class TensorDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

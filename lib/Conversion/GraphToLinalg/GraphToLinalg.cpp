@@ -16,13 +16,13 @@
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -57,11 +57,13 @@ Type computeType(Type t) {
 
 Value toCompute(OpBuilder &b, Location loc, Value v) {
   Type ct = computeType(v.getType());
-  return ct == v.getType() ? v : arith::ExtFOp::create(b, loc, ct, v).getResult();
+  return ct == v.getType() ? v
+                           : arith::ExtFOp::create(b, loc, ct, v).getResult();
 }
 
 Value fromCompute(OpBuilder &b, Location loc, Value v, Type t) {
-  return v.getType() == t ? v : arith::TruncFOp::create(b, loc, t, v).getResult();
+  return v.getType() == t ? v
+                          : arith::TruncFOp::create(b, loc, t, v).getResult();
 }
 
 Value floatConst(OpBuilder &b, Location loc, Type t, double v) {
@@ -120,8 +122,8 @@ AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType operandType,
   int64_t off = rank - operandType.getRank();
   SmallVector<AffineExpr> exprs;
   for (int64_t d = 0; d < operandType.getRank(); ++d) {
-    bool broadcast = operandType.getDimSize(d) == 1 &&
-                     resultType.getDimSize(d + off) != 1;
+    bool broadcast =
+        operandType.getDimSize(d) == 1 && resultType.getDimSize(d + off) != 1;
     exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
                               : getAffineDimExpr(d + off, ctx));
   }
@@ -181,7 +183,8 @@ Value buildElementwise(
 Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = floatConst(b, loc, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
 }
 
 /// Integer division that never traps: x / 0 = 0, INT_MIN / -1 = INT_MIN
@@ -192,7 +195,8 @@ Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
   Value one = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 1));
   Value minusOne =
       arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, -1));
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
   Value isMinusOne =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
   Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
@@ -209,14 +213,17 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
   if (isa<FloatType>(t)) {
     x = toCompute(b, loc, x);
     y = toCompute(b, loc, y);
-    Value r = llvm::TypeSwitch<Operation *, Value>(op)
-                  .Case([&](AddOp) { return arith::AddFOp::create(b, loc, x, y); })
-                  .Case([&](SubOp) { return arith::SubFOp::create(b, loc, x, y); })
-                  .Case([&](MulOp) { return arith::MulFOp::create(b, loc, x, y); })
-                  .Case([&](DivOp) { return arith::DivFOp::create(b, loc, x, y); })
-                  .Case([&](MaxOp) { return arith::MaximumFOp::create(b, loc, x, y); })
-                  .Case([&](MinOp) { return arith::MinimumFOp::create(b, loc, x, y); })
-                  .Case([&](PowOp) { return math::PowFOp::create(b, loc, x, y); });
+    Value r =
+        llvm::TypeSwitch<Operation *, Value>(op)
+            .Case([&](AddOp) { return arith::AddFOp::create(b, loc, x, y); })
+            .Case([&](SubOp) { return arith::SubFOp::create(b, loc, x, y); })
+            .Case([&](MulOp) { return arith::MulFOp::create(b, loc, x, y); })
+            .Case([&](DivOp) { return arith::DivFOp::create(b, loc, x, y); })
+            .Case(
+                [&](MaxOp) { return arith::MaximumFOp::create(b, loc, x, y); })
+            .Case(
+                [&](MinOp) { return arith::MinimumFOp::create(b, loc, x, y); })
+            .Case([&](PowOp) { return math::PowFOp::create(b, loc, x, y); });
     return fromCompute(b, loc, r, t);
   }
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -301,24 +308,48 @@ Value compareBody(CompareDirection dir, OpBuilder &b, Location loc, Value x,
   if (isa<FloatType>(t)) {
     arith::CmpFPredicate p;
     switch (dir) {
-    case CompareDirection::EQ: p = arith::CmpFPredicate::OEQ; break;
-    case CompareDirection::NE: p = arith::CmpFPredicate::UNE; break;
-    case CompareDirection::LT: p = arith::CmpFPredicate::OLT; break;
-    case CompareDirection::LE: p = arith::CmpFPredicate::OLE; break;
-    case CompareDirection::GT: p = arith::CmpFPredicate::OGT; break;
-    case CompareDirection::GE: p = arith::CmpFPredicate::OGE; break;
+    case CompareDirection::EQ:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case CompareDirection::NE:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case CompareDirection::LT:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case CompareDirection::LE:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case CompareDirection::GT:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    case CompareDirection::GE:
+      p = arith::CmpFPredicate::OGE;
+      break;
     }
     return arith::CmpFOp::create(b, loc, p, x, y);
   }
   bool isBool = t.isInteger(1);
   arith::CmpIPredicate p;
   switch (dir) {
-  case CompareDirection::EQ: p = arith::CmpIPredicate::eq; break;
-  case CompareDirection::NE: p = arith::CmpIPredicate::ne; break;
-  case CompareDirection::LT: p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
-  case CompareDirection::LE: p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
-  case CompareDirection::GT: p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
-  case CompareDirection::GE: p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+  case CompareDirection::EQ:
+    p = arith::CmpIPredicate::eq;
+    break;
+  case CompareDirection::NE:
+    p = arith::CmpIPredicate::ne;
+    break;
+  case CompareDirection::LT:
+    p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+    break;
+  case CompareDirection::LE:
+    p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+    break;
+  case CompareDirection::GT:
+    p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+    break;
+  case CompareDirection::GE:
+    p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+    break;
   }
   return arith::CmpIOp::create(b, loc, p, x, y);
 }
@@ -351,7 +382,8 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to) {
   }
   unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
   if (tw == 1) {
-    Value zero = arith::ConstantOp::create(b, loc, from, b.getIntegerAttr(from, 0));
+    Value zero =
+        arith::ConstantOp::create(b, loc, from, b.getIntegerAttr(from, 0));
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
   }
   if (fw == 1)
@@ -440,11 +472,11 @@ struct CastLowering : OpRewritePattern<CastOp> {
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     Type to = op.getType().getElementType();
-    Value r = buildElementwise(
-        rewriter, op.getLoc(), op.getType(), {op.getInput()},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return castBody(b, loc, args[0], to);
-        });
+    Value r =
+        buildElementwise(rewriter, op.getLoc(), op.getType(), {op.getInput()},
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return castBody(b, loc, args[0], to);
+                         });
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -489,7 +521,8 @@ Value collapseLeading(OpBuilder &b, Location loc, Value v, int64_t n) {
 
 /// Expands dim 0 of `v` into `leading` (sizes), keeping the other dims.
 Value expandLeading(OpBuilder &b, Location loc, Value v,
-                    ArrayRef<OpFoldResult> leading, RankedTensorType resultType) {
+                    ArrayRef<OpFoldResult> leading,
+                    RankedTensorType resultType) {
   auto t = tensorTypeOf(v);
   SmallVector<ReassociationIndices> re;
   ReassociationIndices first;
@@ -540,31 +573,36 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
     int64_t lr = tensorTypeOf(lhs).getRank(), rr = tensorTypeOf(rhs).getRank();
     if (lr == 1 && rr == 1) {
       Value init = filled({});
-      return finish(
-          linalg::DotOp::create(b, loc, TypeRange{init.getType()},
-                                ValueRange{lhs, rhs}, ValueRange{init})
-              .getResult(0));
+      return finish(linalg::DotOp::create(b, loc, TypeRange{init.getType()},
+                                          ValueRange{lhs, rhs},
+                                          ValueRange{init})
+                        .getResult(0));
     }
     // Promote vectors to matrices; the unit dim is removed at the end.
     bool lhsVec = lr == 1, rhsVec = rr == 1;
     if (lhsVec) {
       auto t = tensorTypeOf(lhs);
       lhs = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()),
-          lhs, SmallVector<ReassociationIndices>{{0, 1}},
-          SmallVector<OpFoldResult>{b.getIndexAttr(1), dimSizes(b, loc, lhs)[0]});
+          b, loc,
+          RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()), lhs,
+          SmallVector<ReassociationIndices>{{0, 1}},
+          SmallVector<OpFoldResult>{b.getIndexAttr(1),
+                                    dimSizes(b, loc, lhs)[0]});
       lr = 2;
     }
     if (rhsVec) {
       auto t = tensorTypeOf(rhs);
       rhs = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({t.getDimSize(0), 1}, t.getElementType()),
-          rhs, SmallVector<ReassociationIndices>{{0, 1}},
-          SmallVector<OpFoldResult>{dimSizes(b, loc, rhs)[0], b.getIndexAttr(1)});
+          b, loc,
+          RankedTensorType::get({t.getDimSize(0), 1}, t.getElementType()), rhs,
+          SmallVector<ReassociationIndices>{{0, 1}},
+          SmallVector<OpFoldResult>{dimSizes(b, loc, rhs)[0],
+                                    b.getIndexAttr(1)});
       rr = 2;
     }
     auto lt = tensorTypeOf(lhs), rt = tensorTypeOf(rhs);
-    SmallVector<OpFoldResult> ls = dimSizes(b, loc, lhs), rs = dimSizes(b, loc, rhs);
+    SmallVector<OpFoldResult> ls = dimSizes(b, loc, lhs),
+                              rs = dimSizes(b, loc, rhs);
     OpFoldResult m = ls[lr - 2], n = rs[rr - 1];
     int64_t mStatic = lt.getDimSize(lr - 2), nStatic = rt.getDimSize(rr - 1);
 
@@ -582,9 +620,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       // [B..., M, K] x [K, N]: fold the batch into M; one matmul.
       Value l2 = lr > 2 ? collapseLeading(b, loc, lhs, lr - 1) : lhs;
       Value init = filled({dimSizes(b, loc, l2)[0], n});
-      Value mm = linalg::MatmulOp::create(
-                     b, loc, TypeRange{init.getType()}, ValueRange{l2, rhs},
-                     ValueRange{init})
+      Value mm = linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                          ValueRange{l2, rhs}, ValueRange{init})
                      .getResult(0);
       if (lr > 2) {
         SmallVector<OpFoldResult> leading(ls.begin(), ls.end() - 1);
@@ -623,10 +660,10 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
         r3 = nb == 0 ? r3 : collapseLeading(b, loc, r3, nb);
       }
       Value init = filled({dimSizes(b, loc, l3)[0], m, n});
-      Value bmm = linalg::BatchMatmulOp::create(
-                      b, loc, TypeRange{init.getType()}, ValueRange{l3, r3},
-                      ValueRange{init})
-                      .getResult(0);
+      Value bmm =
+          linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
+                                        ValueRange{l3, r3}, ValueRange{init})
+              .getResult(0);
       if (nb != 1)
         bmm = expandLeading(b, loc, bmm, batchSizes, fullType);
       product = bmm;
@@ -641,7 +678,8 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
         re.push_back({d});
       re.push_back({rank - 2, rank - 1});
       SmallVector<int64_t> shape(pt.getShape().drop_back(2));
-      shape.push_back(lhsVec ? pt.getDimSize(rank - 1) : pt.getDimSize(rank - 2));
+      shape.push_back(lhsVec ? pt.getDimSize(rank - 1)
+                             : pt.getDimSize(rank - 2));
       product = tensor::CollapseShapeOp::create(
           b, loc, RankedTensorType::get(shape, acc), product, re);
     }
@@ -684,7 +722,8 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
       SmallVector<ReassociationIndices> re;
       if (inT.getRank() > 0)
         re.push_back(llvm::to_vector(llvm::seq<int64_t>(0, inT.getRank())));
-      int64_t n = inT.hasStaticShape() ? inT.getNumElements() : ShapedType::kDynamic;
+      int64_t n =
+          inT.hasStaticShape() ? inT.getNumElements() : ShapedType::kDynamic;
       flat = inT.getRank() == 0
                  ? tensor::ExpandShapeOp::create(
                        b, loc, RankedTensorType::get({1}, inT.getElementType()),
@@ -700,8 +739,8 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
     // static after all.
     if (outT.hasStaticShape() && !tensorTypeOf(flat).hasStaticShape())
       flat = tensor::CastOp::create(
-          b, loc, RankedTensorType::get({outT.getNumElements()},
-                                        outT.getElementType()),
+          b, loc,
+          RankedTensorType::get({outT.getNumElements()}, outT.getElementType()),
           flat);
     if (outT.getRank() == 1 && tensorTypeOf(flat) == outT) {
       rewriter.replaceOp(op, flat);
@@ -730,7 +769,8 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
       } else {
         Value numel = tensor::DimOp::create(b, loc, flat, 0);
         Value k = arith::ConstantIndexOp::create(b, loc, known);
-        sizes[inferIndex] = arith::DivUIOp::create(b, loc, numel, k).getResult();
+        sizes[inferIndex] =
+            arith::DivUIOp::create(b, loc, numel, k).getResult();
       }
     }
     SmallVector<ReassociationIndices> re = {
@@ -749,7 +789,8 @@ struct BroadcastToLowering : OpRewritePattern<BroadcastToOp> {
     auto outT = cast<RankedTensorType>(op.getType());
     SmallVector<OpFoldResult> sizes =
         broadcastSizes(rewriter, loc, outT, {op.getInput()});
-    rewriter.replaceOp(op, broadcastTo(rewriter, loc, op.getInput(), outT, sizes));
+    rewriter.replaceOp(op,
+                       broadcastTo(rewriter, loc, op.getInput(), outT, sizes));
     return success();
   }
 };
@@ -773,8 +814,9 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
       if (ts && ss)
         total = b.getIndexAttr(*ts + *ss);
       else
-        total = arith::AddIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, total),
-                                      getValueOrCreateConstantIndexOp(b, loc, s))
+        total = arith::AddIOp::create(
+                    b, loc, getValueOrCreateConstantIndexOp(b, loc, total),
+                    getValueOrCreateConstantIndexOp(b, loc, s))
                     .getResult();
     }
     sizes[axis] = total;
@@ -815,9 +857,10 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
 /// Builds a reduction of `input` over `axes` (no keepdims) with `combine`,
 /// starting from `identity` (in the compute type). Returns a tensor of the
 /// compute type.
-Value buildReduction(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> axes, TypedAttr identity,
-                     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+Value buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    TypedAttr identity,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
   auto t = tensorTypeOf(input);
   Type acc = identity.getType();
@@ -924,14 +967,14 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
         Value n64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
         count = arith::SIToFPOp::create(b, loc, acc, n64);
       }
-      r = buildElementwise(
-          b, loc, RankedTensorType::get(rT.getShape(), et), {r},
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = args[0];
-            if (count)
-              v = arith::DivFOp::create(nb, nloc, v, count);
-            return fromCompute(nb, nloc, v, et);
-          });
+      r = buildElementwise(b, loc, RankedTensorType::get(rT.getShape(), et),
+                           {r},
+                           [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                             Value v = args[0];
+                             if (count)
+                               v = arith::DivFOp::create(nb, nloc, v, count);
+                             return fromCompute(nb, nloc, v, et);
+                           });
     }
     if (op.getKeepdims() && !op.getAxes().empty()) {
       // Re-insert the reduced dims as size 1.
@@ -1001,35 +1044,36 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
     AffineMap red = AffineMap::get(rank, 0, redExprs, ctx);
     SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
     SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
-    auto mapped = [&](ValueRange ins, Type outET,
-                      function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
-      Value init = emptyTensor(b, loc, sizes, outET);
-      SmallVector<AffineMap> maps = {id, red, id};
-      return linalg::GenericOp::create(
-                 b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
-                 par,
-                 [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                   linalg::YieldOp::create(nb, nloc,
-                                           fn(nb, nloc, args.drop_back()));
-                 })
-          .getResult(0);
-    };
-    Value e = mapped({x, max}, acc, [&](OpBuilder &nb, Location nloc,
-                                         ValueRange a) -> Value {
-      Value v = toCompute(nb, nloc, a[0]);
-      return math::ExpOp::create(nb, nloc,
-                                 arith::SubFOp::create(nb, nloc, v, a[1]));
-    });
+    auto mapped =
+        [&](ValueRange ins, Type outET,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+          Value init = emptyTensor(b, loc, sizes, outET);
+          SmallVector<AffineMap> maps = {id, red, id};
+          return linalg::GenericOp::create(
+                     b, loc, TypeRange{init.getType()}, ins, ValueRange{init},
+                     maps, par,
+                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                       linalg::YieldOp::create(nb, nloc,
+                                               fn(nb, nloc, args.drop_back()));
+                     })
+              .getResult(0);
+        };
+    Value e = mapped({x, max}, acc,
+                     [&](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
+                       Value v = toCompute(nb, nloc, a[0]);
+                       return math::ExpOp::create(
+                           nb, nloc, arith::SubFOp::create(nb, nloc, v, a[1]));
+                     });
     Value sum = buildReduction(
         b, loc, e, {axis}, reductionIdentity(b, ReduceKind::Sum, acc),
         [&](OpBuilder &nb, Location nloc, Value v, Value a) {
           return arith::AddFOp::create(nb, nloc, v, a);
         });
-    Value r = mapped({e, sum}, et, [&](OpBuilder &nb, Location nloc,
-                                        ValueRange a) -> Value {
-      return fromCompute(nb, nloc, arith::DivFOp::create(nb, nloc, a[0], a[1]),
-                         et);
-    });
+    Value r = mapped(
+        {e, sum}, et, [&](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
+          return fromCompute(nb, nloc,
+                             arith::DivFOp::create(nb, nloc, a[0], a[1]), et);
+        });
     if (r.getType() != op.getType())
       r = tensor::CastOp::create(b, loc, op.getType(), r);
     rewriter.replaceOp(op, r);
@@ -1059,7 +1103,8 @@ void normalizeResultTypes(Operation *root) {
 }
 
 struct ConvertGraphToLinalgPass
-    : public graphopt::impl::ConvertGraphToLinalgPassBase<ConvertGraphToLinalgPass> {
+    : public graphopt::impl::ConvertGraphToLinalgPassBase<
+          ConvertGraphToLinalgPass> {
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -1084,14 +1129,14 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
                MatMulLowering, TransposeLowering, ReshapeLowering,
                BroadcastToLowering, ConcatLowering, SliceLowering,
                ReduceLowering, SoftmaxLowering>(ctx);
-  patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubOp>,
-               BinaryLowering<MulOp>, BinaryLowering<DivOp>,
-               BinaryLowering<MaxOp>, BinaryLowering<MinOp>,
-               BinaryLowering<PowOp>>(ctx);
-  patterns.add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
-               UnaryLowering<ExpOp>, UnaryLowering<LogOp>,
-               UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,
-               UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
-               UnaryLowering<ReluOp>, UnaryLowering<SiluOp>,
-               UnaryLowering<GeluOp>>(ctx);
+  patterns
+      .add<BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
+           BinaryLowering<DivOp>, BinaryLowering<MaxOp>, BinaryLowering<MinOp>,
+           BinaryLowering<PowOp>>(ctx);
+  patterns
+      .add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ExpOp>,
+           UnaryLowering<LogOp>, UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,
+           UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
+           UnaryLowering<ReluOp>, UnaryLowering<SiluOp>, UnaryLowering<GeluOp>>(
+          ctx);
 }

@@ -74,9 +74,15 @@ int64_t wrapInt(int64_t x, Type t) {
 
 /// Two's-complement wrapping arithmetic, as the compiled code does (signed
 /// overflow is undefined in C++, so go through uint64_t).
-int64_t wrapAdd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-int64_t wrapSub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-int64_t wrapMul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+int64_t wrapAdd(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+int64_t wrapSub(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
 
 DenseElementsAttr store(const Values &v, RankedTensorType type) {
   Type et = type.getElementType();
@@ -136,7 +142,8 @@ std::vector<int64_t> broadcastIndex(ArrayRef<int64_t> inShape,
 double gelu(double x, bool tanhApprox) {
   if (tanhApprox)
     return 0.5 * x *
-           (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+           (1.0 +
+            std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
   return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
 }
 
@@ -171,13 +178,22 @@ std::optional<T> binary(Operation *op, T a, T b) {
   constexpr bool isInt = std::is_integral_v<T>;
   return llvm::TypeSwitch<Operation *, std::optional<T>>(op)
       .Case([&](AddOp) -> T {
-        if constexpr (isInt) return wrapAdd(a, b); else return a + b;
+        if constexpr (isInt)
+          return wrapAdd(a, b);
+        else
+          return a + b;
       })
       .Case([&](SubOp) -> T {
-        if constexpr (isInt) return wrapSub(a, b); else return a - b;
+        if constexpr (isInt)
+          return wrapSub(a, b);
+        else
+          return a - b;
       })
       .Case([&](MulOp) -> T {
-        if constexpr (isInt) return wrapMul(a, b); else return a * b;
+        if constexpr (isInt)
+          return wrapMul(a, b);
+        else
+          return a * b;
       })
       .Case([&](DivOp) -> std::optional<T> {
         if constexpr (isInt) {
@@ -222,12 +238,18 @@ std::optional<T> binary(Operation *op, T a, T b) {
 template <typename T>
 bool compare(CompareDirection d, T a, T b) {
   switch (d) {
-  case CompareDirection::EQ: return a == b;
-  case CompareDirection::NE: return a != b;
-  case CompareDirection::LT: return a < b;
-  case CompareDirection::LE: return a <= b;
-  case CompareDirection::GT: return a > b;
-  case CompareDirection::GE: return a >= b;
+  case CompareDirection::EQ:
+    return a == b;
+  case CompareDirection::NE:
+    return a != b;
+  case CompareDirection::LT:
+    return a < b;
+  case CompareDirection::LE:
+    return a <= b;
+  case CompareDirection::GT:
+    return a > b;
+  case CompareDirection::GE:
+    return a >= b;
   }
   return false;
 }
@@ -253,7 +275,8 @@ Values gather(const Values &in, ArrayRef<int64_t> outShape,
 }
 
 /// Maps output linear index -> multi-index.
-void unravel(int64_t k, ArrayRef<int64_t> shape, SmallVectorImpl<int64_t> &pos) {
+void unravel(int64_t k, ArrayRef<int64_t> shape,
+             SmallVectorImpl<int64_t> &pos) {
   pos.assign(shape.size(), 0);
   for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
     pos[d] = k % shape[d];
@@ -275,15 +298,17 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
     if (auto cmp = dyn_cast<CompareOp>(op)) {
       out.i.resize(n);
       for (int64_t k = 0; k < n; ++k)
-        out.i[k] = in[0].isFloat()
-                       ? compare(cmp.getDirection(), in[0].f[li[k]], in[1].f[ri[k]])
-                       : compare(cmp.getDirection(), in[0].i[li[k]], in[1].i[ri[k]]);
+        out.i[k] =
+            in[0].isFloat()
+                ? compare(cmp.getDirection(), in[0].f[li[k]], in[1].f[ri[k]])
+                : compare(cmp.getDirection(), in[0].i[li[k]], in[1].i[ri[k]]);
       return out;
     }
     if (out.isFloat()) {
       out.f.resize(n);
       for (int64_t k = 0; k < n; ++k) {
-        std::optional<double> r = binary<double>(op, in[0].f[li[k]], in[1].f[ri[k]]);
+        std::optional<double> r =
+            binary<double>(op, in[0].f[li[k]], in[1].f[ri[k]]);
         if (!r)
           return std::nullopt;
         out.f[k] = *r;
@@ -555,8 +580,9 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
       else
         v.i.resize(1);
     }
-    auto one = RankedTensorType::get(SmallVector<int64_t>(resultType.getRank(), 1),
-                                     resultType.getElementType());
+    auto one =
+        RankedTensorType::get(SmallVector<int64_t>(resultType.getRank(), 1),
+                              resultType.getElementType());
     // Shape ops need their real operand shapes; on a 1-element tensor they
     // reduce to the identity.
     std::optional<Values> r;

@@ -92,11 +92,10 @@ LogicalResult checkSameElementType(std::optional<Location> loc, Type lhs,
 
 /// C2 of the elementwise ops: NumPy broadcasting.
 template <typename OpTy>
-LogicalResult broadcastOrError(std::optional<Location> loc,
-                               ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
-                               SmallVectorImpl<int64_t> &result,
-                               StringRef lhsName = "lhs",
-                               StringRef rhsName = "rhs") {
+LogicalResult
+broadcastOrError(std::optional<Location> loc, ArrayRef<int64_t> lhs,
+                 ArrayRef<int64_t> rhs, SmallVectorImpl<int64_t> &result,
+                 StringRef lhsName = "lhs", StringRef rhsName = "rhs") {
   std::optional<int64_t> bad = broadcastShapes(lhs, rhs, result);
   if (!bad)
     return success();
@@ -111,8 +110,7 @@ LogicalResult broadcastOrError(std::optional<Location> loc,
 
 template <typename OpTy>
 LogicalResult inferBinary(std::optional<Location> loc, Value lhs, Value rhs,
-                          Type resultElement,
-                          SmallVectorImpl<Type> &inferred) {
+                          Type resultElement, SmallVectorImpl<Type> &inferred) {
   RankedTensorType l = tensorOf(lhs), r = tensorOf(rhs);
   // C1: same element type.
   if (failed(checkSameElementType<OpTy>(loc, l.getElementType(),
@@ -222,9 +220,9 @@ GRAPH_BINARY_INFER(MinOp)
 GRAPH_BINARY_INFER(PowOp)
 
 #define GRAPH_UNARY_INFER(OP)                                                  \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *, std::optional<Location>, OP::Adaptor adaptor,             \
-      SmallVectorImpl<Type> &inferred) {                                       \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>,   \
+                                     OP::Adaptor adaptor,                      \
+                                     SmallVectorImpl<Type> &inferred) {        \
     inferred.push_back(adaptor.getInput().getType());                          \
     return success();                                                          \
   }                                                                            \
@@ -274,9 +272,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
   RankedTensorType t = tensorOf(adaptor.getOnTrue());
   RankedTensorType f = tensorOf(adaptor.getOnFalse());
   // C2: the two value operands share an element type.
-  if (failed(checkSameElementType<SelectOp>(loc, t.getElementType(),
-                                            f.getElementType(), "on_true",
-                                            "on_false")))
+  if (failed(checkSameElementType<SelectOp>(
+          loc, t.getElementType(), f.getElementType(), "on_true", "on_false")))
     return failure();
   // C3: all three operands broadcast to one shape.
   SmallVector<int64_t> tf, shape;
@@ -317,8 +314,7 @@ bool CastOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
     return false;
   auto a = dyn_cast<RankedTensorType>(l[0]);
   auto b = dyn_cast<RankedTensorType>(r[0]);
-  return a && b &&
-         areCompatibleTensorTypes(a, b.clone(a.getElementType()));
+  return a && b && areCompatibleTensorTypes(a, b.clone(a.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -329,7 +325,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          MatMulOp::Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  RankedTensorType l = tensorOf(adaptor.getLhs()), r = tensorOf(adaptor.getRhs());
+  RankedTensorType l = tensorOf(adaptor.getLhs()),
+                   r = tensorOf(adaptor.getRhs());
   // C1: operands have rank >= 1.
   if (l.getRank() == 0 || r.getRank() == 0)
     return opError<MatMulOp>(loc, "operands must have rank >= 1, got lhs rank ",
@@ -348,8 +345,10 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                              lk, " is ", ls[lk], ", rhs dim ", rk, " is ",
                              rs[rk]);
   // C3: batch dims broadcast.
-  ArrayRef<int64_t> lb = l.getRank() > 2 ? ls.drop_back(2) : ArrayRef<int64_t>();
-  ArrayRef<int64_t> rb = r.getRank() > 2 ? rs.drop_back(2) : ArrayRef<int64_t>();
+  ArrayRef<int64_t> lb =
+      l.getRank() > 2 ? ls.drop_back(2) : ArrayRef<int64_t>();
+  ArrayRef<int64_t> rb =
+      r.getRank() > 2 ? rs.drop_back(2) : ArrayRef<int64_t>();
   SmallVector<int64_t> shape;
   if (failed(broadcastOrError<MatMulOp>(loc, lb, rb, shape, "lhs batch",
                                         "rhs batch")))
@@ -385,8 +384,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
       return opError<TransposeOp>(loc, "permutation entry ", i, " is ", p,
                                   ", outside [0, ", t.getRank(), ")");
     if (seen.test(p))
-      return opError<TransposeOp>(loc, "permutation entry ", i, " repeats ",
-                                  p);
+      return opError<TransposeOp>(loc, "permutation entry ", i, " repeats ", p);
     seen.set(p);
     shape.push_back(t.getDimSize(p));
   }
@@ -406,8 +404,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     if (d == -1) {
       // C1: at most one -1.
       if (inferIndex >= 0)
-        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ",
-                                  i, " are both -1; at most one may be");
+        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ", i,
+                                  " are both -1; at most one may be");
       inferIndex = i;
       continue;
     }
@@ -428,15 +426,14 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                                   ": the other entries multiply to 0");
       if (n % known != 0)
         return opError<ReshapeOp>(loc, "cannot reshape ", n,
-                                  " elements to shape ", listStr(target),
-                                  ": ", n, " is not a multiple of ", known);
+                                  " elements to shape ", listStr(target), ": ",
+                                  n, " is not a multiple of ", known);
       shape[inferIndex] = n / known;
     } else if (n != known) {
       // C3: element counts agree.
-      return opError<ReshapeOp>(loc, "element count mismatch: input ",
-                                shapeStr(t.getShape()), " has ", n,
-                                " elements, shape ", listStr(target),
-                                " has ", known);
+      return opError<ReshapeOp>(
+          loc, "element count mismatch: input ", shapeStr(t.getShape()),
+          " has ", n, " elements, shape ", listStr(target), " has ", known);
     }
   } else if (inferIndex >= 0) {
     shape[inferIndex] = ShapedType::kDynamic;
@@ -497,21 +494,20 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   int64_t rank = first.getRank(), axis = (int64_t)adaptor.getAxis();
   // C3: axis in range.
   if (axis < 0 || axis >= rank)
-    return opError<ConcatOp>(loc, "axis ", axis, " is outside [0, ", rank,
-                             ")");
+    return opError<ConcatOp>(loc, "axis ", axis, " is outside [0, ", rank, ")");
   SmallVector<int64_t> shape(first.getShape());
   for (auto [i, v] : llvm::enumerate(inputs.drop_front())) {
     RankedTensorType t = tensorOf(v);
     int64_t idx = i + 1;
     // C5: same element type.
     if (t.getElementType() != first.getElementType())
-      return checkSameElementType<ConcatOp>(
-          loc, first.getElementType(), t.getElementType(), "operand 0",
-          "operand " + std::to_string(idx));
+      return checkSameElementType<ConcatOp>(loc, first.getElementType(),
+                                            t.getElementType(), "operand 0",
+                                            "operand " + std::to_string(idx));
     // C2: same rank.
     if (t.getRank() != rank)
-      return opError<ConcatOp>(loc, "operand ", idx, " has rank ",
-                               t.getRank(), ", operand 0 has rank ", rank);
+      return opError<ConcatOp>(loc, "operand ", idx, " has rank ", t.getRank(),
+                               ", operand 0 has rank ", rank);
     for (int64_t d = 0; d < rank; ++d) {
       int64_t a = shape[d], b = t.getDimSize(d);
       if (d == axis) {
@@ -541,20 +537,22 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> start = adaptor.getStart(), limit = adaptor.getLimit(),
                     step = adaptor.getStep();
   // C1: one entry per dim in each list.
-  for (auto [name, list] : {std::pair<StringRef, ArrayRef<int64_t>>{"start", start},
-                            {"limit", limit},
-                            {"step", step}})
+  for (auto [name, list] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"start", start},
+        {"limit", limit},
+        {"step", step}})
     if ((int64_t)list.size() != t.getRank())
       return opError<SliceOp>(loc, name, " has ", list.size(),
-                              " entries, but the input has rank ",
-                              t.getRank());
+                              " entries, but the input has rank ", t.getRank());
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < t.getRank(); ++d) {
     // C2: 0 <= start <= limit, step >= 1.
     if (start[d] < 0 || start[d] > limit[d] || step[d] < 1)
-      return opError<SliceOp>(loc, "dim ", d, ": need 0 <= start <= limit and "
-                              "step >= 1, got start ", start[d], ", limit ",
-                              limit[d], ", step ", step[d]);
+      return opError<SliceOp>(loc, "dim ", d,
+                              ": need 0 <= start <= limit and "
+                              "step >= 1, got start ",
+                              start[d], ", limit ", limit[d], ", step ",
+                              step[d]);
     // C3: limit within a static dim.
     int64_t size = t.getDimSize(d);
     if (!ShapedType::isDynamic(size) && limit[d] > size)

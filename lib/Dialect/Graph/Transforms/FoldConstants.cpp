@@ -46,7 +46,8 @@ struct FoldConstantOperands : RewritePattern {
 };
 
 struct GraphFoldConstantsPass
-    : public mlir::graphopt::graph::impl::GraphFoldConstantsPassBase<GraphFoldConstantsPass> {
+    : public mlir::graphopt::graph::impl::GraphFoldConstantsPassBase<
+          GraphFoldConstantsPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

@@ -16,7 +16,8 @@ using namespace mlir::graphopt::graph;
 
 namespace {
 struct GraphOptimizePass
-    : public mlir::graphopt::graph::impl::GraphOptimizePassBase<GraphOptimizePass> {
+    : public mlir::graphopt::graph::impl::GraphOptimizePassBase<
+          GraphOptimizePass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -56,7 +56,8 @@ int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
 
 namespace {
 struct GraphRefineShapesPass
-    : public mlir::graphopt::graph::impl::GraphRefineShapesPassBase<GraphRefineShapesPass> {
+    : public mlir::graphopt::graph::impl::GraphRefineShapesPassBase<
+          GraphRefineShapesPass> {
   using Base::Base;
   void runOnOperation() override { numRefined += refineShapes(getOperation()); }
 };
