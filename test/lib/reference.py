@@ -152,6 +152,16 @@ def simple_model(rng):
     return [x], [as_f32(h @ w2.T + b2)]
 
 
+@case
+def simple_model_leaky(rng):
+    """SimpleModel after the seed's fx rewrite: ReLU -> LeakyReLU(0.01)."""
+    w1, b1, w2, b2 = load_simple_model_weights()
+    x = uniform(rng, (4, 10), -1, 1)
+    h = f64(x) @ w1.T + b1
+    h = np.where(h > 0, h, 0.01 * h)
+    return [x], [as_f32(h @ w2.T + b2)]
+
+
 # ----------------------------------------------------------------------------
 # Elementwise binary ops with broadcasting (elementwise-binary.mlir)
 # ----------------------------------------------------------------------------

@@ -10,7 +10,28 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include <string>
+#include <vector>
+
 int main(int argc, char **argv) {
+  // `--replace-patterns=FILE` is shorthand for the pass flag
+  // `--graph-replace-patterns=patterns-file=FILE`.
+  std::vector<std::string> storage;
+  storage.reserve(argc); // Stable c_str() pointers.
+  std::vector<char *> args(argv, argv + argc);
+  for (char *&arg : args) {
+    std::string a = arg;
+    for (const char *prefix : {"--replace-patterns=", "-replace-patterns="}) {
+      if (a.rfind(prefix, 0) == 0) {
+        storage.push_back("--graph-replace-patterns=patterns-file=" +
+                          a.substr(std::string(prefix).size()));
+        arg = storage.back().data();
+        break;
+      }
+    }
+  }
+  argc = args.size();
+  argv = args.data();
   mlir::graphopt::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::graphopt::registerAllDialects(registry);

@@ -59,4 +59,38 @@ def GraphOptimizePass : Pass<"graph-optimize", "ModuleOp"> {
   ];
 }
 
+def GraphReplacePatternsPass : Pass<"graph-replace-patterns", "ModuleOp"> {
+  let summary = "Replace subgraphs by example (torch.fx replace_pattern)";
+  let description = [{
+    Loads `patterns-file`, an MLIR file of pairs of functions
+    `@pattern_NAME` / `@replacement_NAME` with the same argument list, and
+    rewrites every function of the module with them, with the semantics of
+    `torch.fx.subgraph_rewriter.replace_pattern`:
+
+    * pattern arguments are wildcards that match any value (an argument used
+      twice must match the same value twice); ops match by name, attributes
+      and operand structure; result types are not compared, so a pattern
+      written for one shape matches every shape;
+    * the match is anchored at the op producing the pattern's first returned
+      value; every other op of the match may only be used inside the match;
+    * matches are found in program order, pattern by pattern in file order,
+      and never overlap;
+    * the replacement's body is inlined with its arguments bound to what the
+      wildcards matched, graph ops re-infer their result types, and the
+      replacement's returned values replace the pattern's. A match whose
+      replacement would change a result type is skipped with a warning.
+
+    `graph-opt --replace-patterns=FILE` is a shorthand for this pass.
+  }];
+  let options = [
+    Option<"patternsFile", "patterns-file", "std::string", /*default=*/"\"\"",
+           "MLIR file with @pattern_NAME / @replacement_NAME functions">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print each replacement (pattern, function, location) to stderr">
+  ];
+  let statistics = [
+    Statistic<"numReplaced", "replaced-subgraphs", "Number of subgraphs replaced">
+  ];
+}
+
 #endif // GRAPHOPT_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
