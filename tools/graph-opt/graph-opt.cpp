@@ -18,13 +18,23 @@ int main(int argc, char **argv) {
   // `--graph-replace-patterns=patterns-file=FILE`.
   std::vector<std::string> storage;
   storage.reserve(argc); // Stable c_str() pointers.
-  std::vector<char *> args(argv, argv + argc);
+  // `--verify-rewrites` adds `verify-rewrites=true` to it.
+  std::vector<char *> args;
+  bool verify = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--verify-rewrites" || a == "-verify-rewrites")
+      verify = true;
+    else
+      args.push_back(argv[i]);
+  }
   for (char *&arg : args) {
     std::string a = arg;
     for (const char *prefix : {"--replace-patterns=", "-replace-patterns="}) {
       if (a.rfind(prefix, 0) == 0) {
         storage.push_back("--graph-replace-patterns=patterns-file=" +
-                          a.substr(std::string(prefix).size()));
+                          a.substr(std::string(prefix).size()) +
+                          (verify ? " verify-rewrites=true" : ""));
         arg = storage.back().data();
         break;
       }

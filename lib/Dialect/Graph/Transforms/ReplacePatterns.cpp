@@ -8,12 +8,15 @@
 
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
+#include "graphopt/Runtime/Runner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cmath>
 
 namespace mlir::graphopt::graph {
 #define GEN_PASS_DEF_GRAPHREPLACEPATTERNSPASS
@@ -22,6 +25,7 @@ namespace mlir::graphopt::graph {
 
 using namespace mlir;
 using namespace mlir::graphopt::graph;
+namespace runtime = mlir::graphopt::runtime;
 
 namespace {
 
@@ -51,6 +55,10 @@ public:
     Match m;
     if (!matchValue(root, anchor->getResult(rootResult.getResultNumber()), m))
       return std::nullopt;
+    // Every wildcard must be bound (the replacement may use it).
+    for (BlockArgument arg : pattern.getArguments())
+      if (!m.values.contains(arg))
+        return std::nullopt;
     // Every returned value must be part of the match.
     for (Value v : ret.getOperands())
       if (!m.values.contains(v))
@@ -156,6 +164,133 @@ bool applyReplacement(func::FuncOp pattern, func::FuncOp replacement,
   return true;
 }
 
+/// A standalone module with one public function @check: `source`'s body
+/// with its arguments typed `argTypes` and graph result types re-inferred.
+OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
+  MLIRContext *ctx = source.getContext();
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(source.getLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  auto fn = func::FuncOp::create(b, source.getLoc(), "check",
+                                 b.getFunctionType(argTypes, {}));
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  IRMapping map;
+  for (auto [from, to] : llvm::zip(source.getArguments(), entry->getArguments()))
+    map.map(from, to);
+  for (Operation &op : source.getBody().front().without_terminator()) {
+    Operation *clone = b.clone(op, map);
+    SmallVector<RankedTensorType> types;
+    if (succeeded(inferResultTypes(clone, types)))
+      for (auto [r, t] : llvm::zip(clone->getResults(), types))
+        r.setType(t);
+  }
+  auto ret = cast<func::ReturnOp>(source.getBody().back().getTerminator());
+  SmallVector<Value> results;
+  for (Value v : ret.getOperands())
+    results.push_back(map.lookupOrDefault(v));
+  func::ReturnOp::create(b, source.getLoc(), results);
+  fn.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  return module;
+}
+
+/// The inputs of one verification run: `kind` 0 random, 1 zeros, 2 large
+/// magnitudes, 3 negative values.
+runtime::HostTensor verificationInput(runtime::DType dtype,
+                                      ArrayRef<int64_t> shape, int kind,
+                                      uint64_t seed) {
+  runtime::HostTensor t = runtime::randomTensor(dtype, shape, seed);
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+    double v = t.getDouble(i);
+    switch (kind) {
+    case 1: v = 0; break;
+    case 2: v = dtype == runtime::DType::I1 ? v : v * 1e4; break;
+    case 3: v = dtype == runtime::DType::I1 ? v : -std::fabs(v); break;
+    default: break;
+    }
+    t.setDouble(i, v);
+  }
+  return t;
+}
+
+/// Runs `pattern` and `replacement` (as matched in `m`) on the same inputs.
+/// Returns a description of the first disagreement, or std::nullopt.
+std::optional<std::string> verifyRewrite(func::FuncOp pattern,
+                                         func::FuncOp replacement, Match &m) {
+  SmallVector<Type> argTypes;
+  SmallVector<SmallVector<int64_t>> shapes;
+  SmallVector<runtime::DType> dtypes;
+  for (BlockArgument arg : pattern.getArguments()) {
+    auto t = dyn_cast<RankedTensorType>(m.values.lookup(arg).getType());
+    if (!t)
+      return std::string("a wildcard matched a non-tensor value");
+    SmallVector<int64_t> shape;
+    for (int64_t d : t.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? 5 : d);
+    std::string et;
+    llvm::raw_string_ostream(et) << t.getElementType();
+    std::optional<runtime::DType> dt = runtime::parseDType(et);
+    if (!dt)
+      return "element type " + et + " cannot be checked";
+    argTypes.push_back(RankedTensorType::get(shape, t.getElementType()));
+    shapes.push_back(shape);
+    dtypes.push_back(*dt);
+  }
+  auto compile = [&](func::FuncOp source)
+      -> llvm::Expected<std::unique_ptr<runtime::Runner>> {
+    OwningOpRef<ModuleOp> module = extractFunction(source, argTypes);
+    runtime::RunnerOptions options;
+    options.entry = "check";
+    return runtime::Runner::compile(*module, options);
+  };
+  auto before = compile(pattern);
+  if (!before)
+    return "the matched subgraph does not compile: " +
+           llvm::toString(before.takeError());
+  auto after = compile(replacement);
+  if (!after)
+    return "the replacement does not compile: " +
+           llvm::toString(after.takeError());
+  static const char *kinds[] = {"random values (seed 1)", "zeros",
+                                "large magnitudes", "negative values"};
+  for (int kind = 0; kind < 4; ++kind) {
+    SmallVector<runtime::HostTensor> inputs;
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(dtypes, shapes)))
+      inputs.push_back(verificationInput(std::get<0>(pair), std::get<1>(pair),
+                                         kind, 1 + i));
+    auto want = (*before)->invoke(inputs);
+    if (!want)
+      return llvm::toString(want.takeError());
+    auto got = (*after)->invoke(inputs);
+    if (!got)
+      return llvm::toString(got.takeError());
+    for (auto [r, pair] : llvm::enumerate(llvm::zip(*want, *got))) {
+      auto &[w, g] = pair;
+      double rtol = 1e-4, atol = 1e-5;
+      if (w.dtype() == runtime::DType::F16)
+        rtol = atol = 1e-2;
+      else if (w.dtype() == runtime::DType::BF16)
+        rtol = atol = 5e-2;
+      else if (!runtime::isFloatDType(w.dtype()))
+        rtol = atol = 0;
+      runtime::Comparison c = runtime::compareTensors(g, w, atol, rtol);
+      if (c.ok)
+        continue;
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "result " << r << " differs on " << kinds[kind];
+      if (!c.message.empty())
+        os << ": " << c.message;
+      else
+        os << ": worst at " << runtime::formatIndex(c.worstIndex, g.shape())
+           << " the pattern gives " << c.worstExpected
+           << ", the replacement " << c.worstActual;
+      return msg;
+    }
+  }
+  return std::nullopt;
+}
+
 struct GraphReplacePatternsPass
     : public mlir::graphopt::graph::impl::GraphReplacePatternsPassBase<
           GraphReplacePatternsPass> {
@@ -227,6 +362,14 @@ struct GraphReplacePatternsPass
           if (!m)
             continue;
           Location loc = op->getLoc();
+          if (verifyRewrites) {
+            if (std::optional<std::string> problem = verifyRewrite(pat, rep, *m)) {
+              emitWarning(loc) << "rewrite '" << name
+                               << "' rejected by verify-rewrites: " << *problem;
+              ++numRejected;
+              continue;
+            }
+          }
           SmallVector<Operation *> matched(m->ops.begin(), m->ops.end());
           if (!applyReplacement(pat, rep, op, *m)) {
             emitWarning(loc) << "pattern '" << name

@@ -80,16 +80,30 @@ def GraphReplacePatternsPass : Pass<"graph-replace-patterns", "ModuleOp"> {
       replacement's returned values replace the pattern's. A match whose
       replacement would change a result type is skipped with a warning.
 
-    `graph-opt --replace-patterns=FILE` is a shorthand for this pass.
+    With `verify-rewrites`, every match is checked before it is applied:
+    the matched subgraph and its replacement are extracted as functions of
+    the wildcards (typed as matched; dynamic dims set to 5), JIT-compiled for
+    the host CPU and run on the same inputs — seeded random values, zeros,
+    large magnitudes and negative values. If any output differs beyond the
+    tolerance of its element type (f32: rtol 1e-4, atol 1e-5; f16: 1e-2;
+    bf16: 5e-2; integers exact) the rewrite is not applied and a warning
+    names the pattern, the location, the input set and the worst element.
+
+    `graph-opt --replace-patterns=FILE [--verify-rewrites]` is a shorthand
+    for this pass.
   }];
   let options = [
     Option<"patternsFile", "patterns-file", "std::string", /*default=*/"\"\"",
            "MLIR file with @pattern_NAME / @replacement_NAME functions">,
     Option<"report", "report", "bool", /*default=*/"false",
-           "Print each replacement (pattern, function, location) to stderr">
+           "Print each replacement (pattern, function, location) to stderr">,
+    Option<"verifyRewrites", "verify-rewrites", "bool", /*default=*/"false",
+           "Check every rewrite numerically by JIT-running both sides; "
+           "reject those that differ">
   ];
   let statistics = [
-    Statistic<"numReplaced", "replaced-subgraphs", "Number of subgraphs replaced">
+    Statistic<"numReplaced", "replaced-subgraphs", "Number of subgraphs replaced">,
+    Statistic<"numRejected", "rejected-rewrites", "Number of rewrites rejected by verify-rewrites">
   ];
 }
 
