@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstring>
@@ -80,14 +81,57 @@ static uint16_t floatToBF16(float f) {
   return (uint16_t)((bits + rounding) >> 16);
 }
 
+std::optional<size_t>
+mlir::graphopt::runtime::tensorBytes(DType dtype,
+                                     llvm::ArrayRef<int64_t> shape) {
+  int64_t bytes = dtypeSize(dtype);
+  for (int64_t d : shape) {
+    if (d < 0 || llvm::MulOverflow(bytes, d, bytes))
+      return std::nullopt;
+  }
+  if (bytes > INT64_MAX - 64)
+    return std::nullopt;
+  return (size_t)bytes;
+}
+
+/// 64-byte aligned (as the compiled code aligns its buffers), zero-filled.
+static void *allocateZeroed(size_t bytes) {
+  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  void *p = std::aligned_alloc(64, rounded);
+  if (p)
+    std::memset(p, 0, rounded);
+  return p;
+}
+
 HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
     : type(dtype), dims(shape) {
-  // 64-byte aligned, as the compiled code aligns its own buffers.
-  size_t bytes = std::max<size_t>(sizeInBytes(), 1);
-  void *p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-  std::memset(p, 0, bytes);
+  std::optional<size_t> bytes = tensorBytes(dtype, shape);
+  void *p = bytes ? allocateZeroed(*bytes) : nullptr;
+  if (!p)
+    llvm::report_fatal_error(llvm::Twine("cannot allocate a tensor of ") +
+                             typeString());
   storage.reset(p, std::free);
   ptr = static_cast<uint8_t *>(p);
+}
+
+llvm::Expected<HostTensor> HostTensor::create(DType dtype,
+                                              llvm::ArrayRef<int64_t> shape) {
+  HostTensor t;
+  t.type = dtype;
+  t.dims.assign(shape.begin(), shape.end());
+  std::optional<size_t> bytes = tensorBytes(dtype, shape);
+  if (!bytes)
+    return llvm::createStringError(
+        "tensor %s is invalid: a negative dim, or more bytes than fit in "
+        "memory",
+        t.typeString().c_str());
+  void *p = allocateZeroed(*bytes);
+  if (!p)
+    return llvm::createStringError("cannot allocate %zu bytes for a %s tensor",
+                                   *bytes, t.typeString().c_str());
+  t.storage.reset(p, std::free);
+  t.ptr = static_cast<uint8_t *>(p);
+  return t;
 }
 
 HostTensor HostTensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
@@ -162,6 +206,26 @@ int64_t HostTensor::getInt(int64_t i) const {
   }
 }
 
+void HostTensor::setInt(int64_t i, int64_t v) {
+  uint8_t *p = ptr + i * dtypeSize(type);
+  switch (type) {
+  case DType::I1:
+    *p = v != 0;
+    return;
+  case DType::I32: {
+    int32_t x = (int32_t)(uint32_t)(uint64_t)v;
+    std::memcpy(p, &x, 4);
+    return;
+  }
+  case DType::I64:
+    std::memcpy(p, &v, 8);
+    return;
+  default:
+    setDouble(i, (double)v);
+    return;
+  }
+}
+
 void HostTensor::setDouble(int64_t i, double d) {
   uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
@@ -226,7 +290,10 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
                                      spec.str().c_str(), p.str().c_str());
     shape.push_back(d);
   }
-  HostTensor t(*dtype, shape);
+  auto created = HostTensor::create(*dtype, shape);
+  if (!created)
+    return created.takeError();
+  HostTensor t = std::move(*created);
   llvm::SmallVector<StringRef> values;
   StringRef trimmed = valuePart.trim().trim("[]");
   if (!trimmed.empty())
@@ -238,8 +305,23 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
         "given",
         spec.str().c_str(), t.typeString().c_str(), (long long)n,
         values.size());
+  bool isInt = !isFloatDType(*dtype) && *dtype != DType::I1;
   for (int64_t i = 0; i < n; ++i) {
     StringRef v = values[values.size() == 1 ? 0 : i].trim();
+    if (isInt) {
+      // Integers are parsed exactly and must fit the type.
+      int64_t x;
+      bool bad = v.getAsInteger(10, x);
+      if (!bad && *dtype == DType::I32 && (x < INT32_MIN || x > INT32_MAX))
+        bad = true;
+      if (bad)
+        return llvm::createStringError(
+            "tensor literal '%s': '%s' is not an integer that fits %s",
+            spec.str().c_str(), v.str().c_str(),
+            dtypeName(*dtype).str().c_str());
+      t.setInt(i, x);
+      continue;
+    }
     double d;
     if (v == "true")
       d = 1;
@@ -259,10 +341,14 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   return t;
 }
 
-HostTensor mlir::graphopt::runtime::randomTensor(DType dtype,
-                                                 llvm::ArrayRef<int64_t> shape,
-                                                 uint64_t seed) {
-  HostTensor t(dtype, shape);
+llvm::Expected<HostTensor>
+mlir::graphopt::runtime::randomTensor(DType dtype,
+                                      llvm::ArrayRef<int64_t> shape,
+                                      uint64_t seed) {
+  auto created = HostTensor::create(dtype, shape);
+  if (!created)
+    return created.takeError();
+  HostTensor t = std::move(*created);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
   std::uniform_int_distribution<int64_t> integer(-8, 8);
@@ -293,13 +379,12 @@ mlir::graphopt::runtime::formatIndex(int64_t linear,
 
 static void printElement(llvm::raw_ostream &os, const HostTensor &t,
                          int64_t i) {
-  double v = t.getDouble(i);
   if (t.dtype() == DType::I1)
-    os << (v != 0 ? "true" : "false");
+    os << (t.getInt(i) ? "true" : "false");
   else if (!isFloatDType(t.dtype()))
-    os << (int64_t)v;
+    os << t.getInt(i);
   else
-    os << llvm::format("%.6g", v);
+    os << llvm::format("%.6g", t.getDouble(i));
 }
 
 static void printDim(llvm::raw_ostream &os, const HostTensor &t, int64_t dim,
@@ -352,12 +437,20 @@ Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
       int64_t ai = actual.getInt(i), ei = expected.getInt(i);
       if (ai == ei)
         continue;
-      // The exact difference, as a magnitude (no signed overflow).
-      uint64_t diff =
-          ai > ei ? (uint64_t)ai - (uint64_t)ei : (uint64_t)ei - (uint64_t)ai;
-      err = (double)diff;
-      if (err == 0)
-        err = 1; // Differ below double precision: still a difference.
+      // Exact: any difference is a mismatch, whatever the tolerances.
+      uint64_t diff = ai > ei ? (uint64_t)ai - (uint64_t)ei
+                              : (uint64_t)ei - (uint64_t)ai;
+      err = std::max(1.0, (double)diff);
+      ++c.mismatches;
+      c.ok = false;
+      if (err > worstExcess) {
+        worstExcess = err;
+        c.worstIndex = i;
+        c.worstActual = a;
+        c.worstExpected = e;
+        c.worstAbsError = err;
+      }
+      continue;
     } else {
       if ((std::isnan(a) && std::isnan(e)) || a == e)
         continue;

@@ -88,11 +88,20 @@ llvm::Expected<HostTensor> mlir::graphopt::runtime::readNpy(StringRef path) {
       return npyError(path, "bad shape '" + shapeStr + "'");
     shape.push_back(v);
   }
-  HostTensor t(*dtype, shape);
+  // Check the size the header claims against the file before allocating.
+  std::optional<size_t> bytes = tensorBytes(*dtype, shape);
+  if (!bytes)
+    return npyError(path, "bad shape '" + shapeStr +
+                              "' (negative dim, or too large)");
   size_t payload = headerStart + headerLen;
-  if (data.size() - payload < t.sizeInBytes())
-    return npyError(path, "truncated data: expected " +
-                              llvm::Twine(t.sizeInBytes()) + " bytes");
+  if (data.size() - payload < *bytes)
+    return npyError(path, "truncated data: the header's shape needs " +
+                              llvm::Twine(*bytes) + " bytes, the file has " +
+                              llvm::Twine(data.size() - payload));
+  auto created = HostTensor::create(*dtype, shape);
+  if (!created)
+    return created.takeError();
+  HostTensor t = std::move(*created);
   std::memcpy(t.data(), data.data() + payload, t.sizeInBytes());
   return t;
 }

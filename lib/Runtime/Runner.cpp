@@ -17,6 +17,8 @@
 #include "graphopt/Runtime/Allocator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -114,6 +116,7 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
     return llvm::createStringError("@%s takes %u inputs, %zu shapes given",
                                    name.str().c_str(), fn.getNumArguments(),
                                    shapes.size());
+  fn.getContext()->getOrLoadDialect<tensor::TensorDialect>();
   SmallVector<Type> inputs;
   for (auto [i, pair] : llvm::enumerate(llvm::zip(fn.getArguments(), shapes))) {
     auto [arg, shape] = pair;
@@ -123,7 +126,17 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
       continue;
     }
     auto specialized = RankedTensorType::get(shape, t.getElementType());
+    // Graph ops take the more static type as it is; other users (a return,
+    // a call) keep seeing the declared type through a cast.
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : arg.getUses())
+      if (!isa<graph::GraphDialect>(use.getOwner()->getDialect()))
+        uses.push_back(&use);
     arg.setType(specialized);
+    for (OpOperand *use : uses) {
+      OpBuilder b(use->getOwner());
+      use->set(tensor::CastOp::create(b, arg.getLoc(), t, arg));
+    }
     inputs.push_back(specialized);
   }
   fn.setType(FunctionType::get(fn.getContext(), inputs, fn.getResultTypes()));

@@ -157,12 +157,26 @@ int main(int argc, char **argv) {
     if (llvm::is_contained(s.shape, kDynamicDim))
       return fail("input " + llvm::Twine(i) + " (" + s.str() +
                   ") has dynamic dims; give it with --input");
-    args.push_back(randomTensor(s.dtype, s.shape, seed + i));
+    auto t = randomTensor(s.dtype, s.shape, seed + i);
+    if (!t)
+      return fail("input " + llvm::Twine(i) + ": " +
+                  llvm::toString(t.takeError()));
+    args.push_back(std::move(*t));
   }
   if (expected.size() > sig->outputs.size() ||
       outputs.size() > sig->outputs.size())
     return fail("@" + entry + " has " + llvm::Twine(sig->outputs.size()) +
                 " results, fewer than --expected-output/--output given");
+
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel) + " is not a level: use -O0 to -O3");
+  if (!dumpLLVMIR.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream probe(dumpLLVMIR, ec);
+    if (ec)
+      return fail("cannot write --dump-llvm-ir file '" + dumpLLVMIR +
+                  "': " + ec.message());
+  }
 
   RunnerOptions options;
   options.entry = entry;

@@ -13,7 +13,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     accumulator tile is hoisted out of the reduction loop, so that the inner
     loop becomes broadcasts and FMAs. Elementwise and reduction ops are tiled
     so that the innermost dimension is a multiple of the vector width and
-    vectorized; remainders are masked. Ops it cannot handle are left for the
+    vectorized; tile sizes are divisors of static sizes, so no tile is partial,
+    and dynamic sizes stay scalar. Ops it cannot handle are left for the
     loop lowering and counted in a statistic.
   }];
   let options = [

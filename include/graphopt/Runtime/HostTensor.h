@@ -41,8 +41,13 @@ constexpr int64_t kDynamicDim = INT64_MIN;
 class HostTensor {
 public:
   HostTensor() = default;
-  /// A zero-filled tensor.
+  /// A zero-filled tensor. Aborts with a message if the memory cannot be
+  /// had; use create() for sizes that come from users.
   HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+  /// A zero-filled tensor, or an error naming the problem: a negative dim, a
+  /// byte size that overflows, or memory that cannot be allocated.
+  static llvm::Expected<HostTensor> create(DType dtype,
+                                           llvm::ArrayRef<int64_t> shape);
   /// Takes ownership of the block `allocation` (released with `release`)
   /// whose contiguous row-major data starts at `data`: no copy.
   static HostTensor adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
@@ -61,6 +66,8 @@ public:
   double getDouble(int64_t i) const;
   /// Element `i` of an integer or i1 tensor, exactly.
   int64_t getInt(int64_t i) const;
+  /// Stores the integer `v` at `i` (wrapping to the dtype's width).
+  void setInt(int64_t i, int64_t v);
   /// Stores `v` at linear index `i`, rounded/converted to the dtype.
   void setDouble(int64_t i, double v);
 
@@ -87,8 +94,13 @@ llvm::Error writeNpy(llvm::StringRef path, const HostTensor &t);
 
 /// Fills a tensor deterministically from `seed`: floats uniform in [-1, 1),
 /// integers uniform in [-8, 8], i1 fair coin.
-HostTensor randomTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
-                        uint64_t seed);
+llvm::Expected<HostTensor> randomTensor(DType dtype,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        uint64_t seed);
+
+/// The number of bytes a tensor of `shape` and `dtype` needs, or
+/// std::nullopt when a dim is negative or the size overflows.
+std::optional<size_t> tensorBytes(DType dtype, llvm::ArrayRef<int64_t> shape);
 
 /// Prints `t` NumPy-style; tensors with more than `summarizeAbove` elements
 /// show the first and last 3 entries of each dim.
@@ -104,10 +116,10 @@ struct Comparison {
   double worstActual = 0, worstExpected = 0, worstAbsError = 0;
 };
 
-/// NumPy allclose: |a - e| <= atol + rtol * |e|, NaN equal to NaN, equal
-/// infinities equal. Integers are compared exactly (as int64, the tolerance
-/// applied to the exact difference). Shapes must match (the message says how
-/// they differ otherwise).
+/// NumPy allclose for floats: |a - e| <= atol + rtol * |e|, NaN equal to
+/// NaN, equal infinities equal. Integers and i1 are compared exactly, the
+/// tolerances ignored. Shapes must match (the message says how they differ
+/// otherwise).
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double atol, double rtol);
 

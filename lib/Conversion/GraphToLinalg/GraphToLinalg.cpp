@@ -534,6 +534,16 @@ Value expandLeading(OpBuilder &b, Location loc, Value v,
   SmallVector<OpFoldResult> outShape(leading);
   SmallVector<OpFoldResult> rest = dimSizes(b, loc, v);
   outShape.append(rest.begin() + 1, rest.end());
+  // MLIR 22's expand-strided-metadata crashes on a memref.expand_shape with
+  // two dynamic dims in one group: reshape through a shape tensor instead.
+  if (llvm::count_if(resultType.getShape().take_front(leading.size()),
+                     ShapedType::isDynamic) > 1) {
+    SmallVector<Value> dims;
+    for (OpFoldResult d : outShape)
+      dims.push_back(getValueOrCreateConstantIndexOp(b, loc, d));
+    Value shape = tensor::FromElementsOp::create(b, loc, dims);
+    return tensor::ReshapeOp::create(b, loc, resultType, v, shape);
+  }
   return tensor::ExpandShapeOp::create(b, loc, resultType, v, re, outShape);
 }
 

@@ -1118,3 +1118,16 @@ func.func @splat_dynamic_result() -> tensor<?xf32> {
   %0 = graph.add %a, %a : tensor<2xf32>, tensor<2xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// broadcast_to chains compose only from a static input: a dynamic dim was
+// assumed equal to the inner target, not to the outer one.
+// CHECK-LABEL: func.func @broadcast_chain_dynamic
+// CHECK: graph.broadcast_to %{{.+}}, [1]
+// CHECK: graph.broadcast_to %{{.+}}, [5]
+func.func @broadcast_chain_dynamic(%x: tensor<?xf32>) -> tensor<5xf32> {
+  %a = graph.broadcast_to %x, [1] : tensor<?xf32> -> tensor<1xf32>
+  %b = graph.broadcast_to %a, [5] : tensor<1xf32> -> tensor<5xf32>
+  return %b : tensor<5xf32>
+}

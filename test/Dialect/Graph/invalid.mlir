@@ -796,3 +796,21 @@ func.func @compare_direction(%x: tensor<4xf32>) {
   %0 = graph.compare neq, %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
   return
 }
+
+// -----
+
+func.func @reshape_c2_overflow(%x: tensor<2x3xf32>) -> tensor<3x3x6148914691236517206xf32> {
+  // expected-error @+2 {{'graph.reshape' op shape [3, 3, 6148914691236517206] has more than 2^63 elements}}
+  // expected-error @+1 {{'graph.reshape' op failed to infer returned types}}
+  %r = graph.reshape %x, [3, 3, 6148914691236517206] : tensor<2x3xf32> -> tensor<3x3x6148914691236517206xf32>
+  return %r : tensor<3x3x6148914691236517206xf32>
+}
+
+// -----
+
+func.func @reshape_c3_dynamic_zero(%x: tensor<?xf32>) -> tensor<0x?xf32> {
+  // expected-error @+2 {{'graph.reshape' op cannot infer the -1 entry of shape [0, -1]: the other entries multiply to 0}}
+  // expected-error @+1 {{'graph.reshape' op failed to infer returned types}}
+  %r = graph.reshape %x, [0, -1] : tensor<?xf32> -> tensor<0x?xf32>
+  return %r : tensor<0x?xf32>
+}

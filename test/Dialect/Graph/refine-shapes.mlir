@@ -93,3 +93,23 @@ func.func @public(%x: tensor<8xf32>) -> tensor<?xf32> {
   %0 = graph.sigmoid %x : tensor<8xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A refined value that leaves through a call keeps its declared type via a
+// cast, and a function with callers keeps its signature.
+// CHECK-LABEL: func.func private @callee
+// CHECK-SAME: -> tensor<?xf32>
+// CHECK: %[[N:.+]] = graph.neg %{{.+}} : tensor<4xf32> -> tensor<4xf32>
+// CHECK: %[[C:.+]] = tensor.cast %[[N]] : tensor<4xf32> to tensor<?xf32>
+// CHECK: return %[[C]]
+func.func private @callee(%x: tensor<4xf32>) -> tensor<?xf32> {
+  %r = graph.neg %x : tensor<4xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+// CHECK-LABEL: func.func @caller
+// CHECK: call @callee(%{{.+}}) : (tensor<4xf32>) -> tensor<?xf32>
+func.func @caller(%x: tensor<4xf32>) -> tensor<?xf32> {
+  %r = func.call @callee(%x) : (tensor<4xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

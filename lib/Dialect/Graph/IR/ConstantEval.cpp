@@ -558,27 +558,26 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
   if (!resultType || !resultType.hasStaticShape())
     return {};
   bool allSplat = true;
-  SmallVector<Values> in;
   for (Attribute a : operands) {
     auto dense = dyn_cast_or_null<DenseElementsAttr>(a);
     if (!dense)
       return {};
     allSplat &= dense.isSplat();
-    std::optional<Values> v = load(a);
-    if (!v)
-      return {};
-    in.push_back(std::move(*v));
   }
-  // Elementwise ops on splats give splats: evaluate one element. Shape ops on
-  // a splat give a splat too.
+  // Elementwise ops on splats give splats: evaluate one element, without
+  // ever expanding a (possibly huge) splat. Shape ops on a splat give a
+  // splat too.
   bool elementwise = !isa<ConcatOp, ReduceOp, SoftmaxOp>(op);
+  SmallVector<Values> in;
   if (allSplat && elementwise) {
-    for (Values &v : in) {
-      v.shape.assign(resultType.getRank(), 1);
-      if (v.isFloat())
-        v.f.resize(1);
-      else
-        v.i.resize(1);
+    for (Attribute a : operands) {
+      auto dense = cast<DenseElementsAttr>(a);
+      auto one = RankedTensorType::get(
+          SmallVector<int64_t>(resultType.getRank(), 1), dense.getElementType());
+      std::optional<Values> v = load(dense.resizeSplat(one));
+      if (!v)
+        return {};
+      in.push_back(std::move(*v));
     }
     auto one =
         RankedTensorType::get(SmallVector<int64_t>(resultType.getRank(), 1),
@@ -602,6 +601,17 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
   }
   if (resultType.getNumElements() > sizeLimit)
     return {};
+  // The work is bounded by the operands too (a reduce of a huge splat has a
+  // small result).
+  for (Attribute a : operands) {
+    auto dense = cast<DenseElementsAttr>(a);
+    if (dense.isSplat() && dense.getNumElements() > sizeLimit)
+      return {};
+    std::optional<Values> v = load(dense);
+    if (!v)
+      return {};
+    in.push_back(std::move(*v));
+  }
   std::optional<Values> r = evaluate(op, in, resultType);
   if (!r)
     return {};

@@ -257,7 +257,7 @@ struct ComposeReshapes : OpRewritePattern<ReshapeOp> {
 };
 
 /// broadcast_to(broadcast_to(x, s1), s2) -> broadcast_to(x, s2) when the
-/// outer shape has no -1 entries.
+/// outer shape has no -1 entries and x has a static shape.
 struct ComposeBroadcasts : OpRewritePattern<BroadcastToOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BroadcastToOp op,
@@ -267,6 +267,10 @@ struct ComposeBroadcasts : OpRewritePattern<BroadcastToOp> {
       return rewriter.notifyMatchFailure(op, "input is not a broadcast_to");
     if (llvm::is_contained(op.getShape(), -1))
       return rewriter.notifyMatchFailure(op, "outer shape keeps input dims");
+    // A dynamic dim of the original input was assumed equal to the inner
+    // target there; composing would assume it equals the outer one instead.
+    if (!cast<RankedTensorType>(inner.getInput().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "original input is dynamic");
     rewriter.replaceOpWithNewOp<BroadcastToOp>(op, op.getType(),
                                                inner.getInput(), op.getShape());
     return success();

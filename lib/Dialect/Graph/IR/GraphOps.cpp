@@ -17,6 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -404,8 +405,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     if (d == -1) {
       // C1: at most one -1.
       if (inferIndex >= 0)
-        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ", i,
-                                  " are both -1; at most one may be");
+        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ",
+                                  i, " are both -1; at most one may be");
       inferIndex = i;
       continue;
     }
@@ -413,17 +414,21 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     if (d < 0)
       return opError<ReshapeOp>(loc, "shape entry ", i, " is ", d,
                                 "; entries must be >= 0 or -1");
-    known *= d;
+    // C2: and their product fits in int64.
+    if (llvm::MulOverflow(known, d, known))
+      return opError<ReshapeOp>(loc, "shape ", listStr(target),
+                                " has more than 2^63 elements");
   }
+  // C3: a -1 entry needs the other entries to have a nonzero product.
+  if (inferIndex >= 0 && known == 0)
+    return opError<ReshapeOp>(loc, "cannot infer the -1 entry of shape ",
+                              listStr(target),
+                              ": the other entries multiply to 0");
   SmallVector<int64_t> shape(target);
   if (t.hasStaticShape()) {
     int64_t n = t.getNumElements();
     if (inferIndex >= 0) {
       // C3: the element count divides evenly.
-      if (known == 0)
-        return opError<ReshapeOp>(loc, "cannot infer the -1 entry of shape ",
-                                  listStr(target),
-                                  ": the other entries multiply to 0");
       if (n % known != 0)
         return opError<ReshapeOp>(loc, "cannot reshape ", n,
                                   " elements to shape ", listStr(target), ": ",

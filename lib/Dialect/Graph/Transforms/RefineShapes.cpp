@@ -4,6 +4,8 @@
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::graphopt::graph {
 #define GEN_PASS_DEF_GRAPHREFINESHAPESPASS
@@ -28,6 +30,13 @@ bool isMoreStatic(RankedTensorType refined, RankedTensorType current) {
 int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
   int64_t refined = 0;
   module.walk([&](func::FuncOp fn) {
+    if (fn.isExternal())
+      return;
+    // The signature may follow the refined types only when nothing else
+    // depends on it: one block ending in func.return, and no callers.
+    bool retypeResults = fn.getBody().hasOneBlock() &&
+                         isa<func::ReturnOp>(fn.getBody().back().getTerminator()) &&
+                         SymbolTable::symbolKnownUseEmpty(fn, module);
     // Ops in a block are visited in order, so operands are refined before
     // their users.
     fn.walk([&](Operation *op) {
@@ -40,10 +49,22 @@ int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
           continue;
         result.setType(inferred);
         ++refined;
+        // Graph ops accept compatible types; other users (calls, yields,
+        // returns of a fixed signature) keep seeing the old type.
+        SmallVector<OpOperand *> uses;
+        for (OpOperand &use : result.getUses())
+          uses.push_back(&use);
+        for (OpOperand *use : uses) {
+          Operation *user = use->getOwner();
+          if (isa<GraphDialect>(user->getDialect()) ||
+              (retypeResults && isa<func::ReturnOp>(user)))
+            continue;
+          OpBuilder b(user);
+          use->set(tensor::CastOp::create(b, user->getLoc(), current, result));
+        }
       }
     });
-    // Function results follow what is returned.
-    if (fn.isExternal())
+    if (!retypeResults)
       return;
     auto ret = cast<func::ReturnOp>(fn.getBody().back().getTerminator());
     auto type = fn.getFunctionType();

@@ -196,10 +196,13 @@ OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
 
 /// The inputs of one verification run: `kind` 0 random, 1 zeros, 2 large
 /// magnitudes, 3 negative values.
-runtime::HostTensor verificationInput(runtime::DType dtype,
-                                      ArrayRef<int64_t> shape, int kind,
-                                      uint64_t seed) {
-  runtime::HostTensor t = runtime::randomTensor(dtype, shape, seed);
+llvm::Expected<runtime::HostTensor>
+verificationInput(runtime::DType dtype, ArrayRef<int64_t> shape, int kind,
+                  uint64_t seed) {
+  auto created = runtime::randomTensor(dtype, shape, seed);
+  if (!created)
+    return created.takeError();
+  runtime::HostTensor t = std::move(*created);
   for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
     double v = t.getDouble(i);
     switch (kind) {
@@ -255,9 +258,13 @@ std::optional<std::string> verifyRewrite(func::FuncOp pattern,
                                 "large magnitudes", "negative values"};
   for (int kind = 0; kind < 4; ++kind) {
     SmallVector<runtime::HostTensor> inputs;
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(dtypes, shapes)))
-      inputs.push_back(verificationInput(std::get<0>(pair), std::get<1>(pair),
-                                         kind, 1 + i));
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(dtypes, shapes))) {
+      auto input = verificationInput(std::get<0>(pair), std::get<1>(pair),
+                                     kind, 1 + i);
+      if (!input)
+        return llvm::toString(input.takeError());
+      inputs.push_back(std::move(*input));
+    }
     auto want = (*before)->invoke(inputs);
     if (!want)
       return llvm::toString(want.takeError());

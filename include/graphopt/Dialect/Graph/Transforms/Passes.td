@@ -11,12 +11,12 @@ def GraphRefineShapesPass : Pass<"graph-refine-shapes", "ModuleOp"> {
     Re-infers the result type of every `graph` op from its operands, in
     program order, and replaces a result type by the inferred one when that is
     more static (every static dim kept, some dynamic dims become static).
-    Function result types are updated to match what is returned, for private
-    functions and for public ones alike (the tools read the signature after
-    this pass). Call sites are not rewritten: run it on modules whose
-    functions are not called from elsewhere, or inline first.
+    Graph ops accept the refined values as they are; any other user (a call,
+    a yield, the return of a function whose signature cannot change) gets a
+    `tensor.cast` back to the old type. A function's result types follow
+    what it returns when it has one block and no callers in the module.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::tensor::TensorDialect"];
   let statistics = [
     Statistic<"numRefined", "refined-values", "Number of values whose type was refined">
   ];

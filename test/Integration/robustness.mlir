@@ -1,0 +1,50 @@
+// Inputs that once crashed graph-run or the folder now give a clear error
+// (exit 1) or a correct result.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: not graph-run %s --entry=ident --input=1000000000000xf32=0 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: %python -c "open('%t/bad.npy','wb').write(b'\x93NUMPY\x01\x00' + (118).to_bytes(2,'little') + (\"{'descr': '<f4', 'fortran_order': False, 'shape': (-4, 1), }\".ljust(117)+'\n').encode())"
+// RUN: not graph-run %s --entry=ident --input=@%t/bad.npy 2>&1 | FileCheck %s --check-prefix=NEGNPY
+// RUN: not graph-run %s --entry=ident --input=2xf32=1,2 -O5 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not graph-run %s --entry=ident --input=2xf32=1,2 --dump-llvm-ir=%t/no/such/dir/x.ll 2>&1 | FileCheck %s --check-prefix=DUMP
+// RUN: not graph-run %s --entry=ident_i32 --input=2xi32=3000000000,1 2>&1 | FileCheck %s --check-prefix=RANGE
+// A dynamic argument returned unchanged (specialization keeps the signature).
+// RUN: graph-run %s --entry=ident --input=2xf32=1,2 --expected-output=2xf32=1,2 --quiet | FileCheck %s --check-prefix=OK
+// i64 values beyond 2^53 survive parsing, printing and comparison exactly.
+// RUN: graph-run %s --entry=ident_i64 --input=2xi64=9007199254740993,9223372036854775807 \
+// RUN:   --expected-output=2xi64=9007199254740993,9223372036854775807 | FileCheck %s --check-prefix=I64
+// Integers compare exactly whatever the tolerances.
+// RUN: not graph-run %s --entry=ident_i32 --input=2xi32=1000005,7 --expected-output=2xi32=1000000,7 --quiet 2>&1 | FileCheck %s --check-prefix=EXACT
+// Dynamic leading dims of a Linear-shaped matmul compile without
+// specialization (MLIR 22 crashed on the expand_shape this used to emit).
+// 64 ones times 0.5 = 32 everywhere.
+// RUN: graph-run %s --entry=linear --specialize-shapes=false --input=2x3x64xf32=1 --input=64x32xf32=0.5 \
+// RUN:   --expected-output=2x3x32xf32=32 --quiet | FileCheck %s --check-prefix=OK
+// A dynamic innermost dim compiles (scalar loops).
+// RUN: graph-run %s --entry=neg_dyn --specialize-shapes=false --input=3xf32=1,-2,3 --expected-output=3xf32=-1,2,-3 --quiet | FileCheck %s --check-prefix=OK
+
+// HUGE: graph-run: error: input 0: cannot allocate 4000000000000 bytes for a 1000000000000xf32 tensor
+// NEGNPY: graph-run: error: input 0: {{.*}}bad.npy: bad shape '-4, 1' (negative dim, or too large)
+// OPT: graph-run: error: -O5 is not a level: use -O0 to -O3
+// DUMP: graph-run: error: cannot write --dump-llvm-ir file
+// RANGE: '3000000000' is not an integer that fits i32
+// OK: result 0: matches expected
+// I64: [9007199254740993, 9223372036854775807]
+// I64: result 0: matches expected
+// EXACT: worst at [0]: got 1000005, expected 1000000
+func.func @ident(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+func.func @ident_i32(%x: tensor<2xi32>) -> tensor<2xi32> {
+  return %x : tensor<2xi32>
+}
+func.func @ident_i64(%x: tensor<2xi64>) -> tensor<2xi64> {
+  return %x : tensor<2xi64>
+}
+func.func @linear(%x: tensor<?x?x64xf32>, %w: tensor<64x32xf32>) -> tensor<?x?x32xf32> {
+  %r = graph.matmul %x, %w : tensor<?x?x64xf32>, tensor<64x32xf32> -> tensor<?x?x32xf32>
+  return %r : tensor<?x?x32xf32>
+}
+func.func @neg_dyn(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %r = graph.neg %x : tensor<?xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
