@@ -15,7 +15,8 @@ DEB_PACKAGES=(
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "clang-${LLVM_VERSION}"
   cmake ninja-build
 )
-PY_PACKAGES=(numpy lit)
+# Python modules the tests use (lit itself comes with llvm-22-tools).
+PY_MODULES=(numpy)
 
 log() { printf '[setup] %s\n' "$*"; }
 
@@ -34,11 +35,18 @@ else
   log "Debian packages present"
 fi
 
-PYTHON="${PYTHON:-python3}"
-for p in "${PY_PACKAGES[@]}"; do
-  if ! "$PYTHON" -c "import $p" 2>/dev/null; then
-    log "installing Python package: $p"
-    "$PYTHON" -m pip install -q "$p"
+PYTHON="${PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"
+for m in "${PY_MODULES[@]}"; do
+  if ! "$PYTHON" -c "import $m" 2>/dev/null; then
+    log "installing Python module $m for $PYTHON"
+    # pip where the interpreter allows it (a venv, pyenv); Debian's own
+    # Python is externally managed, so fall back to its package.
+    if ! "$PYTHON" -m pip install -q "$m" 2>/dev/null; then
+      SUDO=""
+      [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "python3-$m"
+    fi
+    "$PYTHON" -c "import $m" || { log "cannot import $m with $PYTHON"; exit 1; }
   fi
 done
 
@@ -53,7 +61,8 @@ if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
     -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \
     -DCMAKE_C_COMPILER="clang-${LLVM_VERSION}" \
     -DCMAKE_CXX_COMPILER="clang++-${LLVM_VERSION}" \
-    -DLLVM_EXTERNAL_LIT="$(command -v lit || echo "$LLVM_PREFIX/build/utils/lit/lit.py")"
+    -DPython3_EXECUTABLE="$PYTHON" \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit"
 fi
 log "building"
 start=$(date +%s)
