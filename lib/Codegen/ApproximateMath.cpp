@@ -25,6 +25,9 @@ struct GraphApproximateMathPass
     // The functions with upstream polynomial approximations that our
     // lowering produces. sqrt/rsqrt stay: LLVM has vector instructions.
     auto wanted = [](StringRef name) {
+      // Upstream passes op names with or without the dialect prefix
+      // depending on the pattern; accept both.
+      name.consume_front("math.");
       return llvm::is_contained(
           {"exp", "expm1", "log", "log1p", "log2", "tanh", "erf", "erfc"},
           name);

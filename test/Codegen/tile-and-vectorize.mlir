@@ -1,0 +1,73 @@
+// RUN: graph-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16}))' | FileCheck %s
+
+// A matmul becomes 8x32 register blocks: column blocks outermost, then row
+// blocks, then a unit-step k loop whose accumulator (vector<8x32xf32>) is
+// carried in registers (hoisted), with FMAs on 32-lane rows.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c32
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8
+// CHECK: vector.transfer_read {{.+}} vector<8x32xf32>
+// CHECK: scf.for {{.+}} iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// Elementwise: innermost dim in 16-lane vectors, outer dims in unit steps.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.for %{{.+}} step %c1
+// CHECK: scf.for %{{.+}} step %c16
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<1x16xf32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%a : tensor<4x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+// -----
+
+// An innermost dim of 20 is tiled by its largest divisor that fits a vector
+// (10), so no tile is partial.
+// CHECK-LABEL: func.func @odd_size
+// CHECK: scf.for %{{.+}} step %c10
+// CHECK: math.exp %{{.+}} : vector<1x10xf32>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @odd_size(%a: tensor<3x20xf32>) -> tensor<3x20xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<3x20xf32>) outs(%a : tensor<3x20xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<3x20xf32>
+  return %r : tensor<3x20xf32>
+}
+
+// -----
+
+// Dynamic innermost dims and i1 data stay scalar (left for the loop
+// lowering).
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+#map = affine_map<(d0) -> (d0)>
+func.func @left_alone(%a: tensor<?xf32>, %m: tensor<8xi1>) -> (tensor<?xf32>, tensor<8xi1>) {
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%a : tensor<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<?xf32>
+  %s = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%m : tensor<8xi1>) outs(%m : tensor<8xi1>) {
+  ^bb0(%x: i1, %o: i1):
+    %t = arith.constant true
+    %n = arith.xori %x, %t : i1
+    linalg.yield %n : i1
+  } -> tensor<8xi1>
+  return %r, %s : tensor<?xf32>, tensor<8xi1>
+}
