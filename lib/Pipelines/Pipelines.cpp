@@ -102,6 +102,12 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
           "convert-index-to-llvm,convert-func-to-llvm,"
           "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");
+  if (!options.targetCPU.empty() || !options.targetFeatures.empty()) {
+    GraphSetTargetPassOptions target;
+    target.cpu = options.targetCPU;
+    target.features = options.targetFeatures;
+    pm.addPass(createGraphSetTargetPass(target));
+  }
 }
 
 void mlir::graphopt::registerPipelines() {

@@ -59,4 +59,21 @@ def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
+def GraphSetTargetPass : Pass<"graph-set-target", "::mlir::ModuleOp"> {
+  let summary = "Set the target CPU and features on every LLVM function";
+  let description = [{
+    Sets `target_cpu` and `target_features` on every `llvm.func`, so that
+    `mlir-translate --mlir-to-llvmir` followed by `llc` (or any LLVM backend)
+    generates code for that CPU without further flags. `cpu=host` and
+    `features=host` read the machine this runs on.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "Target CPU name (e.g. x86-64-v4, znver4, host); empty: unset">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Comma-separated LLVM features (e.g. +avx2,+fma) or host; empty: unset">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GRAPHOPT_CODEGEN_PASSES_TD

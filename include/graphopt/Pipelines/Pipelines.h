@@ -43,6 +43,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("f32 lanes per SIMD register (16: AVX-512, 8: AVX2; 0: "
                      "from the host CPU)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> targetCPU{
+      *this, "target-cpu",
+      llvm::cl::desc("CPU to generate code for, recorded on every LLVM "
+                     "function (e.g. znver4, x86-64-v3, host; empty: leave "
+                     "to the backend)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("LLVM target features, recorded on every LLVM function "
+                     "(e.g. +avx2,+fma, or host)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",
       llvm::cl::desc("Give public functions a _mlir_ciface_ wrapper (memref "
