@@ -29,14 +29,15 @@ struct GraphSetTargetPass
   void runOnOperation() override {
     std::string cpuName =
         cpu == "host" ? llvm::sys::getHostCPUName().str() : std::string(cpu);
-    std::string featureList = features == "host" ? hostFeatures()
-                                                 : std::string(features);
+    std::string featureList =
+        features == "host" ? hostFeatures() : std::string(features);
     MLIRContext *ctx = &getContext();
     getOperation().walk([&](LLVM::LLVMFuncOp fn) {
       if (!cpuName.empty())
         fn.setTargetCpuAttr(StringAttr::get(ctx, cpuName));
       if (!featureList.empty())
-        fn.setTargetFeaturesAttr(LLVM::TargetFeaturesAttr::get(ctx, featureList));
+        fn.setTargetFeaturesAttr(
+            LLVM::TargetFeaturesAttr::get(ctx, featureList));
     });
   }
 };

@@ -341,10 +341,8 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   return t;
 }
 
-llvm::Expected<HostTensor>
-mlir::graphopt::runtime::randomTensor(DType dtype,
-                                      llvm::ArrayRef<int64_t> shape,
-                                      uint64_t seed) {
+llvm::Expected<HostTensor> mlir::graphopt::runtime::randomTensor(
+    DType dtype, llvm::ArrayRef<int64_t> shape, uint64_t seed) {
   auto created = HostTensor::create(dtype, shape);
   if (!created)
     return created.takeError();
@@ -438,8 +436,8 @@ Comparison mlir::graphopt::runtime::compareTensors(const HostTensor &actual,
       if (ai == ei)
         continue;
       // Exact: any difference is a mismatch, whatever the tolerances.
-      uint64_t diff = ai > ei ? (uint64_t)ai - (uint64_t)ei
-                              : (uint64_t)ei - (uint64_t)ai;
+      uint64_t diff =
+          ai > ei ? (uint64_t)ai - (uint64_t)ei : (uint64_t)ei - (uint64_t)ai;
       err = std::max(1.0, (double)diff);
       ++c.mismatches;
       c.ok = false;

@@ -16,9 +16,9 @@
 #include "graphopt/Pipelines/Pipelines.h"
 #include "graphopt/Runtime/Allocator.h"
 
+#include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -41,7 +41,7 @@ using namespace mlir;
 using namespace mlir::graphopt::runtime;
 
 std::string TensorSignature::str() const {
-  std::string s = "tensor<";
+  std::string s = isMemRef ? "memref<" : "tensor<";
   for (int64_t d : shape)
     s += (d == kDynamicDim ? std::string("?") : std::to_string(d)) + "x";
   return s + dtypeName(dtype).str() + ">";
@@ -62,7 +62,7 @@ static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
         "%s has element type %s; graph-run supports f32, f16, bf16, i1, i32, "
         "i64",
         what.str().c_str(), name.c_str());
-  TensorSignature sig{*dtype, {}};
+  TensorSignature sig{*dtype, {}, isa<MemRefType>(t)};
   for (int64_t d : shaped.getShape())
     sig.shape.push_back(ShapedType::isDynamic(d) ? kDynamicDim : d);
   return sig;

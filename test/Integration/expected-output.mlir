@@ -12,7 +12,7 @@
 
 // INF: result 0: matches expected
 // I64: result 0: matches expected
-// I64-BAD: result 0 MISMATCH: 1 of 1 elements outside atol=0 rtol=0; worst at [0]: got 1152921504606846976, expected 1152921504606846977
+// I64-BAD: result 0 MISMATCH: 1 of 1 elements differ (integers compare exactly); worst at [0]: got 1152921504606846976, expected 1152921504606846977
 func.func @neg_f32(%x: tensor<3xf32>) -> tensor<3xf32> {
   %r = graph.neg %x : tensor<3xf32> -> tensor<3xf32>
   return %r : tensor<3xf32>

@@ -169,7 +169,8 @@ int main(int argc, char **argv) {
                 " results, fewer than --expected-output/--output given");
 
   if (optLevel > 3)
-    return fail("-O" + llvm::Twine(optLevel) + " is not a level: use -O0 to -O3");
+    return fail("-O" + llvm::Twine(optLevel) +
+                " is not a level: use -O0 to -O3");
   if (!dumpLLVMIR.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream probe(dumpLLVMIR, ec);
@@ -256,12 +257,18 @@ int main(int argc, char **argv) {
           got = std::to_string(r.getInt(c.worstIndex));
           want = std::to_string(w.getInt(c.worstIndex));
         }
+        std::string rule =
+            isFloatDType(r.dtype())
+                ? (llvm::Twine("outside atol=") + g9(absTol) +
+                   " rtol=" + g9(relTol))
+                      .str()
+                : std::string("differ (integers compare exactly)");
         llvm::errs() << llvm::format(
-            ": %lld of %lld elements outside atol=%g rtol=%g; worst at %s: got "
-            "%s, expected %s (abs error %.3g)\n",
-            (long long)c.mismatches, (long long)r.numElements(), (double)absTol,
-            (double)relTol, formatIndex(c.worstIndex, r.shape()).c_str(),
-            got.c_str(), want.c_str(), c.worstAbsError);
+            ": %lld of %lld elements %s; worst at %s: got %s, expected %s "
+            "(abs error %.3g)\n",
+            (long long)c.mismatches, (long long)r.numElements(), rule.c_str(),
+            formatIndex(c.worstIndex, r.shape()).c_str(), got.c_str(),
+            want.c_str(), c.worstAbsError);
       } else {
         llvm::outs() << "result " << i << ": matches expected (atol=" << absTol
                      << ", rtol=" << relTol << ")\n";

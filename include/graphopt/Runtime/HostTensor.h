@@ -94,9 +94,8 @@ llvm::Error writeNpy(llvm::StringRef path, const HostTensor &t);
 
 /// Fills a tensor deterministically from `seed`: floats uniform in [-1, 1),
 /// integers uniform in [-8, 8], i1 fair coin.
-llvm::Expected<HostTensor> randomTensor(DType dtype,
-                                        llvm::ArrayRef<int64_t> shape,
-                                        uint64_t seed);
+llvm::Expected<HostTensor>
+randomTensor(DType dtype, llvm::ArrayRef<int64_t> shape, uint64_t seed);
 
 /// The number of bytes a tensor of `shape` and `dtype` needs, or
 /// std::nullopt when a dim is negative or the size overflows.

@@ -31,7 +31,9 @@ struct TensorSignature {
   DType dtype;
   /// kDynamicDim for dynamic dims.
   llvm::SmallVector<int64_t> shape;
-  /// "tensor<?x10xf32>" for messages.
+  /// The entry takes/returns a memref (an already bufferized program).
+  bool isMemRef = false;
+  /// "tensor<?x10xf32>" (or "memref<...>") for messages.
   std::string str() const;
 };
 

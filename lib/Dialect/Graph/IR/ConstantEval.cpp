@@ -572,8 +572,9 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
   if (allSplat && elementwise) {
     for (Attribute a : operands) {
       auto dense = cast<DenseElementsAttr>(a);
-      auto one = RankedTensorType::get(
-          SmallVector<int64_t>(resultType.getRank(), 1), dense.getElementType());
+      auto one =
+          RankedTensorType::get(SmallVector<int64_t>(resultType.getRank(), 1),
+                                dense.getElementType());
       std::optional<Values> v = load(dense.resizeSplat(one));
       if (!v)
         return {};

@@ -17,8 +17,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::graphopt::graph;
@@ -405,8 +405,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     if (d == -1) {
       // C1: at most one -1.
       if (inferIndex >= 0)
-        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ",
-                                  i, " are both -1; at most one may be");
+        return opError<ReshapeOp>(loc, "shape entries ", inferIndex, " and ", i,
+                                  " are both -1; at most one may be");
       inferIndex = i;
       continue;
     }

@@ -34,9 +34,10 @@ int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
       return;
     // The signature may follow the refined types only when nothing else
     // depends on it: one block ending in func.return, and no callers.
-    bool retypeResults = fn.getBody().hasOneBlock() &&
-                         isa<func::ReturnOp>(fn.getBody().back().getTerminator()) &&
-                         SymbolTable::symbolKnownUseEmpty(fn, module);
+    bool retypeResults =
+        fn.getBody().hasOneBlock() &&
+        isa<func::ReturnOp>(fn.getBody().back().getTerminator()) &&
+        SymbolTable::symbolKnownUseEmpty(fn, module);
     // Ops in a block are visited in order, so operands are refined before
     // their users.
     fn.walk([&](Operation *op) {

@@ -155,9 +155,8 @@ bool applyReplacement(func::FuncOp pattern, func::FuncOp replacement,
     m.values.lookup(pv).replaceAllUsesWith(nv);
   // Erase the matched ops, users first.
   SmallVector<Operation *> dead(m.ops.begin(), m.ops.end());
-  llvm::sort(dead, [](Operation *a, Operation *b) {
-    return b->isBeforeInBlock(a);
-  });
+  llvm::sort(dead,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
   for (Operation *op : dead)
     if (op->use_empty())
       op->erase();
@@ -176,7 +175,8 @@ OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   IRMapping map;
-  for (auto [from, to] : llvm::zip(source.getArguments(), entry->getArguments()))
+  for (auto [from, to] :
+       llvm::zip(source.getArguments(), entry->getArguments()))
     map.map(from, to);
   for (Operation &op : source.getBody().front().without_terminator()) {
     Operation *clone = b.clone(op, map);
@@ -196,9 +196,9 @@ OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
 
 /// The inputs of one verification run: `kind` 0 random, 1 zeros, 2 large
 /// magnitudes, 3 negative values.
-llvm::Expected<runtime::HostTensor>
-verificationInput(runtime::DType dtype, ArrayRef<int64_t> shape, int kind,
-                  uint64_t seed) {
+llvm::Expected<runtime::HostTensor> verificationInput(runtime::DType dtype,
+                                                      ArrayRef<int64_t> shape,
+                                                      int kind, uint64_t seed) {
   auto created = runtime::randomTensor(dtype, shape, seed);
   if (!created)
     return created.takeError();
@@ -206,10 +206,17 @@ verificationInput(runtime::DType dtype, ArrayRef<int64_t> shape, int kind,
   for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
     double v = t.getDouble(i);
     switch (kind) {
-    case 1: v = 0; break;
-    case 2: v = dtype == runtime::DType::I1 ? v : v * 1e4; break;
-    case 3: v = dtype == runtime::DType::I1 ? v : -std::fabs(v); break;
-    default: break;
+    case 1:
+      v = 0;
+      break;
+    case 2:
+      v = dtype == runtime::DType::I1 ? v : v * 1e4;
+      break;
+    case 3:
+      v = dtype == runtime::DType::I1 ? v : -std::fabs(v);
+      break;
+    default:
+      break;
     }
     t.setDouble(i, v);
   }
@@ -259,8 +266,8 @@ std::optional<std::string> verifyRewrite(func::FuncOp pattern,
   for (int kind = 0; kind < 4; ++kind) {
     SmallVector<runtime::HostTensor> inputs;
     for (auto [i, pair] : llvm::enumerate(llvm::zip(dtypes, shapes))) {
-      auto input = verificationInput(std::get<0>(pair), std::get<1>(pair),
-                                     kind, 1 + i);
+      auto input =
+          verificationInput(std::get<0>(pair), std::get<1>(pair), kind, 1 + i);
       if (!input)
         return llvm::toString(input.takeError());
       inputs.push_back(std::move(*input));
@@ -290,8 +297,8 @@ std::optional<std::string> verifyRewrite(func::FuncOp pattern,
         os << ": " << c.message;
       else
         os << ": worst at " << runtime::formatIndex(c.worstIndex, g.shape())
-           << " the pattern gives " << c.worstExpected
-           << ", the replacement " << c.worstActual;
+           << " the pattern gives " << c.worstExpected << ", the replacement "
+           << c.worstActual;
       return msg;
     }
   }
@@ -330,8 +337,8 @@ struct GraphReplacePatternsPass
       StringRef name = fn.getName();
       if (!name.consume_front("pattern_"))
         continue;
-      auto rep = patterns->lookupSymbol<func::FuncOp>(
-          ("replacement_" + name).str());
+      auto rep =
+          patterns->lookupSymbol<func::FuncOp>(("replacement_" + name).str());
       if (!rep) {
         fn.emitError("no @replacement_") << name << " for @pattern_" << name;
         return signalPassFailure();
@@ -370,7 +377,8 @@ struct GraphReplacePatternsPass
             continue;
           Location loc = op->getLoc();
           if (verifyRewrites) {
-            if (std::optional<std::string> problem = verifyRewrite(pat, rep, *m)) {
+            if (std::optional<std::string> problem =
+                    verifyRewrite(pat, rep, *m)) {
               emitWarning(loc) << "rewrite '" << name
                                << "' rejected by verify-rewrites: " << *problem;
               ++numRejected;
