@@ -4,6 +4,8 @@
 
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Conversion/Passes.h"
+#include "graphopt/Dialect/Fusion/IR/FusionOps.h"
+#include "graphopt/Dialect/Fusion/Transforms/Passes.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
 #include "graphopt/Pipelines/Pipelines.h"
@@ -15,7 +17,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::graphopt::registerGraphOptDialects(DialectRegistry &registry) {
-  registry.insert<graph::GraphDialect>();
+  registry.insert<graph::GraphDialect, fusion::FusionDialect>();
 }
 
 // The pipelines create ops from many upstream dialects and rely on their
@@ -31,6 +33,7 @@ void mlir::graphopt::registerAllDialects(DialectRegistry &registry) {
 void mlir::graphopt::registerGraphOptPasses() {
   static bool once = [] {
     graph::registerGraphPasses();
+    fusion::registerFusionPasses();
     registerGraphOptConversionPasses();
     registerGraphOptCodegenPasses();
     registerPipelines();

@@ -6,8 +6,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${GRAPHOPT_BUILD_DIR:-$ROOT/build}"
 cmake --build "$BUILD_DIR" --target mlir-doc
 mkdir -p "$ROOT/docs/Dialects" "$ROOT/docs/Passes"
-cp "$BUILD_DIR/docs/Dialects/GraphOpsReference.md" "$ROOT/docs/Dialects/GraphOpsReference.md"
-for p in GraphPasses ConversionPasses CodegenPasses; do
+for d in GraphOpsReference FusionOpsReference; do
+  cp "$BUILD_DIR/docs/Dialects/$d.md" "$ROOT/docs/Dialects/$d.md"
+done
+for p in GraphPasses FusionPasses ConversionPasses CodegenPasses; do
   cp "$BUILD_DIR/docs/$p.md" "$ROOT/docs/Passes/$p.md"
 done
-echo "docs/Dialects/GraphOpsReference.md and docs/Passes/*.md updated"
+echo "docs/Dialects/*OpsReference.md and docs/Passes/*.md updated"

@@ -10,6 +10,7 @@
 
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Conversion/Passes.h"
+#include "graphopt/Dialect/Fusion/Transforms/Passes.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,6 +59,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
 
   // graph -> linalg on tensors, elementwise producer/consumer fusion.
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(fusion::createFusionExpandPass());
   fn.addPass(createConvertGraphToLinalgPass());
   addUpstream(fn, "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
 

@@ -163,6 +163,43 @@ def simple_model_leaky(rng):
 
 
 # ----------------------------------------------------------------------------
+# fusion kernels (fusion.mlir): definitions written out in NumPy
+# ----------------------------------------------------------------------------
+
+def sdpa(q, k, v, mask=None, causal=False, scale=None):
+    q, k, v = f64(q), f64(k), f64(v)
+    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    s = q @ np.swapaxes(k, -1, -2) * scale
+    if mask is not None:
+        s = np.where(mask, s, -np.inf) if mask.dtype == np.bool_ else s + f64(mask)
+    if causal:
+        L, S = s.shape[-2:]
+        s = np.where(np.tril(np.ones((L, S), dtype=bool)), s, -np.inf)
+    return softmax(s, -1) @ v
+
+
+@case
+def attention_masked(rng):
+    q, k = uniform(rng, (2, 4, 8)), uniform(rng, (2, 6, 8))
+    v = uniform(rng, (2, 6, 5))
+    mask = rng.random((4, 6)) < 0.7
+    mask[:, 0] = True  # every row keeps one position
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask))]
+
+
+@case
+def attention_causal(rng):
+    q, k, v = (uniform(rng, (2, 5, 8)) for _ in range(3))
+    return [q, k, v], [as_f32(sdpa(q, k, v, causal=True, scale=0.25))]
+
+
+@case
+def linear_gelu(rng):
+    x, w, b = uniform(rng, (3, 10)), uniform(rng, (20, 10)), uniform(rng, (20,))
+    return [x, w, b], [as_f32(gelu_erf(f64(x) @ f64(w).T + f64(b)))]
+
+
+# ----------------------------------------------------------------------------
 # Elementwise binary ops with broadcasting (elementwise-binary.mlir)
 # ----------------------------------------------------------------------------
 

@@ -45,28 +45,4 @@ def Graph_FloatTensor : RankedTensorOf<[Graph_FloatElement]>;
 def Graph_NumericTensor : RankedTensorOf<[Graph_NumericElement]>;
 def Graph_BoolTensor : RankedTensorOf<[I1]>;
 
-//===----------------------------------------------------------------------===//
-// Enums
-//===----------------------------------------------------------------------===//
-
-def Graph_CompareDirection : I32EnumAttr<"CompareDirection",
-    "comparison direction", [
-      I32EnumAttrCase<"EQ", 0, "eq">, I32EnumAttrCase<"NE", 1, "ne">,
-      I32EnumAttrCase<"LT", 2, "lt">, I32EnumAttrCase<"LE", 3, "le">,
-      I32EnumAttrCase<"GT", 4, "gt">, I32EnumAttrCase<"GE", 5, "ge">]> {
-  let cppNamespace = "::mlir::graphopt::graph";
-}
-
-def Graph_ReduceKind : I32EnumAttr<"ReduceKind", "reduction kind", [
-      I32EnumAttrCase<"Sum", 0, "sum">, I32EnumAttrCase<"Mean", 1, "mean">,
-      I32EnumAttrCase<"Max", 2, "max">, I32EnumAttrCase<"Min", 3, "min">]> {
-  let cppNamespace = "::mlir::graphopt::graph";
-}
-
-def Graph_GeluApproximation : I32EnumAttr<"GeluApproximation",
-    "gelu approximation", [
-      I32EnumAttrCase<"None", 0, "none">, I32EnumAttrCase<"Tanh", 1, "tanh">]> {
-  let cppNamespace = "::mlir::graphopt::graph";
-}
-
 #endif // GRAPHOPT_DIALECT_GRAPH_IR_GRAPHDIALECT_TD

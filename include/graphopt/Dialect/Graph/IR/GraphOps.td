@@ -11,6 +11,7 @@
 #define GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_TD
 
 include "graphopt/Dialect/Graph/IR/GraphDialect.td"
+include "graphopt/Dialect/Graph/IR/GraphEnums.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

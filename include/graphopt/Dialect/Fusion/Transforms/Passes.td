@@ -1,0 +1,36 @@
+//===- Passes.td - fusion dialect passes --------------------*- tablegen -*-===//
+
+#ifndef GRAPHOPT_DIALECT_FUSION_TRANSFORMS_PASSES_TD
+#define GRAPHOPT_DIALECT_FUSION_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FusionFormLinearPass : Pass<"fusion-form-linear"> {
+  let summary = "Replace matmul + bias add [+ activation] by fusion.linear";
+  let description = [{
+    Matches `graph.matmul` of an activation `[..., K]` by a 2-D weight
+    (optionally through `graph.transpose [1, 0]`, PyTorch's layout), followed
+    by a `graph.add` of a 1-D bias `[N]` and optionally one activation
+    (relu, gelu, gelu tanh, silu, sigmoid, tanh), and replaces the chain by
+    one `fusion.linear`. Intermediate values used elsewhere block the match.
+    The patterns are public (`populateFormLinearPatterns`).
+  }];
+  let dependentDialects = ["::mlir::graphopt::fusion::FusionDialect"];
+  let statistics = [
+    Statistic<"numFormed", "formed-linears", "Number of fusion.linear ops formed">
+  ];
+}
+
+def FusionExpandPass : Pass<"fusion-expand"> {
+  let summary = "Expand fused kernels and groups back into graph ops";
+  let description = [{
+    Rewrites `fusion.linear` and `fusion.attention` into the graph ops that
+    define them and inlines `fusion.group` bodies. This is how fusion ops are
+    compiled today (the CPU pipeline runs it first); fused code generation
+    (tile-and-fuse, flash attention) will replace it for the kernels it
+    covers.
+  }];
+  let dependentDialects = ["::mlir::graphopt::graph::GraphDialect"];
+}
+
+#endif // GRAPHOPT_DIALECT_FUSION_TRANSFORMS_PASSES_TD
