@@ -62,6 +62,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -74,6 +75,7 @@ MAX_RANK = 5
 RTOL, ATOL = 1e-4, 1e-5
 SAFETY = 2.0               # margin on the error bound for tolerances/checks
 RUN_TIMEOUT = 120
+BINARY_RETRIES = 10         # x 30 s waiting for a relinked graph-run
 
 
 class Invalid(Exception):
@@ -584,8 +586,8 @@ def fmt_scalar(x, dtype):
     x = float(np.float32(x))
     if x == 0:
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    if abs(x * 1000 - round(x * 1000)) < 1e-9 and abs(x) < 1e4:
-        s = ("%.3f" % x).rstrip("0")
+    if abs(x) < 1e4 and float(np.float32(round(x, 3))) == x:
+        s = ("%.3f" % round(x, 3)).rstrip("0")
         return s + "0" if s.endswith(".") else s
     return "%.8e" % x
 
@@ -736,7 +738,7 @@ class Gen:
         c = [(i, v) for i, v in enumerate(self.pool) if pred(v)]
         if not c:
             raise Invalid("no operand")
-        w = [1.0 + i for i, _ in c]
+        w = [(1.0 + i) ** 2 for i, _ in c]
         return self.rng.choices([v for _, v in c], weights=w)[0]
 
     def compat_shape(self, shape):
@@ -1010,10 +1012,16 @@ class Gen:
             done += 1
         if done == 0:
             return None
-        outs = [self.last]
-        others = [v for v in self.pool if v.dtype != "i1" and v is not self.last]
-        if others and r.random() < 0.3:
-            outs.append(self.pick(lambda v: v in others))
+        # Results: the last value and, mostly, the other values nothing uses
+        # (up to 3 results); sometimes an unused value is left for DCE.
+        used = {id(v) for n in self.nodes for v in n.ins}
+        sinks = [n.out for n in self.nodes if n.op not in ("arg", "const")
+                 and id(n.out) not in used and n.out.dtype != "i1"
+                 and n.out is not self.last]
+        r.shuffle(sinks)
+        outs = [self.last] + sinks[:r.choice([0, 1, 2, 2, 2])]
+        if len(outs) == 1 and r.random() < 0.05:
+            outs.append(self.pick(lambda v: v is not self.last))
         return Program(self.nodes, outs)
 
     def commit(self):
@@ -1099,18 +1107,26 @@ class Case:
 
 
 def run_one(graph_run, case, cfg):
-    """Returns None on success, else (kind, detail)."""
+    """Returns None on success, else (kind, detail, log)."""
     cmd = case.command(graph_run, cfg)
-    for attempt in range(3):
-        if os.path.exists(graph_run):
-            break
-        import time
-        time.sleep(30)  # the binary may be being relinked
-    try:
-        p = subprocess.run(cmd, cwd=case.dir, capture_output=True, text=True,
-                           timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return ("TIMEOUT", "no result after %d s" % RUN_TIMEOUT, "")
+    # The binaries may be being relinked: a missing or half-written
+    # graph-run/libGraphOpt.so is waited for (30 s at a time), not reported.
+    for attempt in range(BINARY_RETRIES + 1):
+        try:
+            p = subprocess.run(cmd, cwd=case.dir, capture_output=True,
+                               text=True, timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return ("TIMEOUT", "no result after %d s" % RUN_TIMEOUT, "")
+        except OSError as e:
+            if attempt == BINARY_RETRIES:
+                return ("ERROR", "cannot run graph-run: %s" % e, "")
+            time.sleep(30)
+            continue
+        if p.returncode == 127 or "error while loading shared libraries" in p.stderr:
+            if attempt < BINARY_RETRIES:
+                time.sleep(30)
+                continue
+        break
     log = p.stdout + p.stderr
     if p.returncode < 0:
         try:
@@ -1324,7 +1340,6 @@ def main(argv):
 
     graph_run = os.path.abspath(os.path.join(args.build, "bin", "graph-run"))
     if not os.path.exists(graph_run):
-        import time
         time.sleep(30)
     if not os.path.exists(graph_run):
         print("fuzz_graph.py: no graph-run at %s" % graph_run, file=sys.stderr)

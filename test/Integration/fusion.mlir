@@ -41,3 +41,25 @@ func.func @linear_gelu_unfused(%x: tensor<3x10xf32>, %w: tensor<20x10xf32>, %b: 
   %r = graph.gelu %z : tensor<3x20xf32> -> tensor<3x20xf32>
   return %r : tensor<3x20xf32>
 }
+
+// The unfused attention (boolean mask through select, scaled by 1/sqrt(8)),
+// formed into fusion.attention, against the same NumPy reference.
+// RUN: graph-opt %s -fusion-form-attention -o %t/att.mlir
+// RUN: FileCheck %s --check-prefix=FORMED-ATT < %t/att.mlir
+// RUN: graph-run %t/att.mlir --entry=attention_unfused --quiet --input=@%t/am/x0.npy --input=@%t/am/x1.npy \
+// RUN:   --input=@%t/am/x2.npy --input=@%t/am/x3.npy --expected-output=@%t/am/expected.npy \
+// RUN:   --rtol=1e-5 --atol=1e-6 | FileCheck %s
+// FORMED-ATT-LABEL: func.func @attention_unfused
+// FORMED-ATT: fusion.attention
+// FORMED-ATT-NOT: graph.softmax
+func.func @attention_unfused(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x5xf32>, %m: tensor<4x6xi1>) -> tensor<2x4x5xf32> {
+  %kt = graph.transpose %k, [0, 2, 1] : tensor<2x6x8xf32> -> tensor<2x8x6xf32>
+  %s = graph.matmul %q, %kt : tensor<2x4x8xf32>, tensor<2x8x6xf32> -> tensor<2x4x6xf32>
+  %c = graph.constant dense<2.82842712> : tensor<f32>
+  %ss = graph.div %s, %c : tensor<2x4x6xf32>, tensor<f32> -> tensor<2x4x6xf32>
+  %ninf = graph.constant dense<0xFF800000> : tensor<f32>
+  %sm = graph.select %m, %ss, %ninf : tensor<4x6xi1>, tensor<2x4x6xf32>, tensor<f32> -> tensor<2x4x6xf32>
+  %p = graph.softmax %sm axis = 2 : tensor<2x4x6xf32> -> tensor<2x4x6xf32>
+  %o = graph.matmul %p, %v : tensor<2x4x6xf32>, tensor<2x6x5xf32> -> tensor<2x4x5xf32>
+  return %o : tensor<2x4x5xf32>
+}

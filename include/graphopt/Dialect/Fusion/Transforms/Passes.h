@@ -28,6 +28,9 @@ class FusionDialect;
 /// fusion.linear.
 void populateFormLinearPatterns(RewritePatternSet &patterns);
 
+/// softmax(q k^T * scale [+ mask]) v -> fusion.attention.
+void populateFormAttentionPatterns(RewritePatternSet &patterns);
+
 /// fusion.linear / fusion.attention -> graph ops; fusion.group inlined.
 void populateExpandFusionPatterns(RewritePatternSet &patterns);
 

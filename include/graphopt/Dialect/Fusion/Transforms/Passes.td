@@ -21,6 +21,25 @@ def FusionFormLinearPass : Pass<"fusion-form-linear"> {
   ];
 }
 
+def FusionFormAttentionPass : Pass<"fusion-form-attention"> {
+  let summary = "Replace the attention subgraph by fusion.attention";
+  let description = [{
+    Matches `matmul(softmax(scores, last axis), v)` where `scores` is
+    `matmul(q, transpose(k))` (the transpose swapping the last two dims),
+    scaled by a splat constant (`mul` by `c`, or `div` by `c`, giving scale
+    `c` or `1/c`; no scaling gives scale 1), optionally followed by an
+    additive mask (`add`) or a boolean one (`select(mask, scores, -inf)`),
+    and replaces it by one `fusion.attention`. These are the forms PyTorch's
+    and ONNX's exporters produce for scaled dot-product attention.
+    Intermediate values used elsewhere block the match. The patterns are
+    public (`populateFormAttentionPatterns`).
+  }];
+  let dependentDialects = ["::mlir::graphopt::fusion::FusionDialect"];
+  let statistics = [
+    Statistic<"numFormed", "formed-attentions", "Number of fusion.attention ops formed">
+  ];
+}
+
 def FusionExpandPass : Pass<"fusion-expand"> {
   let summary = "Expand fused kernels and groups back into graph ops";
   let description = [{
