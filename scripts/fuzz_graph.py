@@ -20,17 +20,21 @@ is written exactly as the spec's inference gives it (checked here).
 
 The expected results are computed by NumPy in float64 (rounded to float32 at
 the end), following the formulas of the spec. Alongside each value the
-generator carries a first-order bound on the error that f32 evaluation may
-add (rounding of every op, a few ulp for exp/log/tanh/erf approximations,
-accumulation in matmul/reduce), which is used to
+generator carries an estimate of the error that f32 evaluation may add
+(first-order propagation of each operand's error, the rounding of every op,
+a few ulp for the exp/log/tanh/erf approximations, and for the sums in
+matmul/reduce/mean the usual probabilistic estimate 3 u sqrt(n) max|partial
+sum|: the worst case n u sum|x| would make tolerances uselessly loose),
+which is used to
   * reject candidate ops whose reference result would be unreliable:
     compare operands closer than the bound, float->int casts too close to an
     integer, exp of large values, log/sqrt/rsqrt of values not made positive
     first (the generator inserts abs + 1), float divisors near zero (it
     inserts abs + 0.5), values beyond 1e5;
-  * choose the tolerance: rtol 1e-4 and atol 1e-5, unless twice the bound
-    exceeds that for some element (cancellation after large intermediates);
-    then atol is raised to that level and the reason is printed.
+  * choose the tolerance: rtol 1e-4 and atol 1e-5, unless twice the
+    estimate exceeds that for some element (cancellation after large
+    intermediates); then atol is raised to that level and the reason is
+    printed. x - x and x / x are known to be exact.
 
 Each program runs through `graph-run` in five configurations:
     default            static shapes, full pipeline
@@ -307,6 +311,58 @@ def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def gelu(x, approx):
+    if approx == "tanh":
+        return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) *
+                                        (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+
+
+UFN = {
+    "neg": lambda x, a: -x,
+    "abs": lambda x, a: np.abs(x),
+    "relu": lambda x, a: np.maximum(x, 0),
+    "exp": lambda x, a: np.exp(x),
+    "log": lambda x, a: np.log(x),
+    "sqrt": lambda x, a: np.sqrt(x),
+    "rsqrt": lambda x, a: 1.0 / np.sqrt(x),
+    "tanh": lambda x, a: np.tanh(x),
+    "sigmoid": lambda x, a: sigmoid(x),
+    "silu": lambda x, a: x * sigmoid(x),
+    "gelu": lambda x, a: gelu(x, a["approx"]),
+}
+
+
+def acc_err(terms, axis):
+    """Rounding error of summing `terms` along `axis` in f32, in an
+    unspecified order. The worst case, n u sum|t|, is far from what happens
+    (it made tolerances uselessly loose); this is the usual probabilistic
+    estimate, 3 u sqrt(n) max|partial sum| (partial sums in index order),
+    which the tolerance check then doubles."""
+    n = terms.shape[axis]
+    if n == 0:
+        return np.zeros(np.sum(terms, axis=axis).shape)
+    partial = np.max(np.abs(np.cumsum(terms, axis=axis)), axis=axis)
+    return 3 * U * math.sqrt(n) * partial
+
+
+def matmul_acc_err(x, y):
+    """acc_err of the K-term dot products of torch.matmul(x, y)."""
+    a = x[None, :] if x.ndim == 1 else x
+    b = y[:, None] if y.ndim == 1 else y
+    if numel(a.shape) * b.shape[-1] > 4_000_000:
+        k = a.shape[-1]
+        acc = 3 * U * math.sqrt(k) * np.matmul(np.abs(a), np.abs(b))
+    else:
+        prod = a[..., :, :, None] * b[..., None, :, :]
+        acc = acc_err(prod, -2)
+    if y.ndim == 1:
+        acc = acc[..., 0]
+    if x.ndim == 1:
+        acc = acc[..., 0, :] if y.ndim != 1 else acc[..., 0]
+    return acc
+
+
 def check_float(r, what):
     if not np.all(np.isfinite(r)) or (r.size and np.max(np.abs(r)) > CAP):
         raise Invalid("%s: values beyond %g" % (what, CAP))
@@ -350,6 +406,13 @@ def evaluate_node(n):
                  "min": lambda: np.minimum(x, y)}[op]()
             check_int(r, op)
             o.data, o.err = r, np.zeros(r.shape)
+        elif n.ins[0] is n.ins[1] and op in ("sub", "div"):
+            # x - x and x / x are exact whatever x's error (x != 0 for div:
+            # divisors are kept away from 0).
+            if op == "div" and x.size and np.min(np.abs(x) - E[0]) < 0.25:
+                raise Invalid("divisor near zero")
+            r = np.zeros(x.shape) if op == "sub" else np.ones(x.shape)
+            o.data, o.err = r, np.zeros(r.shape)
         else:
             ex, ey = E
             if op == "add":
@@ -375,50 +438,27 @@ def evaluate_node(n):
     elif op in UNARY:
         x = X[0]
         if not isf:
-            r = {"neg": lambda: -x, "abs": lambda: np.abs(x),
-                 "relu": lambda: np.maximum(x, 0)}[op]()
-            o.data, o.err = r, np.zeros(r.shape)
-            return
+            r = UFN[op](x, a)
+            o.data, o.err = r, np.zeros(np.shape(r))
         ex = E[0]
-        ax = np.abs(x)
-        if op in ("neg", "abs"):
-            r, e = (-x if op == "neg" else ax), ex
-        elif op == "relu":
-            r, e = np.maximum(x, 0.0), ex
-        elif op == "exp":
-            if x.size and np.max(x) > 11:
+        if op in ("neg", "abs", "relu"):
+            r, e = UFN[op](x, a), ex
+        else:
+            if op == "exp" and x.size and np.max(x) > 11:
                 raise Invalid("exp of a large value")
-            r = np.exp(x)
-            e = r * np.expm1(ex) + TRANS * r * np.exp(ex)
-        elif op in ("log", "sqrt", "rsqrt"):
-            low = x - ex
-            if x.size and np.min(low) < 0.25:
+            if op in ("log", "sqrt", "rsqrt") and x.size and np.min(x - ex) < 0.25:
                 raise Invalid("%s of a value not safely positive" % op)
-            if op == "log":
-                r = np.log(x)
-                e = ex / low + TRANS * np.abs(r) + 2 * U
-            elif op == "sqrt":
-                r = np.sqrt(x)
-                e = ex / (2 * np.sqrt(low)) + 2 * U * r
-            else:
-                r = 1.0 / np.sqrt(x)
-                e = 0.5 * ex * low ** -1.5 + 4 * U * r
-        elif op == "tanh":
-            r = np.tanh(x)
-            e = ex + TRANS * np.abs(r) + U
-        elif op == "sigmoid":
-            r = sigmoid(x)
-            e = 0.25 * ex + TRANS * r + U
-        elif op == "silu":
-            r = x * sigmoid(x)
-            e = 1.1 * ex + TRANS * (np.abs(r) + ax) + U
-        elif op == "gelu":
-            if a["approx"] == "tanh":
-                r = 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) *
-                                             (x + 0.044715 * x ** 3)))
-            else:
-                r = 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
-            e = 1.13 * ex + TRANS * (np.abs(r) + ax) + U
+            r = UFN[op](x, a)
+            # Propagated error: f's change over [x - ex, x + ex] (the
+            # functions are smooth and the intervals tiny), plus the error
+            # of the f32 evaluation itself: a few ulp of the result, and for
+            # the compositions (silu, gelu: x * g(x)) a few ulp of |x|, as
+            # g's absolute error is scaled by x.
+            e = np.maximum(np.abs(UFN[op](x + ex, a) - r),
+                           np.abs(UFN[op](x - ex, a) - r))
+            e = e + TRANS * np.abs(r) + U
+            if op in ("silu", "gelu"):
+                e = e + TRANS * np.abs(x)
         check_float(r, op)
         o.data, o.err = r, e
     elif op == "compare":
@@ -427,7 +467,7 @@ def evaluate_node(n):
               "le": np.less_equal, "gt": np.greater,
               "ge": np.greater_equal}[a["dir"]]
         r = fn(x, y)
-        if n.ins[0].dtype == "f32":
+        if n.ins[0].dtype == "f32" and n.ins[0] is not n.ins[1]:
             eb = E[0] + E[1]
             gap = np.abs(x - y)
             bad = (eb > 0) & (gap <= SAFETY * eb)
@@ -463,11 +503,9 @@ def evaluate_node(n):
             o.data, o.err = r, np.zeros(np.shape(r))
         else:
             ex, ey = E
-            K = x.shape[-1]
             r = np.matmul(x, y)
             e = (np.matmul(np.abs(x), ey) + np.matmul(ex, np.abs(y)) +
-                 np.matmul(ex, ey) +
-                 (K + 1) * U * np.matmul(np.abs(x), np.abs(y)) + U * np.abs(r))
+                 np.matmul(ex, ey) + matmul_acc_err(x, y) + U * np.abs(r))
             check_float(r, op)
             o.data, o.err = np.asarray(r), np.asarray(e)
     elif op == "transpose":
@@ -491,8 +529,11 @@ def evaluate_node(n):
         if kind in ("sum", "mean"):
             r = np.sum(x, axis=axes, keepdims=kd)
             if isf:
+                rest = [d for i, d in enumerate(x.shape) if i not in axes]
+                xt = np.moveaxis(x, axes, range(-len(axes), 0)) if axes else x
+                xt = xt.reshape(tuple(rest) + (cnt,))
                 e = (np.sum(ex, axis=axes, keepdims=kd) +
-                     (cnt + 1) * U * np.sum(np.abs(x), axis=axes, keepdims=kd))
+                     acc_err(xt, -1).reshape(np.shape(r)) + U * np.abs(r))
                 if kind == "mean":
                     r = r / cnt
                     e = e / cnt + U * np.abs(r)
@@ -978,7 +1019,7 @@ class Gen:
 
     # -- the program ----------------------------------------------------------
 
-    def program(self):
+    def program(self, max_ops=8):
         r = self.rng
         nargs = r.randint(1, 3)
         base = self.rand_shape(r.choices([0, 1, 2, 3, 4], [1, 3, 4, 3, 2])[0])
@@ -994,7 +1035,7 @@ class Gen:
             data = self.rand_data(shape, dt)
             self.emit("arg", [], {"data": data}, dt, shape)
             self.commit()
-        nops = r.randint(1, 8)
+        nops = r.randint(1, max_ops)
         names = [g for g, _ in self.GENS]
         weights = [w for _, w in self.GENS]
         done = 0
@@ -1040,10 +1081,10 @@ def bc_ok(s, t):
         return False
 
 
-def generate(seed, index):
+def generate(seed, index, max_ops=8):
     rng = random.Random("graph-fuzz:%d:%d" % (seed, index))
     for _ in range(20):
-        prog = Gen(rng).program()
+        prog = Gen(rng).program(max_ops)
         if prog is not None and validate(prog):
             return prog
     raise RuntimeError("could not generate program %d" % index)
@@ -1122,7 +1163,8 @@ def run_one(graph_run, case, cfg):
                 return ("ERROR", "cannot run graph-run: %s" % e, "")
             time.sleep(30)
             continue
-        if p.returncode == 127 or "error while loading shared libraries" in p.stderr:
+        if p.returncode in (126, 127) or \
+                "error while loading shared libraries" in p.stderr:
             if attempt < BINARY_RETRIES:
                 time.sleep(30)
                 continue
@@ -1312,7 +1354,7 @@ def minimize(prog, cfg_name, sig, graph_run, workdir, log=print):
 # ----------------------------------------------------------------------------
 
 def fuzz_one(args, index, graph_run, tmproot):
-    prog = generate(args.seed, index)
+    prog = generate(args.seed, index, args.max_ops)
     work = os.path.join(tmproot, str(index))
     case = Case(prog, work)
     fails = run_case(graph_run, case)
@@ -1335,6 +1377,8 @@ def main(argv):
                     help="run only program number I of the seed")
     ap.add_argument("--minimize", action="store_true",
                     help="shrink each failing program (saved in OUT/N/min/)")
+    ap.add_argument("--max-ops", type=int, default=8,
+                    help="programs have 1 to this many generated ops")
     ap.add_argument("--verbose", "-v", action="store_true")
     args = ap.parse_args(argv[1:])
 
@@ -1348,11 +1392,21 @@ def main(argv):
     indices = [args.only] if args.only is not None else list(range(args.count))
     passed = failed = 0
     runs = 0
+    opcount = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
         futs = [ex.submit(fuzz_one, args, i, graph_run, tmproot) for i in indices]
         for fut in futs:
             index, case, fails = fut.result()
             runs += len(case.configs())
+            for n in case.prog.nodes:
+                key = n.op
+                if n.op == "gelu":
+                    key = "gelu-" + n.attrs["approx"]
+                elif n.op == "reduce":
+                    key = "reduce-" + n.attrs["kind"]
+                elif n.op == "cast":
+                    key = "cast-" + n.ins[0].dtype + "-" + n.out.dtype
+                opcount[key] = opcount.get(key, 0) + 1
             for note in case.notes:
                 print("program %d: %s" % (index, note))
             if not fails:
@@ -1365,9 +1419,10 @@ def main(argv):
             failed += 1
             dest = os.path.join(args.out, str(index))
             save_failure(case, fails, graph_run, dest)
-            for cfg, (kind, detail, _) in fails:
-                print("FAIL program %d [%s] %s: %s (saved in %s)"
-                      % (index, cfg[0], kind, detail, dest))
+            kinds = ", ".join("%s %s" % (cfg[0], kind)
+                              for cfg, (kind, _, _) in fails)
+            print("FAIL program %d (%s): %s; saved in %s"
+                  % (index, kinds, fails[0][1][1], dest))
             if args.minimize:
                 cfg, (kind, detail, _) = fails[0]
                 small = minimize(case.prog, cfg[0], signature(kind, detail),
@@ -1384,6 +1439,7 @@ def main(argv):
         print("work directories kept in %s" % tmproot)
     else:
         shutil.rmtree(tmproot, ignore_errors=True)
+    print("ops: " + " ".join("%s=%d" % kv for kv in sorted(opcount.items())))
     print("%d graph-run invocations" % runs)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

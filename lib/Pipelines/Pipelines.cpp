@@ -61,7 +61,9 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(fusion::createFusionExpandPass());
   fn.addPass(createConvertGraphToLinalgPass());
-  addUpstream(fn, "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+  addUpstream(fn, options.fuseElementwise
+                      ? "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse"
+                      : "canonicalize,cse");
 
   // Tiling and vectorization on tensors.
   if (options.vectorize) {
@@ -91,18 +93,17 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // bf16 arithmetic is expanded to integer ops: x86 has no bf16 libcalls.
   addUpstream(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
                   "func.func(arith-expand{include-bf16=true})");
-  // Math ops without an approximation become libm calls (scalarized for
-  // vectors) before the vector dialect is lowered.
-  addUpstream(pm, "convert-math-to-libm,"
+  // Math ops LLVM has intrinsics for (fma, sqrt, exp, ...) become those,
+  // on vectors too; the rest become libm calls (scalarized for vectors),
+  // before the vector dialect is lowered.
+  addUpstream(pm, "convert-math-to-llvm,convert-math-to-libm,"
                   "convert-vector-to-llvm{reassociate-fp-reductions=true}");
   addUpstream(pm, options.runtimeAllocator
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");
-  addUpstream(
-      pm, "convert-math-to-llvm,"
-          "convert-arith-to-llvm,"
-          "convert-index-to-llvm,convert-func-to-llvm,"
-          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
+  addUpstream(pm, "convert-arith-to-llvm,"
+                  "convert-index-to-llvm,convert-func-to-llvm,"
+                  "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");
   if (!options.targetCPU.empty() || !options.targetFeatures.empty()) {
     GraphSetTargetPassOptions target;

@@ -192,6 +192,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   CPUPipelineOptions cpu;
   cpu.optimize = options.optimize;
   cpu.vectorize = options.vectorize;
+  cpu.fuseElementwise = options.fuse;
   // Buffers come from the runtime's caching allocator, so repeated calls
   // reuse memory; results are released through it too.
   cpu.runtimeAllocator = true;

@@ -74,6 +74,10 @@ static cl::opt<bool> optimize("optimize",
 static cl::opt<bool>
     vectorize("vectorize", cl::desc("Tile and vectorize (off: scalar loops)"),
               cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    fuse("fuse", cl::desc("Fuse elementwise chains (off: one loop nest and "
+                          "buffer per op, to measure what fusion buys)"),
+         cl::init(true), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -183,6 +187,7 @@ int main(int argc, char **argv) {
   options.entry = entry;
   options.optimize = optimize;
   options.vectorize = vectorize;
+  options.fuse = fuse;
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

@@ -49,6 +49,8 @@ struct RunnerOptions {
   bool optimize = true;
   /// Tile and vectorize (off: scalar loops, for debugging).
   bool vectorize = true;
+  /// Fuse elementwise chains (off: one loop nest per op, for comparison).
+  bool fuse = true;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
   /// Print per-pass and per-phase timing to stderr.
