@@ -48,3 +48,19 @@ func.func @neg_dyn(%x: tensor<?xf32>) -> tensor<?xf32> {
   %r = graph.neg %x : tensor<?xf32> -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// Found by scripts/fuzz_graph.py: a size-1 strided slice broadcast into a
+// vectorized op (was "LLVM Translation failed"), and a batched matmul with
+// two dynamic batch dims (was a segfault in expand-strided-metadata).
+// RUN: graph-run %s --entry=strided_slice_broadcast --input=3xf32=1,2,3 --expected-output=3xf32=0,1,2 --quiet | FileCheck %s --check-prefix=OK
+// RUN: graph-run %s --entry=dynamic_batches --specialize-shapes=false --input=2x2x3x4xf32=1 \
+// RUN:   --input=2x2x4x5xf32=1 --expected-output=2x2x3x5xf32=4 --quiet | FileCheck %s --check-prefix=OK
+func.func @strided_slice_broadcast(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = graph.slice %x [0] [1] [2] : tensor<3xf32> -> tensor<1xf32>
+  %r = graph.sub %x, %s : tensor<3xf32>, tensor<1xf32> -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func @dynamic_batches(%a: tensor<?x?x3x4xf32>, %b: tensor<?x?x4x5xf32>) -> tensor<?x?x3x5xf32> {
+  %r = graph.matmul %a, %b : tensor<?x?x3x4xf32>, tensor<?x?x4x5xf32> -> tensor<?x?x3x5xf32>
+  return %r : tensor<?x?x3x5xf32>
+}

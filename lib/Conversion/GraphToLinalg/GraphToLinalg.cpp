@@ -547,6 +547,54 @@ Value expandLeading(OpBuilder &b, Location loc, Value v,
   return tensor::ExpandShapeOp::create(b, loc, resultType, v, re, outShape);
 }
 
+/// out[b..., m, n] += lhs[b..., m, k] * rhs[b..., k, n] as one
+/// linalg.generic over `nb` batch dims; `init` is the zero-filled output.
+Value batchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         int64_t nb, RankedTensorType resultType, Value init) {
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = nb + 3;
+  SmallVector<AffineExpr> batch;
+  for (int64_t d = 0; d < nb; ++d)
+    batch.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr m = getAffineDimExpr(nb, ctx), n = getAffineDimExpr(nb + 1, ctx),
+             k = getAffineDimExpr(nb + 2, ctx);
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    SmallVector<AffineExpr> e(batch);
+    e.append({x, y});
+    return AffineMap::get(loops, 0, e, ctx);
+  };
+  SmallVector<utils::IteratorType> iterators(loops - 1,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Type acc = resultType.getElementType();
+  Value r =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+          ValueRange{init}, {map(m, k), map(k, n), map(m, n)}, iterators,
+          [&](OpBuilder &nb2, Location nloc, ValueRange args) {
+            Value x = args[0], y = args[1];
+            if (x.getType() != acc && isa<FloatType>(acc)) {
+              x = arith::ExtFOp::create(nb2, nloc, acc, x);
+              y = arith::ExtFOp::create(nb2, nloc, acc, y);
+            }
+            Value prod =
+                isa<FloatType>(acc)
+                    ? arith::MulFOp::create(nb2, nloc, x, y).getResult()
+                    : arith::MulIOp::create(nb2, nloc, x, y).getResult();
+            Value sum =
+                isa<FloatType>(acc)
+                    ? arith::AddFOp::create(nb2, nloc, prod, args[2])
+                          .getResult()
+                    : arith::AddIOp::create(nb2, nloc, prod, args[2])
+                          .getResult();
+            linalg::YieldOp::create(nb2, nloc, sum);
+          })
+          .getResult(0);
+  if (r.getType() != resultType)
+    r = tensor::CastOp::create(b, loc, resultType, r);
+  return r;
+}
+
 struct MatMulLowering : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -665,18 +713,31 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       rS.append({rs[rr - 2], n});
       Value l3 = broadcastTo(b, loc, lhs, lFullT, lS);
       Value r3 = broadcastTo(b, loc, rhs, rFullT, rS);
-      if (nb != 1) {
-        l3 = nb == 0 ? l3 : collapseLeading(b, loc, l3, nb);
-        r3 = nb == 0 ? r3 : collapseLeading(b, loc, r3, nb);
+      if (llvm::count_if(batch, ShapedType::isDynamic) > 1) {
+        // Several dynamic batch dims: one batched contraction over all of
+        // them. Collapsing them would need an expand_shape with two dynamic
+        // dims in one group, which MLIR 22's expand-strided-metadata
+        // crashes on (reshape propagation re-creates it otherwise).
+        product = batchedContraction(b, loc, l3, r3, nb, fullType,
+                                     filled([&] {
+                                       SmallVector<OpFoldResult> sz(batchSizes);
+                                       sz.append({m, n});
+                                       return sz;
+                                     }()));
+      } else {
+        if (nb != 1) {
+          l3 = collapseLeading(b, loc, l3, nb);
+          r3 = collapseLeading(b, loc, r3, nb);
+        }
+        Value init = filled({dimSizes(b, loc, l3)[0], m, n});
+        Value bmm =
+            linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
+                                          ValueRange{l3, r3}, ValueRange{init})
+                .getResult(0);
+        if (nb != 1)
+          bmm = expandLeading(b, loc, bmm, batchSizes, fullType);
+        product = bmm;
       }
-      Value init = filled({dimSizes(b, loc, l3)[0], m, n});
-      Value bmm =
-          linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
-                                        ValueRange{l3, r3}, ValueRange{init})
-              .getResult(0);
-      if (nb != 1)
-        bmm = expandLeading(b, loc, bmm, batchSizes, fullType);
-      product = bmm;
     }
 
     // Remove the unit dims of promoted vectors.
@@ -857,9 +918,19 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
       sizes.push_back(b.getIndexAttr((l - s + st - 1) / st));
       strides.push_back(b.getIndexAttr(st));
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, cast<RankedTensorType>(op.getType()), op.getInput(), offsets, sizes,
-        strides);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value slice = tensor::ExtractSliceOp::create(b, op.getLoc(), resultType,
+                                                 op.getInput(), offsets, sizes,
+                                                 strides);
+    // A strided slice becomes a strided view after bufferization, which
+    // MLIR 22 cannot always read with vector transfers (a 0-D read of a
+    // strided view is never lowered): copy it into a contiguous tensor.
+    if (llvm::any_of(op.getStep(), [](int64_t s) { return s != 1; })) {
+      Value init = tensor::EmptyOp::create(b, op.getLoc(), resultType.getShape(),
+                                           resultType.getElementType());
+      slice = linalg::CopyOp::create(b, op.getLoc(), slice, init).getResult(0);
+    }
+    rewriter.replaceOp(op, slice);
     return success();
   }
 };

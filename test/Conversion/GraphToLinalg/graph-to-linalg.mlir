@@ -538,8 +538,11 @@ func.func @concat_dynamic(%a: tensor<?x4xf16>, %b: tensor<?x4xf16>) -> tensor<?x
 // Columns 1, 3, 5: offset 1, size 3, stride 2.
 // CHECK-LABEL: func.func @slice
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>)
+// A strided slice is copied into a contiguous tensor.
 // CHECK: %[[S:.+]] = tensor.extract_slice %[[X]][0, 1] [4, 3] [1, 2] : tensor<4x8xf32> to tensor<4x3xf32>
-// CHECK: return %[[S]]
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[C:.+]] = linalg.copy ins(%[[S]] : tensor<4x3xf32>) outs(%[[E]] : tensor<4x3xf32>)
+// CHECK: return %[[C]]
 func.func @slice(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
   %0 = graph.slice %x [0, 1] [4, 7] [1, 2] : tensor<4x8xf32> -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
