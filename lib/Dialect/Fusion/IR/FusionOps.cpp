@@ -27,29 +27,17 @@ void FusionDialect::initialize() {
 namespace {
 template <typename OpTy, typename... Args>
 LogicalResult opError(std::optional<Location> loc, Args &&...args) {
-  return emitOptionalError(loc, "'", OpTy::getOperationName(), "' op ",
-                           std::forward<Args>(args)...);
+  return graph::emitOpError<OpTy>(loc, std::forward<Args>(args)...);
 }
 
 RankedTensorType tensorOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-std::string dimStr(int64_t d) {
-  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
-}
+std::string dimStr(int64_t d) { return graph::formatDim(d); }
 
 bool dimsConflict(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
-}
-
-bool compatibleLists(TypeRange l, TypeRange r) {
-  if (l.size() != r.size())
-    return false;
-  for (auto [a, b] : llvm::zip(l, r))
-    if (!graph::areCompatibleTensorTypes(a, b))
-      return false;
-  return true;
 }
 } // namespace
 
@@ -146,7 +134,7 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
 }
 
 bool LinearOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return compatibleLists(l, r);
+  return graph::areCompatibleTensorTypeLists(l, r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -219,7 +207,7 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
 }
 
 bool AttentionOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return compatibleLists(l, r);
+  return graph::areCompatibleTensorTypeLists(l, r);
 }
 
 #define GET_OP_CLASSES

@@ -47,10 +47,7 @@ Operation *GraphDialect::materializeConstant(OpBuilder &builder,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Prints a dim for a diagnostic: `?` for dynamic.
-std::string dimStr(int64_t d) {
-  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
-}
+std::string dimStr(int64_t d) { return formatDim(d); }
 
 std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s = "[";
@@ -69,8 +66,8 @@ std::string listStr(ArrayRef<int64_t> list) {
 
 template <typename OpTy, typename... Args>
 LogicalResult opError(std::optional<Location> loc, Args &&...args) {
-  return emitOptionalError(loc, "'", OpTy::getOperationName(), "' op ",
-                           std::forward<Args>(args)...);
+  return mlir::graphopt::graph::emitOpError<OpTy>(loc,
+                                                  std::forward<Args>(args)...);
 }
 
 RankedTensorType tensorOf(Value v) {
@@ -183,8 +180,12 @@ LogicalResult mlir::graphopt::graph::inferResultTypes(
   return success();
 }
 
-namespace {
-bool compatibleLists(TypeRange l, TypeRange r) {
+std::string mlir::graphopt::graph::formatDim(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
+bool mlir::graphopt::graph::areCompatibleTensorTypeLists(TypeRange l,
+                                                         TypeRange r) {
   if (l.size() != r.size())
     return false;
   for (auto [a, b] : llvm::zip(l, r))
@@ -192,11 +193,10 @@ bool compatibleLists(TypeRange l, TypeRange r) {
       return false;
   return true;
 }
-} // namespace
 
 #define GRAPH_COMPATIBLE_RETURN_TYPES(OP)                                      \
   bool OP::isCompatibleReturnTypes(TypeRange l, TypeRange r) {                 \
-    return compatibleLists(l, r);                                              \
+    return areCompatibleTensorTypeLists(l, r);                                 \
   }
 
 //===----------------------------------------------------------------------===//

@@ -37,6 +37,21 @@ std::optional<int64_t> broadcastShapes(ArrayRef<int64_t> lhs,
 /// and an inferred one.
 bool areCompatibleTensorTypes(Type a, Type b);
 
+/// areCompatibleTensorTypes element by element, for
+/// InferTypeOpInterface::isCompatibleReturnTypes.
+bool areCompatibleTensorTypeLists(TypeRange l, TypeRange r);
+
+/// A dim for a diagnostic: its size, or `?` when dynamic.
+std::string formatDim(int64_t d);
+
+/// Emits "'<op name>' op <args...>" at `loc` (if any) and fails: the form of
+/// every verifier diagnostic of the graph and fusion dialects.
+template <typename OpTy, typename... Args>
+LogicalResult emitOpError(std::optional<Location> loc, Args &&...args) {
+  return emitOptionalError(loc, "'", OpTy::getOperationName(), "' op ",
+                           std::forward<Args>(args)...);
+}
+
 /// Re-infers the result types of graph op `op` from its current operands
 /// and attributes, with the written element types kept (graph.cast infers
 /// only its shape). Fails for non-graph ops and invalid ones.
