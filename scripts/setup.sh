@@ -14,6 +14,9 @@ DEB_PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "clang-${LLVM_VERSION}"
   cmake ninja-build
+  # LLVMConfig.cmake looks for ZLIB (LLVM_ENABLE_ZLIB=1); not a dependency
+  # of the LLVM packages, so a bare machine may lack it.
+  zlib1g-dev
 )
 # Python modules the tests use (lit itself comes with llvm-22-tools).
 PY_MODULES=(numpy)

@@ -567,29 +567,28 @@ Value batchedContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   Type acc = resultType.getElementType();
-  Value r =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
-          ValueRange{init}, {map(m, k), map(k, n), map(m, n)}, iterators,
-          [&](OpBuilder &nb2, Location nloc, ValueRange args) {
-            Value x = args[0], y = args[1];
-            if (x.getType() != acc && isa<FloatType>(acc)) {
-              x = arith::ExtFOp::create(nb2, nloc, acc, x);
-              y = arith::ExtFOp::create(nb2, nloc, acc, y);
-            }
-            Value prod =
-                isa<FloatType>(acc)
-                    ? arith::MulFOp::create(nb2, nloc, x, y).getResult()
-                    : arith::MulIOp::create(nb2, nloc, x, y).getResult();
-            Value sum =
-                isa<FloatType>(acc)
-                    ? arith::AddFOp::create(nb2, nloc, prod, args[2])
-                          .getResult()
-                    : arith::AddIOp::create(nb2, nloc, prod, args[2])
-                          .getResult();
-            linalg::YieldOp::create(nb2, nloc, sum);
-          })
-          .getResult(0);
+  Value r = linalg::GenericOp::create(
+                b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+                ValueRange{init}, {map(m, k), map(k, n), map(m, n)}, iterators,
+                [&](OpBuilder &nb2, Location nloc, ValueRange args) {
+                  Value x = args[0], y = args[1];
+                  if (x.getType() != acc && isa<FloatType>(acc)) {
+                    x = arith::ExtFOp::create(nb2, nloc, acc, x);
+                    y = arith::ExtFOp::create(nb2, nloc, acc, y);
+                  }
+                  Value prod =
+                      isa<FloatType>(acc)
+                          ? arith::MulFOp::create(nb2, nloc, x, y).getResult()
+                          : arith::MulIOp::create(nb2, nloc, x, y).getResult();
+                  Value sum =
+                      isa<FloatType>(acc)
+                          ? arith::AddFOp::create(nb2, nloc, prod, args[2])
+                                .getResult()
+                          : arith::AddIOp::create(nb2, nloc, prod, args[2])
+                                .getResult();
+                  linalg::YieldOp::create(nb2, nloc, sum);
+                })
+                .getResult(0);
   if (r.getType() != resultType)
     r = tensor::CastOp::create(b, loc, resultType, r);
   return r;
@@ -718,8 +717,7 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
         // them. Collapsing them would need an expand_shape with two dynamic
         // dims in one group, which MLIR 22's expand-strided-metadata
         // crashes on (reshape propagation re-creates it otherwise).
-        product = batchedContraction(b, loc, l3, r3, nb, fullType,
-                                     filled([&] {
+        product = batchedContraction(b, loc, l3, r3, nb, fullType, filled([&] {
                                        SmallVector<OpFoldResult> sz(batchSizes);
                                        sz.append({m, n});
                                        return sz;
@@ -919,15 +917,14 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
       strides.push_back(b.getIndexAttr(st));
     }
     auto resultType = cast<RankedTensorType>(op.getType());
-    Value slice = tensor::ExtractSliceOp::create(b, op.getLoc(), resultType,
-                                                 op.getInput(), offsets, sizes,
-                                                 strides);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, op.getLoc(), resultType, op.getInput(), offsets, sizes, strides);
     // A strided slice becomes a strided view after bufferization, which
     // MLIR 22 cannot always read with vector transfers (a 0-D read of a
     // strided view is never lowered): copy it into a contiguous tensor.
     if (llvm::any_of(op.getStep(), [](int64_t s) { return s != 1; })) {
-      Value init = tensor::EmptyOp::create(b, op.getLoc(), resultType.getShape(),
-                                           resultType.getElementType());
+      Value init = tensor::EmptyOp::create(
+          b, op.getLoc(), resultType.getShape(), resultType.getElementType());
       slice = linalg::CopyOp::create(b, op.getLoc(), slice, init).getResult(0);
     }
     rewriter.replaceOp(op, slice);
@@ -1168,7 +1165,8 @@ struct SoftmaxLowering : OpRewritePattern<SoftmaxOp> {
 void normalizeResultTypes(Operation *root) {
   root->walk([](Operation *op) {
     SmallVector<RankedTensorType> types;
-    if (failed(inferResultTypes(op, types)))
+    if (!isa<GraphDialect>(op->getDialect()) ||
+        failed(inferResultTypes(op, types)))
       return;
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);

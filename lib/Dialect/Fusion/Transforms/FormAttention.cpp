@@ -100,12 +100,8 @@ struct SoftmaxMatMulToAttention : OpRewritePattern<graph::MatMulOp> {
     auto attention = AttentionOp::create(
         rewriter, out.getLoc(), out.getType(), qk.getLhs(), kt.getInput(),
         out.getRhs(), mask, UnitAttr(), scaleAttr);
-    SmallVector<Type> inferred;
-    if (failed(AttentionOp::inferReturnTypes(
-            getContext(), std::nullopt, attention->getOperands(),
-            attention->getRawDictionaryAttrs(),
-            attention->getPropertiesStorage(), attention->getRegions(),
-            inferred)) ||
+    SmallVector<RankedTensorType> inferred;
+    if (failed(graph::inferResultTypes(attention, inferred)) ||
         !graph::areCompatibleTensorTypes(inferred[0], out.getType())) {
       rewriter.eraseOp(attention);
       return rewriter.notifyMatchFailure(out, "operands do not form attention");

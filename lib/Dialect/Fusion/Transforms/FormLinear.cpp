@@ -57,11 +57,8 @@ struct MatMulBiasToLinear : OpRewritePattern<graph::AddOp> {
         transposed ? rewriter.getUnitAttr() : UnitAttr(),
         ActivationAttr::get(getContext(), Activation::None));
     // The add's declared type must be what fusion.linear computes.
-    SmallVector<Type> inferred;
-    if (failed(LinearOp::inferReturnTypes(
-            getContext(), std::nullopt, linear->getOperands(),
-            linear->getRawDictionaryAttrs(), linear->getPropertiesStorage(),
-            linear->getRegions(), inferred)) ||
+    SmallVector<RankedTensorType> inferred;
+    if (failed(graph::inferResultTypes(linear, inferred)) ||
         !graph::areCompatibleTensorTypes(inferred[0], add.getType())) {
       rewriter.eraseOp(linear);
       return rewriter.notifyMatchFailure(add, "bias does not match [N]");

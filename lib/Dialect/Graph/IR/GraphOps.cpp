@@ -164,7 +164,8 @@ bool mlir::graphopt::graph::areCompatibleTensorTypes(Type a, Type b) {
 LogicalResult mlir::graphopt::graph::inferResultTypes(
     Operation *op, SmallVectorImpl<RankedTensorType> &types) {
   auto infer = dyn_cast<InferTypeOpInterface>(op);
-  if (!infer || !isa<GraphDialect>(op->getDialect()))
+  if (!infer || !llvm::all_of(op->getResultTypes(),
+                              [](Type t) { return isa<RankedTensorType>(t); }))
     return failure();
   SmallVector<Type> inferred;
   if (failed(infer.inferReturnTypes(

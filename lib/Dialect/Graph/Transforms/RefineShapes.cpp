@@ -42,7 +42,8 @@ int64_t mlir::graphopt::graph::refineShapes(ModuleOp module) {
     // their users.
     fn.walk([&](Operation *op) {
       SmallVector<RankedTensorType> types;
-      if (failed(inferResultTypes(op, types)))
+      if (!isa<GraphDialect>(op->getDialect()) ||
+          failed(inferResultTypes(op, types)))
         return;
       for (auto [result, inferred] : llvm::zip(op->getResults(), types)) {
         auto current = cast<RankedTensorType>(result.getType());

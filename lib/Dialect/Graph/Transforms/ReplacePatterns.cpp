@@ -112,6 +112,23 @@ private:
   func::FuncOp pattern;
 };
 
+/// Clones the ops of `body` (but its terminator) at `b`'s insertion point
+/// through `map`, giving each clone the result types inferred from the
+/// operands it now has. Returns the clones.
+SmallVector<Operation *> cloneWithInferredTypes(OpBuilder &b, Block &body,
+                                                IRMapping &map) {
+  SmallVector<Operation *> created;
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = b.clone(op, map);
+    created.push_back(clone);
+    SmallVector<RankedTensorType> types;
+    if (succeeded(inferResultTypes(clone, types)))
+      for (auto [r, t] : llvm::zip(clone->getResults(), types))
+        r.setType(t);
+  }
+  return created;
+}
+
 /// Inlines `replacement` at `m`'s anchor and rewires the pattern's outputs.
 /// Returns false (leaving the IR unchanged) if a type would change.
 bool applyReplacement(func::FuncOp pattern, func::FuncOp replacement,
@@ -130,16 +147,8 @@ bool applyReplacement(func::FuncOp pattern, func::FuncOp replacement,
   for (auto [parg, rarg] :
        llvm::zip(pattern.getArguments(), replacement.getArguments()))
     map.map(rarg, m.values.lookup(parg));
-  SmallVector<Operation *> created;
-  for (Operation &op : replacement.getBody().front().without_terminator()) {
-    Operation *clone = b.clone(op, map);
-    created.push_back(clone);
-    // Result types follow the operands actually matched.
-    SmallVector<RankedTensorType> types;
-    if (succeeded(inferResultTypes(clone, types)))
-      for (auto [r, t] : llvm::zip(clone->getResults(), types))
-        r.setType(t);
-  }
+  SmallVector<Operation *> created =
+      cloneWithInferredTypes(b, replacement.getBody().front(), map);
   SmallVector<Value> newValues;
   for (Value v : repRet.getOperands())
     newValues.push_back(map.lookupOrDefault(v));
@@ -178,13 +187,7 @@ OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
   for (auto [from, to] :
        llvm::zip(source.getArguments(), entry->getArguments()))
     map.map(from, to);
-  for (Operation &op : source.getBody().front().without_terminator()) {
-    Operation *clone = b.clone(op, map);
-    SmallVector<RankedTensorType> types;
-    if (succeeded(inferResultTypes(clone, types)))
-      for (auto [r, t] : llvm::zip(clone->getResults(), types))
-        r.setType(t);
-  }
+  cloneWithInferredTypes(b, source.getBody().front(), map);
   auto ret = cast<func::ReturnOp>(source.getBody().back().getTerminator());
   SmallVector<Value> results;
   for (Value v : ret.getOperands())

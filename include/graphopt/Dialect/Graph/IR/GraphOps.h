@@ -52,9 +52,11 @@ LogicalResult emitOpError(std::optional<Location> loc, Args &&...args) {
                            std::forward<Args>(args)...);
 }
 
-/// Re-infers the result types of graph op `op` from its current operands
-/// and attributes, with the written element types kept (graph.cast infers
-/// only its shape). Fails for non-graph ops and invalid ones.
+/// Re-infers the result types of `op` (any op implementing
+/// InferTypeOpInterface whose results are ranked tensors, such as graph and
+/// fusion ops) from its current operands and attributes, with the written
+/// element types kept (graph.cast infers only its shape). Fails for other
+/// ops and invalid ones.
 LogicalResult inferResultTypes(Operation *op,
                                SmallVectorImpl<RankedTensorType> &types);
 
