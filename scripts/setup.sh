@@ -18,8 +18,15 @@ DEB_PACKAGES=(
   # of the LLVM packages, so a bare machine may lack it.
   zlib1g-dev
 )
-# Python modules the tests use (lit itself comes with llvm-22-tools).
-PY_MODULES=(numpy)
+# Python modules the tests use (lit itself comes with llvm-22-tools), as
+# "import-name pip-name debian-package": NumPy for the NumPy references, torch
+# and torchvision for the Python package's importers and the e2e suite
+# (test/e2e).
+PY_MODULES=(
+  "numpy numpy python3-numpy"
+  "torch torch python3-torch"
+  "torchvision torchvision python3-torchvision"
+)
 
 log() { printf '[setup] %s\n' "$*"; }
 
@@ -39,19 +46,33 @@ else
 fi
 
 PYTHON="${PYTHON:-$(command -v python3 || echo /usr/bin/python3)}"
-for m in "${PY_MODULES[@]}"; do
-  if ! "$PYTHON" -c "import $m" 2>/dev/null; then
-    log "installing Python module $m for $PYTHON"
-    # pip where the interpreter allows it (a venv, pyenv); Debian's own
-    # Python is externally managed, so fall back to its package.
-    if ! "$PYTHON" -m pip install -q "$m" 2>/dev/null; then
-      SUDO=""
-      [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "python3-$m"
+missing_py=() missing_pip=() missing_deb=()
+all_mods=$(for e in "${PY_MODULES[@]}"; do echo "${e%% *}"; done | paste -sd,)
+if ! "$PYTHON" -c "import $all_mods" 2>/dev/null; then  # one start when all present
+  for entry in "${PY_MODULES[@]}"; do
+    read -r mod pipname debname <<<"$entry"
+    if ! "$PYTHON" -c "import $mod" 2>/dev/null; then
+      missing_py+=("$mod") missing_pip+=("$pipname") missing_deb+=("$debname")
     fi
-    "$PYTHON" -c "import $m" || { log "cannot import $m with $PYTHON"; exit 1; }
+  done
+fi
+if ((${#missing_py[@]})); then
+  log "installing Python modules ${missing_py[*]} for $PYTHON"
+  # pip where the interpreter allows it (a venv, pyenv; torch and torchvision
+  # are PyPI wheels, about a minute); Debian's own Python is externally
+  # managed, so fall back to its packages.
+  if ! "$PYTHON" -m pip install -q "${missing_pip[@]}" 2>/dev/null; then
+    SUDO=""
+    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing_deb[@]}"
   fi
-done
+  for mod in "${missing_py[@]}"; do
+    "$PYTHON" -c "import $mod" || { log "cannot import $mod with $PYTHON"; exit 1; }
+  done
+else
+  log "Python modules present"
+fi
 
 [[ "${1:-}" == "--no-build" ]] && exit 0
 

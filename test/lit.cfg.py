@@ -13,8 +13,9 @@ config.name = "GRAPHOPT"
 # The internal shell: portable, and the only choice in newer lit releases.
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test", ".py"]
+# e2e/ is the Python e2e suite (cases, not lit tests): Python/e2e.test runs it.
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs",
-                   "consumer"]
+                   "consumer", "e2e"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.graphopt_obj_root, "test")
 
@@ -32,6 +33,11 @@ config.substitutions.append(
                               os.path.join(config.test_source_root, "lib",
                                            "reference.py"))))
 config.substitutions.append(("%python", config.python_executable))
+# The Python package in-tree (python/), using this build's libGraphOpt.so.
+config.substitutions.append(
+    ("%graphopt_python", "env PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s" % (
+        os.path.join(config.graphopt_src_root, "python"),
+        config.graphopt_obj_root, config.python_executable)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"])
@@ -49,6 +55,15 @@ try:
     if " avx2" in flags:
         config.available_features.add("avx2")
 except OSError:
+    pass
+
+# pip (with setuptools, for --no-build-isolation) can build the package.
+try:
+    if subprocess.run([config.python_executable, "-c",
+                       "import pip, setuptools"], capture_output=True,
+                      timeout=60).returncode == 0:
+        config.available_features.add("python-pip")
+except Exception:
     pass
 
 # GPU tests declare REQUIRES: cuda-gpu; set only where a GPU answers.

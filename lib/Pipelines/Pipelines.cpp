@@ -57,9 +57,19 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
+  // Fused kernels without a dedicated lowering and composite ops become
+  // primitive graph ops; a second optimization round folds their constant
+  // parts (batch-norm statistics into one scale and shift per channel).
+  {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    fn.addPass(fusion::createFusionExpandPass());
+    fn.addPass(graph::createGraphDecomposePass());
+  }
+  if (options.optimize)
+    buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
+
   // graph -> linalg on tensors, elementwise producer/consumer fusion.
   OpPassManager &fn = pm.nest<func::FuncOp>();
-  fn.addPass(fusion::createFusionExpandPass());
   fn.addPass(createConvertGraphToLinalgPass());
   addUpstream(fn, options.fuseElementwise
                       ? "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse"
@@ -78,7 +88,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // ownership-based deallocation so temporaries are freed as soon as dead.
   if (options.emitCInterface)
     pm.addPass(createGraphEmitCInterfacePass());
-  addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
+  addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
   addUpstream(pm, "func.func(buffer-hoisting,buffer-loop-hoisting,"
                   "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");

@@ -247,6 +247,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   if (!fn)
     return fn.takeError();
   double jitTime = secondsSince(t1);
+  runner->stats.lowerSeconds = lowerTime;
+  runner->stats.jitSeconds = jitTime;
   if (options.timing)
     llvm::errs() << llvm::format(
         "graph-run: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);

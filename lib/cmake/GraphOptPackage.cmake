@@ -4,6 +4,8 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/graphopt
         DESTINATION include FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/graphopt-c
+        DESTINATION include FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/graphopt
         DESTINATION include FILES_MATCHING PATTERN "*.inc")
 install(TARGETS GraphOpt EXPORT GraphOptTargets

@@ -25,6 +25,9 @@ class MathDialect;
 namespace tensor {
 class TensorDialect;
 }
+namespace scf {
+class SCFDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

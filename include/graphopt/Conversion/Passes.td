@@ -11,12 +11,18 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
     Lowers every `graph` op to destination-passing-style ops on tensors:
     `linalg` named ops where they exist (matmul, batch_matmul, transpose,
     broadcast, reduce, fill), `linalg.generic` for broadcasting elementwise
-    ops, and `tensor` ops for reshapes, slices and concatenation. Fails, naming
-    the op, when an op cannot be lowered.
+    ops, and `tensor` ops for reshapes, slices and concatenation.
+    Convolutions with `groups = 1` become an im2col copy and a matmul (so they
+    use the tiled matmul kernel); depthwise and grouped ones linalg's
+    convolution ops; pooling linalg's pooling ops. `graph.if` becomes
+    `scf.if` and `graph.loop` `scf.while`. Composite ops are first expanded
+    with the `graph-decompose` patterns. Fails, naming the op, when an op
+    cannot be lowered.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -77,6 +77,13 @@ public:
 
   const EntrySignature &signature() const { return sig; }
 
+  /// Wall-clock seconds of the compile phases: the MLIR pipeline (graph
+  /// optimization and lowering to LLVM) and LLVM code generation in the JIT.
+  struct CompileStats {
+    double lowerSeconds = 0, jitSeconds = 0;
+  };
+  const CompileStats &compileStats() const { return stats; }
+
   /// Calls the entry function. `inputs` must pass checkInputs.
   llvm::Expected<llvm::SmallVector<HostTensor>>
   invoke(llvm::ArrayRef<HostTensor> inputs);
@@ -84,6 +91,7 @@ public:
 private:
   Runner() = default;
   EntrySignature sig;
+  CompileStats stats;
   std::unique_ptr<ExecutionEngine> engine;
 };
 

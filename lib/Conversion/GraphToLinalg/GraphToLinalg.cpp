@@ -12,8 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphToLinalgUtils.h"
+
 #include "graphopt/Conversion/Passes.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
+#include "graphopt/Dialect/Graph/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -37,8 +41,10 @@ namespace mlir::graphopt {
 using namespace mlir;
 using namespace mlir::graphopt;
 using namespace mlir::graphopt::graph;
+using namespace mlir::graphopt::lowering;
 
-namespace {
+// Helpers shared with the other lowering files (GraphToLinalgUtils.h).
+namespace mlir::graphopt::lowering {
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -187,6 +193,16 @@ Value sigmoid(OpBuilder &b, Location loc, Value x) {
                                arith::AddFOp::create(b, loc, one, e));
 }
 
+/// min(max(x / 6 + 1/2, 0), 1): hardsigmoid, also inside hardswish.
+Value hardSigmoid(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value y = arith::AddFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, x, floatConst(b, loc, t, 1.0 / 6)),
+      floatConst(b, loc, t, 0.5));
+  y = arith::MaximumFOp::create(b, loc, y, floatConst(b, loc, t, 0.0));
+  return arith::MinimumFOp::create(b, loc, y, floatConst(b, loc, t, 1.0));
+}
+
 /// Integer division that never traps: x / 0 = 0, INT_MIN / -1 = INT_MIN
 /// (wrapping, as -x does).
 Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
@@ -237,6 +253,20 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
 
 Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
+  if (auto clamp = dyn_cast<ClampOp>(op); clamp && !isa<FloatType>(t)) {
+    // Integer bounds: ceil(min), floor(max), saturated to the type.
+    unsigned bits = t.getIntOrFloatBitWidth();
+    double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    auto bound = [&](double v) {
+      return arith::ConstantOp::create(
+          b, loc, t, b.getIntegerAttr(t, (int64_t)std::clamp(v, lo, hi)));
+    };
+    if (auto mn = clamp.getMin())
+      x = arith::MaxSIOp::create(b, loc, x, bound(std::ceil(mn->convertToDouble())));
+    if (auto mx = clamp.getMax())
+      x = arith::MinSIOp::create(b, loc, x, bound(std::floor(mx->convertToDouble())));
+    return x;
+  }
   if (!isa<FloatType>(t)) {
     Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
     return llvm::TypeSwitch<Operation *, Value>(op)
@@ -272,6 +302,32 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
           })
           .Case([&](SiluOp) {
             return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
+          })
+          .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
+          .Case([&](HardSigmoidOp) { return hardSigmoid(b, loc, x); })
+          .Case([&](HardSwishOp) {
+            return arith::MulFOp::create(b, loc, x, hardSigmoid(b, loc, x));
+          })
+          .Case([&](LeakyReluOp l) -> Value {
+            Value zero = floatConst(b, loc, ct, 0.0);
+            Value scaled = arith::MulFOp::create(
+                b, loc, x,
+                floatConst(b, loc, ct, l.getAlpha().convertToDouble()));
+            // x < 0 is false for NaN, which then passes through.
+            Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                              x, zero);
+            return arith::SelectOp::create(b, loc, neg, scaled, x);
+          })
+          .Case([&](ClampOp c) -> Value {
+            // maximumf/minimumf propagate NaN, as torch.clamp does.
+            Value r = x;
+            if (auto mn = c.getMin())
+              r = arith::MaximumFOp::create(
+                  b, loc, r, floatConst(b, loc, ct, mn->convertToDouble()));
+            if (auto mx = c.getMax())
+              r = arith::MinimumFOp::create(
+                  b, loc, r, floatConst(b, loc, ct, mx->convertToDouble()));
+            return r;
           })
           .Case([&](GeluOp g) -> Value {
             Value half = floatConst(b, loc, ct, 0.5);
@@ -392,6 +448,10 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to) {
     return arith::ExtSIOp::create(b, loc, to, x);
   return arith::TruncIOp::create(b, loc, to, x);
 }
+
+} // namespace mlir::graphopt::lowering
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // Patterns
@@ -1216,6 +1276,11 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
       .add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ExpOp>,
            UnaryLowering<LogOp>, UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,
            UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
-           UnaryLowering<ReluOp>, UnaryLowering<SiluOp>, UnaryLowering<GeluOp>>(
-          ctx);
+           UnaryLowering<ReluOp>, UnaryLowering<SiluOp>, UnaryLowering<GeluOp>,
+           UnaryLowering<ErfOp>, UnaryLowering<HardSwishOp>,
+           UnaryLowering<HardSigmoidOp>, UnaryLowering<LeakyReluOp>,
+           UnaryLowering<ClampOp>>(ctx);
+  populateNNLoweringPatterns(patterns);
+  graph::populateGraphDecompositionPatterns(patterns);
+  populateControlFlowLoweringPatterns(patterns);
 }

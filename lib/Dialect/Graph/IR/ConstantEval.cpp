@@ -162,6 +162,25 @@ std::optional<double> unaryFloat(Operation *op, double x) {
       .Case([&](GeluOp g) {
         return gelu(x, g.getApproximate() == GeluApproximation::Tanh);
       })
+      .Case([&](ErfOp) { return std::erf(x); })
+      .Case([&](HardSwishOp) {
+        return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
+      })
+      .Case([&](HardSigmoidOp) {
+        return std::min(std::max(x / 6.0 + 0.5, 0.0), 1.0);
+      })
+      .Case([&](LeakyReluOp l) {
+        return x >= 0 || x != x ? x : x * l.getAlpha().convertToDouble();
+      })
+      .Case([&](ClampOp c) {
+        if (x != x)
+          return x;
+        if (auto mn = c.getMin())
+          x = std::max(x, mn->convertToDouble());
+        if (auto mx = c.getMax())
+          x = std::min(x, mx->convertToDouble());
+        return x;
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -327,7 +346,9 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
   }
 
   if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-          ReluOp, SiluOp, GeluOp>(op)) {
+          ReluOp, SiluOp, GeluOp, ErfOp, HardSwishOp, HardSigmoidOp,
+          LeakyReluOp>(op) ||
+      (isa<ClampOp>(op) && out.isFloat())) {
     if (out.isFloat()) {
       out.f.resize(n);
       for (int64_t k = 0; k < n; ++k)

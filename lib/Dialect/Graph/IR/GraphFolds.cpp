@@ -154,6 +154,9 @@ GRAPH_SPLAT_FOLD(TanhOp)
 GRAPH_SPLAT_FOLD(SigmoidOp)
 GRAPH_SPLAT_FOLD(SiluOp)
 GRAPH_SPLAT_FOLD(GeluOp)
+GRAPH_SPLAT_FOLD(ErfOp)
+GRAPH_SPLAT_FOLD(HardSwishOp)
+GRAPH_SPLAT_FOLD(HardSigmoidOp)
 GRAPH_SPLAT_FOLD(CompareOp)
 
 OpFoldResult SelectOp::fold(FoldAdaptor a) {

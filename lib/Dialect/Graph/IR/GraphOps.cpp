@@ -241,6 +241,26 @@ GRAPH_UNARY_INFER(SigmoidOp)
 GRAPH_UNARY_INFER(ReluOp)
 GRAPH_UNARY_INFER(SiluOp)
 GRAPH_UNARY_INFER(GeluOp)
+GRAPH_UNARY_INFER(ErfOp)
+GRAPH_UNARY_INFER(HardSwishOp)
+GRAPH_UNARY_INFER(HardSigmoidOp)
+GRAPH_UNARY_INFER(LeakyReluOp)
+
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        ClampOp::Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  // C1: at least one bound; C2: min <= max.
+  auto mn = adaptor.getMinAttr(), mx = adaptor.getMaxAttr();
+  if (!mn && !mx)
+    return opError<ClampOp>(loc, "needs a min or a max bound");
+  if (mn && mx && mn.getValueAsDouble() > mx.getValueAsDouble())
+    return opError<ClampOp>(loc, "min ", mn.getValueAsDouble(),
+                            " is greater than max ", mx.getValueAsDouble());
+  inferred.push_back(adaptor.getInput().getType());
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(ClampOp)
 
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
@@ -607,6 +627,601 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(ReduceOp)
+
+//===----------------------------------------------------------------------===//
+// Neural-network ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks that `list` has `n` entries, each >= `minValue`.
+template <typename OpTy>
+LogicalResult checkList(std::optional<Location> loc, StringRef name,
+                        ArrayRef<int64_t> list, size_t n, int64_t minValue) {
+  if (list.size() != n)
+    return opError<OpTy>(loc, name, " has ", list.size(), " entries, expected ",
+                         n);
+  for (auto [i, v] : llvm::enumerate(list))
+    if (v < minValue)
+      return opError<OpTy>(loc, name, " entry ", i, " is ", v,
+                           ", must be >= ", minValue);
+  return success();
+}
+
+/// Output size of a sliding window; kDynamic for a dynamic input size.
+/// `ceilMode` uses PyTorch's rule. Fails (returns nullopt) when the window
+/// does not fit even once.
+std::optional<int64_t> windowOutputSize(int64_t in, int64_t padBefore,
+                                        int64_t padAfter, int64_t kernel,
+                                        int64_t stride, int64_t dilation,
+                                        bool ceilMode) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (kernel - 1) + 1;
+  int64_t padded = in + padBefore + padAfter;
+  if (padded < span)
+    return std::nullopt;
+  int64_t numer = padded - span;
+  int64_t out = (ceilMode ? (numer + stride - 1) / stride : numer / stride) + 1;
+  // The last window must start inside the input or the leading padding.
+  if (ceilMode && (out - 1) * stride >= in + padBefore)
+    --out;
+  return out;
+}
+
+/// Shape inference shared by the pooling ops.
+template <typename OpTy>
+LogicalResult inferPool(std::optional<Location> loc, RankedTensorType t,
+                        ArrayRef<int64_t> kernel,
+                        std::optional<ArrayRef<int64_t>> stridesOpt,
+                        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+                        bool ceilMode, SmallVectorImpl<Type> &inferred) {
+  // C1: rank-4 NCHW input.
+  if (t.getRank() != 4)
+    return opError<OpTy>(loc, "input must be rank 4 (NCHW), got rank ",
+                         t.getRank());
+  // C2: kernel, strides, dilations: 2 entries >= 1; padding 4 entries >= 0.
+  ArrayRef<int64_t> strides = stridesOpt ? *stridesOpt : kernel;
+  if (failed(checkList<OpTy>(loc, "kernel", kernel, 2, 1)) ||
+      failed(checkList<OpTy>(loc, "strides", strides, 2, 1)) ||
+      failed(checkList<OpTy>(loc, "dilations", dilations, 2, 1)) ||
+      failed(checkList<OpTy>(loc, "padding", padding, 4, 0)))
+    return failure();
+  SmallVector<int64_t> shape = {t.getDimSize(0), t.getDimSize(1)};
+  for (int d = 0; d < 2; ++d) {
+    // C3: padding at most half the kernel (PyTorch's rule); the window fits.
+    int64_t span = dilations[d] * (kernel[d] - 1) + 1;
+    if (padding[d] >= span || padding[d + 2] >= span)
+      return opError<OpTy>(loc, "padding of dim ", d + 2,
+                           " must be smaller than the window (", span, ")");
+    auto o = windowOutputSize(t.getDimSize(d + 2), padding[d], padding[d + 2],
+                              kernel[d], strides[d], dilations[d], ceilMode);
+    if (!o)
+      return opError<OpTy>(loc, "window of ", span, " does not fit in dim ",
+                           d + 2, " of size ", t.getDimSize(d + 2),
+                           " with padding ", padding[d], " + ", padding[d + 2]);
+    shape.push_back(*o);
+  }
+  inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
+  return success();
+}
+} // namespace
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Conv2DOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType x = tensorOf(adaptor.getInput());
+  RankedTensorType w = tensorOf(adaptor.getWeight());
+  // C1: rank-4 input and weight, one element type.
+  if (x.getRank() != 4)
+    return opError<Conv2DOp>(loc, "input must be rank 4 (NCHW), got rank ",
+                             x.getRank());
+  if (w.getRank() != 4)
+    return opError<Conv2DOp>(loc, "weight must be rank 4 (FCHW), got rank ",
+                             w.getRank());
+  if (failed(checkSameElementType<Conv2DOp>(loc, x.getElementType(),
+                                            w.getElementType(), "input",
+                                            "weight")))
+    return failure();
+  // C2: attribute lists.
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    padding = adaptor.getPadding(),
+                    dilations = adaptor.getDilations();
+  int64_t groups = adaptor.getGroups();
+  if (failed(checkList<Conv2DOp>(loc, "strides", strides, 2, 1)) ||
+      failed(checkList<Conv2DOp>(loc, "dilations", dilations, 2, 1)) ||
+      failed(checkList<Conv2DOp>(loc, "padding", padding, 4, 0)))
+    return failure();
+  if (groups < 1)
+    return opError<Conv2DOp>(loc, "groups is ", groups, ", must be >= 1");
+  // C3: channels: C == groups * weight dim 1; groups divides F.
+  int64_t c = x.getDimSize(1), f = w.getDimSize(0), wc = w.getDimSize(1);
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
+      c != wc * groups)
+    return opError<Conv2DOp>(loc, "input has ", c,
+                             " channels (dim 1), but weight dim 1 is ", wc,
+                             " with groups = ", groups, " (expected ",
+                             c / std::max<int64_t>(groups, 1), ")");
+  if (!ShapedType::isDynamic(f) && f % groups != 0)
+    return opError<Conv2DOp>(loc, "weight dim 0 (", f,
+                             " output channels) is not a multiple of groups = ",
+                             groups);
+  // C4: bias is [F].
+  if (Value b = adaptor.getBias()) {
+    RankedTensorType bt = tensorOf(b);
+    if (bt.getRank() != 1 ||
+        (!ShapedType::isDynamic(f) && !bt.isDynamicDim(0) &&
+         bt.getDimSize(0) != f))
+      return opError<Conv2DOp>(loc, "bias must be [", dimStr(f),
+                               "] (weight dim 0), got ",
+                               shapeStr(bt.getShape()));
+    if (failed(checkSameElementType<Conv2DOp>(
+            loc, x.getElementType(), bt.getElementType(), "input", "bias")))
+      return failure();
+  }
+  SmallVector<int64_t> shape = {x.getDimSize(0), f};
+  for (int d = 0; d < 2; ++d) {
+    int64_t k = w.getDimSize(d + 2);
+    if (ShapedType::isDynamic(k)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    // C5: the kernel fits in the padded input.
+    auto o = windowOutputSize(x.getDimSize(d + 2), padding[d], padding[d + 2],
+                              k, strides[d], dilations[d], false);
+    if (!o)
+      return opError<Conv2DOp>(loc, "kernel dim ", d + 2, " (", k,
+                               ", dilation ", dilations[d],
+                               ") does not fit in input dim ", d + 2, " (",
+                               x.getDimSize(d + 2), " plus padding ",
+                               padding[d], " + ", padding[d + 2], ")");
+    shape.push_back(*o);
+  }
+  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(Conv2DOp)
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            MaxPool2DOp::Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  std::optional<ArrayRef<int64_t>> strides;
+  if (auto s = adaptor.getStridesAttr())
+    strides = s.asArrayRef();
+  return inferPool<MaxPool2DOp>(loc, tensorOf(adaptor.getInput()),
+                                adaptor.getKernel(), strides,
+                                adaptor.getPadding(), adaptor.getDilations(),
+                                adaptor.getCeilMode(), inferred);
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(MaxPool2DOp)
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            AvgPool2DOp::Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  std::optional<ArrayRef<int64_t>> strides;
+  if (auto s = adaptor.getStridesAttr())
+    strides = s.asArrayRef();
+  int64_t ones[2] = {1, 1};
+  return inferPool<AvgPool2DOp>(loc, tensorOf(adaptor.getInput()),
+                                adaptor.getKernel(), strides,
+                                adaptor.getPadding(), ones,
+                                adaptor.getCeilMode(), inferred);
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(AvgPool2DOp)
+
+LogicalResult AdaptiveAvgPool2DOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc,
+    AdaptiveAvgPool2DOp::Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  ArrayRef<int64_t> out = adaptor.getOutputSize();
+  // C1: rank 4; C2: output_size has 2 entries >= 1.
+  if (t.getRank() != 4)
+    return opError<AdaptiveAvgPool2DOp>(
+        loc, "input must be rank 4 (NCHW), got rank ", t.getRank());
+  if (failed(checkList<AdaptiveAvgPool2DOp>(loc, "output_size", out, 2, 1)))
+    return failure();
+  // C3: static H and W unless the output is 1x1.
+  bool global = out[0] == 1 && out[1] == 1;
+  if (!global && (t.isDynamicDim(2) || t.isDynamicDim(3)))
+    return opError<AdaptiveAvgPool2DOp>(
+        loc, "needs static H and W for output size ", listStr(out),
+        ", got ", shapeStr(t.getShape()));
+  inferred.push_back(RankedTensorType::get(
+      {t.getDimSize(0), t.getDimSize(1), out[0], out[1]}, t.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(AdaptiveAvgPool2DOp)
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            BatchNormOp::Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  RankedTensorType x = tensorOf(adaptor.getInput());
+  // C1: input rank >= 2.
+  if (x.getRank() < 2)
+    return opError<BatchNormOp>(loc, "input must have rank >= 2, got rank ",
+                                x.getRank());
+  int64_t c = x.getDimSize(1);
+  // C2: the statistics are [C] of the input's element type.
+  for (auto [name, v] : {std::pair<StringRef, Value>{"mean", adaptor.getMean()},
+                         {"variance", adaptor.getVariance()},
+                         {"weight", adaptor.getWeight()},
+                         {"bias", adaptor.getBias()}}) {
+    RankedTensorType t = tensorOf(v);
+    if (t.getRank() != 1 || (!ShapedType::isDynamic(c) && !t.isDynamicDim(0) &&
+                             t.getDimSize(0) != c))
+      return opError<BatchNormOp>(loc, name, " must be [", dimStr(c),
+                                  "] (input dim 1), got ",
+                                  shapeStr(t.getShape()));
+    if (failed(checkSameElementType<BatchNormOp>(
+            loc, x.getElementType(), t.getElementType(), "input", name)))
+      return failure();
+  }
+  // C3: epsilon >= 0.
+  if (adaptor.getEpsilon().convertToDouble() < 0)
+    return opError<BatchNormOp>(loc, "epsilon must be >= 0");
+  inferred.push_back(x);
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(BatchNormOp)
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            LayerNormOp::Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  RankedTensorType x = tensorOf(adaptor.getInput());
+  RankedTensorType w = tensorOf(adaptor.getWeight());
+  RankedTensorType b = tensorOf(adaptor.getBias());
+  // C1: weight and bias have one shape, of rank 1..input rank.
+  if (w.getRank() < 1 || w.getRank() > x.getRank())
+    return opError<LayerNormOp>(loc, "weight rank ", w.getRank(),
+                                " must be in [1, ", x.getRank(),
+                                "] (the input rank)");
+  if (!areCompatibleTensorTypes(w, b))
+    return opError<LayerNormOp>(loc, "weight ", shapeStr(w.getShape()),
+                                " and bias ", shapeStr(b.getShape()),
+                                " must have the same shape and type");
+  if (failed(checkSameElementType<LayerNormOp>(
+          loc, x.getElementType(), w.getElementType(), "input", "weight")))
+    return failure();
+  // C2: the normalized shape is the input's trailing dims.
+  int64_t off = x.getRank() - w.getRank();
+  for (int64_t d = 0; d < w.getRank(); ++d) {
+    int64_t a = x.getDimSize(off + d), e = w.getDimSize(d);
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(e) && a != e)
+      return opError<LayerNormOp>(loc, "weight dim ", d, " is ", e,
+                                  ", input dim ", off + d, " is ", a,
+                                  " (normalized shape ",
+                                  shapeStr(w.getShape()), ", input ",
+                                  shapeStr(x.getShape()), ")");
+  }
+  if (adaptor.getEpsilon().convertToDouble() < 0)
+    return opError<LayerNormOp>(loc, "epsilon must be >= 0");
+  inferred.push_back(x);
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(LayerNormOp)
+
+LogicalResult ScaledDotProductAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc,
+    ScaledDotProductAttentionOp::Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  using Op = ScaledDotProductAttentionOp;
+  RankedTensorType q = tensorOf(adaptor.getQuery()),
+                   k = tensorOf(adaptor.getKey()),
+                   v = tensorOf(adaptor.getValue());
+  // C1: q, k, v have rank >= 2 and one element type.
+  for (auto [name, t] : {std::pair<StringRef, RankedTensorType>{"query", q},
+                         {"key", k},
+                         {"value", v}})
+    if (t.getRank() < 2)
+      return opError<Op>(loc, name, " must have rank >= 2, got rank ",
+                         t.getRank());
+  if (failed(checkSameElementType<Op>(loc, q.getElementType(),
+                                      k.getElementType(), "query", "key")) ||
+      failed(checkSameElementType<Op>(loc, q.getElementType(),
+                                      v.getElementType(), "query", "value")))
+    return failure();
+  auto dim = [](RankedTensorType t, int64_t fromEnd) {
+    return t.getDimSize(t.getRank() - fromEnd);
+  };
+  auto mismatch = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  // C2: q and k share the embedding dim E; k and v the sequence dim S.
+  if (mismatch(dim(q, 1), dim(k, 1)))
+    return opError<Op>(loc, "query embedding dim is ", dim(q, 1),
+                       " but key embedding dim is ", dim(k, 1));
+  if (mismatch(dim(k, 2), dim(v, 2)))
+    return opError<Op>(loc, "key has ", dim(k, 2), " positions (dim ",
+                       k.getRank() - 2, ") but value has ", dim(v, 2));
+  // C3: batch dims broadcast.
+  SmallVector<int64_t> batch, kv;
+  if (failed(broadcastOrError<Op>(loc, q.getShape().drop_back(2),
+                                  k.getShape().drop_back(2), kv, "query batch",
+                                  "key batch")) ||
+      failed(broadcastOrError<Op>(loc, kv, v.getShape().drop_back(2), batch,
+                                  "query/key batch", "value batch")))
+    return failure();
+  // C4: the mask broadcasts to [..., L, S]; it is i1 or the query's type.
+  SmallVector<int64_t> scores(batch);
+  scores.push_back(dim(q, 2));
+  scores.push_back(dim(k, 2));
+  if (Value m = adaptor.getMask()) {
+    RankedTensorType mt = tensorOf(m);
+    if (!mt.getElementType().isInteger(1) &&
+        mt.getElementType() != q.getElementType())
+      return opError<Op>(loc, "mask must be i1 or the query's element type");
+    SmallVector<int64_t> out;
+    if (failed(broadcastOrError<Op>(loc, mt.getShape(), scores, out, "mask",
+                                    "scores")))
+      return failure();
+    if (out.size() != scores.size())
+      return opError<Op>(loc, "mask has rank ", mt.getRank(),
+                         ", more than the scores' rank ", scores.size());
+  }
+  // C5: is_causal needs static L and S.
+  if (adaptor.getIsCausal() &&
+      (ShapedType::isDynamic(dim(q, 2)) || ShapedType::isDynamic(dim(k, 2))))
+    return opError<Op>(loc, "is_causal needs static sequence lengths, got L = ",
+                       dimStr(dim(q, 2)), ", S = ", dimStr(dim(k, 2)));
+  SmallVector<int64_t> shape(batch);
+  shape.push_back(dim(q, 2));
+  shape.push_back(dim(v, 1));
+  inferred.push_back(RankedTensorType::get(shape, q.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(ScaledDotProductAttentionOp)
+
+//===----------------------------------------------------------------------===//
+// Indexing, padding, splitting, scans
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         GatherOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  RankedTensorType idx = tensorOf(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis();
+  // C1: axis in range.
+  if (axis < 0 || axis >= t.getRank())
+    return opError<GatherOp>(loc, "axis ", axis, " is outside [0, ",
+                             t.getRank(), ")");
+  SmallVector<int64_t> shape(t.getShape().take_front(axis));
+  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, t.getShape().drop_front(axis + 1));
+  inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(GatherOp)
+
+LogicalResult DynamicUpdateSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc,
+    DynamicUpdateSliceOp::Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  using Op = DynamicUpdateSliceOp;
+  RankedTensorType d = tensorOf(adaptor.getDest());
+  RankedTensorType u = tensorOf(adaptor.getUpdate());
+  int64_t axis = adaptor.getAxis();
+  // C1: axis in range.
+  if (axis < 0 || axis >= d.getRank())
+    return opError<Op>(loc, "axis ", axis, " is outside [0, ", d.getRank(),
+                       ")");
+  // C2: update is dest without the axis, same element type.
+  if (failed(checkSameElementType<Op>(loc, d.getElementType(),
+                                      u.getElementType(), "dest", "update")))
+    return failure();
+  SmallVector<int64_t> expected(d.getShape());
+  expected.erase(expected.begin() + axis);
+  if (!areCompatibleTensorTypes(
+          u, RankedTensorType::get(expected, u.getElementType())))
+    return opError<Op>(loc, "update shape ", shapeStr(u.getShape()),
+                       " must be dest's shape without dim ", axis, ": ",
+                       shapeStr(expected));
+  inferred.push_back(d);
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(DynamicUpdateSliceOp)
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      PadOp::Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  // C1: low and high: one entry >= 0 per dim.
+  if (failed(checkList<PadOp>(loc, "low", adaptor.getLow(), t.getRank(), 0)) ||
+      failed(checkList<PadOp>(loc, "high", adaptor.getHigh(), t.getRank(), 0)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    shape.push_back(t.isDynamicDim(d) ? ShapedType::kDynamic
+                                      : t.getDimSize(d) + adaptor.getLow()[d] +
+                                            adaptor.getHigh()[d]);
+  inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(PadOp)
+
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        SplitOp::Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  int64_t axis = adaptor.getAxis();
+  // C1: axis in range; C2: sizes >= 0 summing to the static dim.
+  if (axis < 0 || axis >= t.getRank())
+    return opError<SplitOp>(loc, "axis ", axis, " is outside [0, ",
+                            t.getRank(), ")");
+  int64_t total = 0;
+  for (auto [i, s] : llvm::enumerate(adaptor.getSizes())) {
+    if (s < 0)
+      return opError<SplitOp>(loc, "size ", i, " is ", s, ", must be >= 0");
+    total += s;
+  }
+  if (!t.isDynamicDim(axis) && total != t.getDimSize(axis))
+    return opError<SplitOp>(loc, "sizes ", listStr(adaptor.getSizes()),
+                            " sum to ", total, ", but dim ", axis, " is ",
+                            t.getDimSize(axis));
+  for (int64_t s : adaptor.getSizes()) {
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] = s;
+    inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
+  }
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(SplitOp)
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         ArgMaxOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  int64_t axis = adaptor.getAxis();
+  // C1: axis in range.
+  if (axis < 0 || axis >= t.getRank())
+    return opError<ArgMaxOp>(loc, "axis ", axis, " is outside [0, ",
+                             t.getRank(), ")");
+  SmallVector<int64_t> shape(t.getShape());
+  if (adaptor.getKeepdims())
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(ArgMaxOp)
+
+LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         CumSumOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  // C1: axis in range.
+  if (adaptor.getAxis() < 0 || (int64_t)adaptor.getAxis() >= t.getRank())
+    return opError<CumSumOp>(loc, "axis ", adaptor.getAxis(),
+                             " is outside [0, ", t.getRank(), ")");
+  inferred.push_back(t);
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(CumSumOp)
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks that the values yielded by `block`'s terminator are compatible with
+/// `types`.
+LogicalResult checkYield(Operation *op, Block &block, TypeRange types,
+                         StringRef regionName, size_t skip = 0) {
+  auto yield = cast<YieldOp>(block.getTerminator());
+  TypeRange yielded = TypeRange(yield.getValues()).drop_front(skip);
+  if (yielded.size() != types.size())
+    return op->emitOpError()
+           << regionName << " yields " << yielded.size() << " value"
+           << (yielded.size() == 1 ? "" : "s") << ", expected " << types.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(yielded, types))) {
+    auto [got, want] = pair;
+    if (!areCompatibleTensorTypes(got, want))
+      return op->emitOpError()
+             << regionName << " yields " << got << " as value " << i + skip
+             << ", incompatible with " << want;
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult IfOp::verify() {
+  if (failed(checkYield(*this, getThenRegion().front(), getResultTypes(),
+                        "the then region")) ||
+      failed(checkYield(*this, getElseRegion().front(), getResultTypes(),
+                        "the else region")))
+    return failure();
+  return success();
+}
+
+namespace {
+/// graph.if on a constant condition inlines the chosen region.
+struct FoldConstantIf : OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr cond;
+    if (!matchPattern(op.getCondition(), m_Constant(&cond)))
+      return failure();
+    Region &region = cond.getSplatValue<bool>() ? op.getThenRegion()
+                                                : op.getElseRegion();
+    Block &block = region.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    SmallVector<Value> results;
+    for (auto [v, r] : llvm::zip(yield.getValues(), op.getResults())) {
+      Value out = v;
+      if (v.getType() != r.getType())
+        out = CastOp::create(rewriter, op.getLoc(), r.getType(), v)
+                  .getResult();
+      results.push_back(out);
+    }
+    rewriter.inlineBlockBefore(&block, op);
+    rewriter.eraseOp(yield);
+    // Casts were created before inlining; move them after the inlined ops.
+    for (Value v : results)
+      if (Operation *def = v.getDefiningOp(); def && isa<CastOp>(def))
+        def->moveBefore(op);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void IfOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                       MLIRContext *ctx) {
+  results.add<FoldConstantIf>(ctx);
+}
+
+void LoopOp::build(OpBuilder &b, OperationState &state, Value tripCount,
+                   Value condition, ValueRange inits) {
+  state.addOperands(tripCount);
+  state.addOperands(condition);
+  state.addOperands(inits);
+  state.addTypes(TypeRange(inits));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArgument(tripCount.getType(), state.location);
+  for (Value v : inits)
+    block->addArgument(v.getType(), state.location);
+}
+
+LogicalResult LoopOp::verify() {
+  // C1: results have the carried operands' types.
+  if (getResultTypes() != TypeRange(getInits().getTypes()))
+    return emitOpError() << "result types must equal the carried operand "
+                            "types";
+  // C2: body arguments are the iteration number and the carried values.
+  Block &body = getBody().front();
+  auto i64 = RankedTensorType::get({}, IntegerType::get(getContext(), 64));
+  if (body.getNumArguments() != getInits().size() + 1 ||
+      body.getArgument(0).getType() != i64)
+    return emitOpError() << "body must take a tensor<i64> iteration number "
+                            "followed by the "
+                         << getInits().size() << " carried values";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(body.getArguments().drop_front(), getInits()))) {
+    auto [arg, init] = pair;
+    if (arg.getType() != init.getType())
+      return emitOpError() << "body argument " << i + 1 << " has type "
+                           << arg.getType() << ", carried operand "
+                           << init.getType();
+  }
+  // C3: the body yields an i1 condition and the next carried values.
+  auto yield = cast<YieldOp>(body.getTerminator());
+  auto i1 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (yield.getValues().empty() || yield.getValues()[0].getType() != i1)
+    return emitOpError() << "body must yield a tensor<i1> condition first";
+  return checkYield(*this, body, getResultTypes(), "the body", 1);
+}
 
 #define GET_OP_CLASSES
 #include "graphopt/Dialect/Graph/IR/GraphOps.cpp.inc"

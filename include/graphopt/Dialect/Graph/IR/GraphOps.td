@@ -148,6 +148,45 @@ def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor,
 def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_NumericTensor, "`max(x, 0)`">;
 def Graph_SiluOp : Graph_UnaryOp<"silu", Graph_FloatTensor,
                                  "`x * sigmoid(x)`">;
+def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor,
+                                "the error function `erf(x)`">;
+def Graph_HardSwishOp : Graph_UnaryOp<"hardswish", Graph_FloatTensor,
+                                      "`x * min(max(x + 3, 0), 6) / 6`">;
+def Graph_HardSigmoidOp : Graph_UnaryOp<"hardsigmoid", Graph_FloatTensor,
+                                        "`min(max(x / 6 + 1/2, 0), 1)`">;
+
+def Graph_LeakyReluOp : Graph_Op<"leaky_relu"> {
+  let summary = "Elementwise leaky ReLU: `x if x >= 0 else alpha * x`";
+  let description = [{
+    As `torch.nn.LeakyReLU(negative_slope=alpha)`; NaN stays NaN.
+
+    ```mlir
+    %k = graph.leaky_relu %x {alpha = 0.01 : f64} : tensor<4xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DefaultValuedAttr<F64Attr, "0.01">:$alpha);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_ClampOp : Graph_Op<"clamp"> {
+  let summary = "Elementwise clamp to `[min, max]`";
+  let description = [{
+    `min(max(x, min), max)` with either bound optional (at least one given),
+    as `torch.clamp`; NaN stays NaN. The bounds are `f64` attributes; for
+    integer tensors they are rounded toward the range (`ceil(min)`,
+    `floor(max)`) and saturated to the element type.
+
+    ```mlir
+    %c = graph.clamp %x {min = 0.0 : f64, max = 6.0 : f64} : tensor<4xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
 
 def Graph_GeluOp : Graph_Op<"gelu"> {
   let summary = "Elementwise GELU, exact (erf) or tanh approximation";
@@ -400,6 +439,362 @@ def Graph_SoftmaxOp : Graph_Op<"softmax"> {
   let assemblyFormat = [{
     $input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Neural-network ops (NCHW)
+//===----------------------------------------------------------------------===//
+
+def Graph_Conv2DOp : Graph_Op<"conv2d"> {
+  let summary = "2-D convolution, NCHW input, FCHW weight, optional bias";
+  let description = [{
+    `input` is `[N, C, H, W]`, `weight` is `[F, C / groups, KH, KW]`, `bias`
+    (optional) is `[F]`; the result is `[N, F, OH, OW]` with
+    `OH = (H + top + bottom - dilation_h * (KH - 1) - 1) / stride_h + 1` and
+    likewise for `OW`. `padding` is `[top, left, bottom, right]` (zeros).
+    `groups` divides both `C` and `F`; `groups = C = F` is a depthwise
+    convolution. Same semantics as `torch.nn.functional.conv2d` (with
+    symmetric padding) and ONNX `Conv` (any padding).
+
+    ```mlir
+    %y = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>}
+        : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>) -> tensor<1x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Optional<Graph_FloatTensor>:$bias,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+class Graph_Pool2DOp<string mnemonic, string summaryText, string extra>
+    : Graph_Op<mnemonic> {
+  let summary = summaryText;
+  let description = [{
+    Pools `[N, C, H, W]` over `kernel` windows moved by `strides` (default:
+    the kernel), with `padding = [top, left, bottom, right]` (default 0) and
+    `dilations` (default 1). The output size is
+    `floor((H + top + bottom - dilation * (KH - 1) - 1) / stride) + 1`, or with
+    `ceil_mode` the ceiling, less one if the last window would start in the
+    bottom padding (PyTorch's rule).
+  }] # extra;
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_MaxPool2DOp : Graph_Pool2DOp<"max_pool2d",
+    "2-D max pooling (NCHW)", [{
+    Padding never wins the max.
+
+    ```mlir
+    %p = graph.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+        : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }]> {
+  let arguments = (ins Graph_NumericTensor:$input, DenseI64ArrayAttr:$kernel,
+      OptionalAttr<DenseI64ArrayAttr>:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      UnitAttr:$ceil_mode);
+}
+
+def Graph_AvgPool2DOp : Graph_Pool2DOp<"avg_pool2d",
+    "2-D average pooling (NCHW)", [{
+    Each output is the window's sum divided by the number of window elements
+    inside the input, or, with `count_include_pad`, inside the padded input
+    (PyTorch's `count_include_pad=True`, ONNX's `count_include_pad=1`).
+    Float element types only.
+
+    ```mlir
+    %a = graph.avg_pool2d %x {kernel = array<i64: 2, 2>, count_include_pad}
+        : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+    ```
+  }]> {
+  let arguments = (ins Graph_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+      OptionalAttr<DenseI64ArrayAttr>:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      UnitAttr:$ceil_mode, UnitAttr:$count_include_pad);
+}
+
+def Graph_AdaptiveAvgPool2DOp : Graph_Op<"adaptive_avg_pool2d"> {
+  let summary = "Adaptive 2-D average pooling to a fixed output size (NCHW)";
+  let description = [{
+    Output cell `(i, j)` averages input rows `[floor(i*H/OH), ceil((i+1)*H/OH))`
+    and the matching columns, as `torch.nn.AdaptiveAvgPool2d`. `H` and `W`
+    must be static unless `output_size` is `[1, 1]` (global average pooling).
+
+    ```mlir
+    %g = graph.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>}
+        : (tensor<1x512x7x7xf32>) -> tensor<1x512x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DenseI64ArrayAttr:$output_size);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
+  let summary = "Inference batch normalization over axis 1";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * weight + bias`, with the rank-1
+    operands (size C) broadcast along axis 1 of `input` (rank >= 2). A
+    composite: `graph-decompose` rewrites it to elementwise ops, which
+    constant folding collapses to one multiply-add when the statistics are
+    constants.
+
+    ```mlir
+    %n = graph.batch_norm %x, %mean, %var, %w, %b {epsilon = 1.0e-05 : f64}
+        : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$mean,
+      Graph_FloatTensor:$variance, Graph_FloatTensor:$weight,
+      Graph_FloatTensor:$bias, DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LayerNormOp : Graph_Op<"layer_norm"> {
+  let summary = "Layer normalization over the trailing dims";
+  let description = [{
+    Normalizes over the trailing `weight.rank` dims of `input` (biased
+    variance), then scales by `weight` and adds `bias`, which both have the
+    normalized shape: `torch.nn.LayerNorm`, ONNX `LayerNormalization` with
+    `axis = -weight.rank`. A composite: `graph-decompose` rewrites it to
+    reductions and elementwise ops.
+
+    ```mlir
+    %l = graph.layer_norm %x, %w, %b {epsilon = 1.0e-05 : f64}
+        : (tensor<2x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<2x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Graph_FloatTensor:$bias, DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScaledDotProductAttentionOp
+    : Graph_Op<"scaled_dot_product_attention"> {
+  let summary = "softmax(q k^T * scale + mask) v";
+  let description = [{
+    `query` is `[..., L, E]`, `key` `[..., S, E]`, `value` `[..., S, Ev]`
+    (leading dims broadcast); the result is `[..., L, Ev]`. `mask`
+    (optional) broadcasts to `[..., L, S]`: an i1 mask keeps the scores where
+    it is true (others become -inf), a float mask is added to the scores.
+    `scale` defaults to `1/sqrt(E)`. `is_causal` masks key positions `j > i`
+    (L and S static). Semantics of
+    `torch.nn.functional.scaled_dot_product_attention`. A composite:
+    `graph-decompose` rewrites it to matmul, softmax and elementwise ops;
+    fusion passes may instead map it to `fusion.attention`.
+
+    ```mlir
+    %o = graph.scaled_dot_product_attention %q, %k, %v {is_causal}
+        : (tensor<1x12x128x64xf32>, tensor<1x12x128x64xf32>, tensor<1x12x128x64xf32>) -> tensor<1x12x128x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$query, Graph_FloatTensor:$key,
+      Graph_FloatTensor:$value, Optional<Graph_Tensor>:$mask,
+      OptionalAttr<F64Attr>:$scale, UnitAttr:$is_causal);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing, padding, splitting, scans
+//===----------------------------------------------------------------------===//
+
+def Graph_GatherOp : Graph_Op<"gather"> {
+  let summary = "Selects slices along an axis by index (index_select, embedding)";
+  let description = [{
+    `result.shape = input.shape[:axis] + indices.shape + input.shape[axis+1:]`
+    and `result[..., i..., ...] = input[..., indices[i...], ...]`. Indices are
+    i32 or i64; a negative index counts from the end (Python), and an index
+    still outside the dim is clamped into it, so a bad index never reads out
+    of bounds. A rank-0 index removes the axis (`x[i]`).
+
+    ```mlir
+    %e = graph.gather %table, %ids {axis = 0 : i64} : (tensor<1000x64xf32>, tensor<2x16xi64>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input,
+                       RankedTensorOf<[I32, I64]>:$indices, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_DynamicUpdateSliceOp : Graph_Op<"dynamic_update_slice"> {
+  let summary = "Replaces the slice at a run-time index along an axis";
+  let description = [{
+    The result is `dest` with `dest[..., index, ...]` (position `index` along
+    `axis`) replaced by `update`, whose shape is `dest`'s without `axis`.
+    `index` is a rank-0 i64 tensor; negative counts from the end and the
+    result is clamped into the dim. Loop bodies use it, with `graph.gather`
+    of a rank-0 index, to read and write time steps.
+
+    ```mlir
+    %d = graph.dynamic_update_slice %dest, %u, %t {axis = 0 : i64}
+        : (tensor<32x1x256xf32>, tensor<1x256xf32>, tensor<i64>) -> tensor<32x1x256xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$dest, Graph_Tensor:$update,
+                       0DTensorOf<[I64]>:$index, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_PadOp : Graph_Op<"pad"> {
+  let summary = "Pads with a constant";
+  let description = [{
+    Adds `low[d]` elements before and `high[d]` after dim `d` (both >= 0),
+    filled with `value` (default 0; converted to the element type).
+
+    ```mlir
+    %p = graph.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 2>} : tensor<2x3xf32> -> tensor<2x6xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_SplitOp : Graph_Op<"split"> {
+  let summary = "Splits a tensor along an axis into pieces of given sizes";
+  let description = [{
+    Result `i` is the slice of `sizes[i]` elements along `axis` that follows
+    the previous pieces; the sizes are >= 0 and sum to the dim when it is
+    static. A composite: `graph-decompose` turns it into `graph.slice` ops.
+
+    ```mlir
+    %a, %b = graph.split %x {axis = 1 : i64, sizes = array<i64: 2, 4>} : tensor<3x6xf32> -> tensor<3x2xf32>, tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($results)";
+}
+
+def Graph_ArgMaxOp : Graph_Op<"argmax"> {
+  let summary = "Index of the maximum along an axis";
+  let description = [{
+    The i64 index of the largest element along `axis`; the first one on
+    ties; a NaN counts as the maximum (torch.argmax). With `keepdims` the
+    axis stays as size 1.
+
+    ```mlir
+    %i = graph.argmax %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4xi64>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis,
+                       UnitAttr:$keepdims);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_CumSumOp : Graph_Op<"cumsum"> {
+  let summary = "Inclusive prefix sum along an axis";
+  let description = [{
+    `result[..., i, ...] = sum(input[..., 0..i, ...])` along `axis`.
+
+    ```mlir
+    %c = graph.cumsum %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4x10xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+def Graph_IfOp : Op<Graph_Dialect, "if", [
+    RecursiveMemoryEffects, NoRegionArguments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Runs one of two regions on a rank-0 i1 condition";
+  let description = [{
+    Runs `then` when `condition` (a rank-0 i1 tensor) is true, `else`
+    otherwise; the results are the values the region yields, which must be
+    compatible with the result types. Regions may use values defined above
+    (TorchScript `prim::If`, ONNX `If`).
+
+    ```mlir
+    %r = graph.if %c : tensor<i1> -> tensor<4xf32> {
+      graph.yield %a : tensor<4xf32>
+    } else {
+      graph.yield %b : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I1]>:$condition);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$then_region,
+                        SizedRegion<1>:$else_region);
+  let assemblyFormat = [{
+    $condition `:` type($condition) (`->` type($results)^)? $then_region
+    `else` $else_region attr-dict
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Graph_LoopOp : Op<Graph_Dialect, "loop", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "A loop with a trip count, a condition and carried values";
+  let description = [{
+    ONNX `Loop` / TorchScript `prim::Loop` semantics. Operands: `trip_count`
+    (rank-0 i64), the initial `condition` (rank-0 i1), then the carried
+    values. The body's block arguments are the iteration number (rank-0 i64,
+    counting from 0) and the carried values; it yields the next condition
+    followed by the next carried values. The body runs while
+    `iteration < trip_count` and the condition is true; the results are the
+    last carried values, with the carried operands' types. A `for` loop has a
+    true condition; a `while` loop a trip count of INT64_MAX.
+
+    ```mlir
+    %r = graph.loop %n, %true, %x0 : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%i: tensor<i64>, %x: tensor<4xf32>):
+      %y = graph.mul %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+      graph.yield %true, %y : tensor<i1>, tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I64]>:$trip_count,
+                       0DTensorOf<[I1]>:$condition,
+                       Variadic<Graph_Tensor>:$inits);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    operands attr-dict `:` functional-type(operands, results) $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$tripCount,
+      "::mlir::Value":$condition, "::mlir::ValueRange":$inits)>];
+}
+
+def Graph_YieldOp : Op<Graph_Dialect, "yield", [
+    Pure, Terminator, ParentOneOf<["IfOp", "LoopOp"]>]> {
+  let summary = "Yields values from a graph.if or graph.loop region";
+  let description = [{
+    ```mlir
+    graph.yield %a, %b : tensor<4xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 #endif // GRAPHOPT_DIALECT_GRAPH_IR_GRAPHOPS_TD

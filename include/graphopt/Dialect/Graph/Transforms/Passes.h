@@ -34,6 +34,11 @@ void populateFoldConstantsPatterns(RewritePatternSet &patterns,
 /// number of values refined.
 int64_t refineShapes(ModuleOp module);
 
+/// Patterns that rewrite composite graph ops (batch_norm, layer_norm,
+/// scaled_dot_product_attention, split, adaptive_avg_pool2d) into simpler
+/// graph ops; what `graph-decompose` applies.
+void populateGraphDecompositionPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "graphopt/Dialect/Graph/Transforms/Passes.h.inc"
 

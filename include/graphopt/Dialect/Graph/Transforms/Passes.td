@@ -41,6 +41,21 @@ def GraphFoldConstantsPass : Pass<"graph-fold-constants"> {
   ];
 }
 
+def GraphDecomposePass : Pass<"graph-decompose"> {
+  let summary = "Rewrite composite graph ops into simpler graph ops";
+  let description = [{
+    Expands the composite ops into the ops they are defined by, so that the
+    lowering only needs the primitive ones: `graph.batch_norm` (to one
+    multiply-add per channel), `graph.layer_norm` (reductions and
+    elementwise ops), `graph.scaled_dot_product_attention` (matmul, scale,
+    mask, softmax, matmul), `graph.split` (slices) and
+    `graph.adaptive_avg_pool2d` (a mean, an `avg_pool2d`, or two matmuls with
+    constant pooling matrices). Run `graph-optimize` afterwards to fold the
+    constant parts (e.g. batch-norm statistics). The patterns are available
+    to other passes through `populateGraphDecompositionPatterns`.
+  }];
+}
+
 def GraphOptimizePass : Pass<"graph-optimize", "ModuleOp"> {
   let summary = "Graph-level optimization to a fixed point";
   let description = [{

@@ -1,0 +1,93 @@
+/*===- graphopt-c/GraphOpt.h - C API of libGraphOpt.so ------------*- C -*-===*\
+|*                                                                            *|
+|* A small, stable C interface over the compiler and the CPU runtime, for     *|
+|* language bindings (the `graphopt` Python package calls it with ctypes).    *|
+|* Debian's MLIR ships no Python bindings; this is all the package needs.     *|
+|*                                                                            *|
+|* Ownership: every pointer returned by a graphopt_* function is released    *|
+|* with the matching graphopt_*_destroy / graphopt_string_free. Errors are    *|
+|* returned as malloc'ed strings through `char **error` (never NULL on        *|
+|* failure); they carry the MLIR diagnostics, with locations.                 *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GRAPHOPT_C_GRAPHOPT_H
+#define GRAPHOPT_C_GRAPHOPT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types. I1 is one byte per element (0 or 1), like NumPy's bool. */
+enum graphopt_dtype {
+  GRAPHOPT_F32 = 0,
+  GRAPHOPT_F16 = 1,
+  GRAPHOPT_BF16 = 2,
+  GRAPHOPT_I1 = 3,
+  GRAPHOPT_I32 = 4,
+  GRAPHOPT_I64 = 5,
+};
+
+/* A dense, contiguous, row-major tensor. */
+typedef struct graphopt_tensor {
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *shape; /* `rank` entries; -1 marks a dynamic dim in signatures */
+  void *data;
+} graphopt_tensor;
+
+typedef struct graphopt_program graphopt_program;
+typedef struct graphopt_results graphopt_results;
+
+/* "0.1.0" */
+const char *graphopt_version(void);
+
+void graphopt_string_free(char *s);
+
+/* Parses and verifies `mlir_text`, runs the textual pass pipeline
+ * `pipeline` (graph-opt syntax, e.g. "builtin.module(graph-optimize)"; empty:
+ * none) and returns the printed module, or NULL and sets *error. With
+ * `debug_locations` nonzero the output keeps its locations. */
+char *graphopt_transform(const char *mlir_text, const char *pipeline,
+                         int debug_locations, char **error);
+
+/* Compiles function `entry` of `mlir_text` for the host CPU.
+ * `options` is a space-separated list of key=value pairs:
+ *   optimize=0|1 vectorize=0|1 fuse=0|1 opt-level=0..3 timing=0|1
+ *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES
+ *                      being one entry per argument separated by ';', each
+ *                      dims joined by 'x' ("1x3x224x224;7"); "" for rank 0.
+ * Returns NULL and sets *error on failure. */
+graphopt_program *graphopt_compile(const char *mlir_text, const char *entry,
+                                   const char *options, char **error);
+void graphopt_program_destroy(graphopt_program *program);
+
+int graphopt_program_num_inputs(const graphopt_program *program);
+int graphopt_program_num_outputs(const graphopt_program *program);
+/* Signature of input/output `i` (data is NULL; the shape stays owned by the
+ * program). */
+graphopt_tensor graphopt_program_input(const graphopt_program *program, int i);
+graphopt_tensor graphopt_program_output(const graphopt_program *program, int i);
+/* Seconds spent lowering (MLIR pipeline) and in LLVM code generation. */
+double graphopt_program_lower_seconds(const graphopt_program *program);
+double graphopt_program_codegen_seconds(const graphopt_program *program);
+
+/* Runs the program. Inputs are only read. Returns NULL and sets *error when
+ * the inputs do not match the signature (the message names the input and
+ * the dim) or the run fails. */
+graphopt_results *graphopt_program_run(graphopt_program *program,
+                                       int num_inputs,
+                                       const graphopt_tensor *inputs,
+                                       char **error);
+int graphopt_results_count(const graphopt_results *results);
+/* Result `i`; its data and shape stay valid until graphopt_results_destroy. */
+graphopt_tensor graphopt_results_get(const graphopt_results *results, int i);
+void graphopt_results_destroy(graphopt_results *results);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRAPHOPT_C_GRAPHOPT_H */

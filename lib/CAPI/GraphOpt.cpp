@@ -1,0 +1,329 @@
+//===- GraphOpt.cpp - C API of libGraphOpt.so -----------------------------===//
+//
+// Thin wrappers: every function converts C data to the C++ runtime's types,
+// calls it, and turns llvm::Error and MLIR diagnostics into strings.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt-c/GraphOpt.h"
+
+#include "graphopt/InitAll.h"
+#include "graphopt/Runtime/Runner.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::graphopt;
+using namespace mlir::graphopt::runtime;
+
+namespace {
+char *dupString(llvm::StringRef s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = 0;
+  return p;
+}
+
+void setError(char **error, llvm::StringRef message) {
+  if (error)
+    *error = dupString(message);
+}
+
+std::unique_ptr<MLIRContext> makeContext() {
+  static std::once_flag once;
+  std::call_once(once, [] { registerAllPasses(); });
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry);
+  // The JIT and the compiler run on the caller's thread; no pool needed.
+  ctx->disableMultithreading();
+  return ctx;
+}
+
+/// Collects every diagnostic of the context, formatted "loc: severity: msg".
+struct DiagnosticCollector {
+  DiagnosticCollector(MLIRContext &ctx)
+      : handler(&ctx, [this](Diagnostic &d) {
+          llvm::raw_string_ostream os(text);
+          os << d.getLocation() << ": ";
+          switch (d.getSeverity()) {
+          case DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          case DiagnosticSeverity::Note:
+            os << "note: ";
+            break;
+          case DiagnosticSeverity::Remark:
+            os << "remark: ";
+            break;
+          }
+          os << d << "\n";
+          for (Diagnostic &note : d.getNotes())
+            os << "  " << note.getLocation() << ": note: " << note << "\n";
+          return success();
+        }) {}
+  std::string message(llvm::StringRef what) const {
+    std::string m = what.str();
+    if (!text.empty())
+      m += ":\n" + text;
+    return m;
+  }
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+std::optional<DType> toDType(int32_t d) {
+  switch (d) {
+  case GRAPHOPT_F32:
+    return DType::F32;
+  case GRAPHOPT_F16:
+    return DType::F16;
+  case GRAPHOPT_BF16:
+    return DType::BF16;
+  case GRAPHOPT_I1:
+    return DType::I1;
+  case GRAPHOPT_I32:
+    return DType::I32;
+  case GRAPHOPT_I64:
+    return DType::I64;
+  }
+  return std::nullopt;
+}
+
+int32_t fromDType(DType d) {
+  switch (d) {
+  case DType::F32:
+    return GRAPHOPT_F32;
+  case DType::F16:
+    return GRAPHOPT_F16;
+  case DType::BF16:
+    return GRAPHOPT_BF16;
+  case DType::I1:
+    return GRAPHOPT_I1;
+  case DType::I32:
+    return GRAPHOPT_I32;
+  case DType::I64:
+    return GRAPHOPT_I64;
+  }
+  return -1;
+}
+
+struct SignatureView {
+  int32_t dtype;
+  std::vector<int64_t> shape;
+};
+
+SignatureView view(const TensorSignature &s) {
+  SignatureView v{fromDType(s.dtype), {}};
+  for (int64_t d : s.shape)
+    v.shape.push_back(d == kDynamicDim ? -1 : d);
+  return v;
+}
+} // namespace
+
+struct graphopt_program {
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<Runner> runner;
+  std::vector<SignatureView> inputs, outputs;
+};
+
+struct graphopt_results {
+  llvm::SmallVector<HostTensor> tensors;
+};
+
+extern "C" {
+
+const char *graphopt_version(void) { return "0.1.0"; }
+
+void graphopt_string_free(char *s) { std::free(s); }
+
+char *graphopt_transform(const char *mlirText, const char *pipeline,
+                         int debugLocations, char **error) {
+  auto ctx = makeContext();
+  DiagnosticCollector diags(*ctx);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(mlirText, ctx.get(), "<input>");
+  if (!module) {
+    setError(error, diags.message("cannot parse the module"));
+    return nullptr;
+  }
+  if (pipeline && *pipeline) {
+    PassManager pm(ctx.get());
+    std::string parseErr;
+    llvm::raw_string_ostream es(parseErr);
+    if (failed(parsePassPipeline(pipeline, pm, es))) {
+      setError(error, "bad pass pipeline '" + std::string(pipeline) +
+                          "': " + parseErr);
+      return nullptr;
+    }
+    if (failed(pm.run(*module))) {
+      setError(error, diags.message("the pass pipeline failed"));
+      return nullptr;
+    }
+  }
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  OpPrintingFlags flags;
+  if (debugLocations)
+    flags.enableDebugInfo(/*prettyForm=*/true);
+  module->print(os, flags);
+  return dupString(out);
+}
+
+graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
+                                   const char *options, char **error) {
+  auto program = std::make_unique<graphopt_program>();
+  program->context = makeContext();
+  DiagnosticCollector diags(*program->context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      mlirText, program->context.get(), "<input>");
+  if (!module) {
+    setError(error, diags.message("cannot parse the module"));
+    return nullptr;
+  }
+  RunnerOptions ro;
+  ro.entry = entry && *entry ? entry : "main";
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(options ? options : "").split(items, ' ', -1, false);
+  for (llvm::StringRef item : items) {
+    auto [key, value] = item.split('=');
+    auto flag = [&](bool &b) -> bool {
+      if (value != "0" && value != "1")
+        return false;
+      b = value == "1";
+      return true;
+    };
+    bool ok = true;
+    if (key == "optimize")
+      ok = flag(ro.optimize);
+    else if (key == "vectorize")
+      ok = flag(ro.vectorize);
+    else if (key == "fuse")
+      ok = flag(ro.fuse);
+    else if (key == "timing")
+      ok = flag(ro.timing);
+    else if (key == "opt-level")
+      ok = !value.getAsInteger(10, ro.optLevel) && ro.optLevel <= 3;
+    else if (key == "specialize") {
+      llvm::SmallVector<llvm::SmallVector<int64_t>> shapes;
+      llvm::SmallVector<llvm::StringRef> args;
+      value.split(args, ';');
+      for (llvm::StringRef a : args) {
+        shapes.emplace_back();
+        llvm::SmallVector<llvm::StringRef> dims;
+        if (!a.empty())
+          a.split(dims, 'x');
+        for (llvm::StringRef d : dims) {
+          int64_t v;
+          if (d.getAsInteger(10, v) || v < 0)
+            ok = false;
+          else
+            shapes.back().push_back(v);
+        }
+      }
+      ro.specializeTo = std::move(shapes);
+    } else {
+      setError(error, "unknown compile option '" + key.str() + "'");
+      return nullptr;
+    }
+    if (!ok) {
+      setError(error, "bad value in compile option '" + item.str() + "'");
+      return nullptr;
+    }
+  }
+  auto runner = Runner::compile(*module, ro);
+  if (!runner) {
+    setError(error, diags.message(llvm::toString(runner.takeError())));
+    return nullptr;
+  }
+  program->runner = std::move(*runner);
+  for (const TensorSignature &s : program->runner->signature().inputs)
+    program->inputs.push_back(view(s));
+  for (const TensorSignature &s : program->runner->signature().outputs)
+    program->outputs.push_back(view(s));
+  return program.release();
+}
+
+void graphopt_program_destroy(graphopt_program *program) { delete program; }
+
+int graphopt_program_num_inputs(const graphopt_program *p) {
+  return p->inputs.size();
+}
+int graphopt_program_num_outputs(const graphopt_program *p) {
+  return p->outputs.size();
+}
+
+static graphopt_tensor signatureTensor(const SignatureView &v) {
+  return {v.dtype, static_cast<int32_t>(v.shape.size()), v.shape.data(),
+          nullptr};
+}
+graphopt_tensor graphopt_program_input(const graphopt_program *p, int i) {
+  return signatureTensor(p->inputs.at(i));
+}
+graphopt_tensor graphopt_program_output(const graphopt_program *p, int i) {
+  return signatureTensor(p->outputs.at(i));
+}
+double graphopt_program_lower_seconds(const graphopt_program *p) {
+  return p->runner->compileStats().lowerSeconds;
+}
+double graphopt_program_codegen_seconds(const graphopt_program *p) {
+  return p->runner->compileStats().jitSeconds;
+}
+
+graphopt_results *graphopt_program_run(graphopt_program *program,
+                                       int numInputs,
+                                       const graphopt_tensor *inputs,
+                                       char **error) {
+  llvm::SmallVector<HostTensor> args;
+  for (int i = 0; i < numInputs; ++i) {
+    const graphopt_tensor &t = inputs[i];
+    std::optional<DType> dt = toDType(t.dtype);
+    if (!dt) {
+      setError(error, "input " + std::to_string(i) + ": unknown dtype code " +
+                          std::to_string(t.dtype));
+      return nullptr;
+    }
+    // Borrow the caller's buffer: the compiled code only reads inputs.
+    args.push_back(HostTensor::adopt(*dt, llvm::ArrayRef(t.shape, t.rank),
+                                     nullptr, t.data, [](void *) {}));
+  }
+  DiagnosticCollector diags(*program->context);
+  auto results = program->runner->invoke(args);
+  if (!results) {
+    setError(error, diags.message(llvm::toString(results.takeError())));
+    return nullptr;
+  }
+  auto *r = new graphopt_results();
+  r->tensors = std::move(*results);
+  return r;
+}
+
+int graphopt_results_count(const graphopt_results *r) {
+  return r->tensors.size();
+}
+
+graphopt_tensor graphopt_results_get(const graphopt_results *r, int i) {
+  const HostTensor &t = r->tensors[i];
+  return {fromDType(t.dtype()), static_cast<int32_t>(t.rank()),
+          t.shape().data(), const_cast<void *>(t.data())};
+}
+
+void graphopt_results_destroy(graphopt_results *r) { delete r; }
+
+} // extern "C"

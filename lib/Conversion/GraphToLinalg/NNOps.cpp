@@ -1,0 +1,635 @@
+//===- NNOps.cpp - lowering of the neural-network graph ops ---------------===//
+//
+// conv2d (im2col + the tiled matmul for groups = 1, linalg's depthwise and
+// grouped convolutions otherwise), pooling, gather, dynamic_update_slice,
+// pad, argmax and cumsum, to linalg/tensor/scf on tensors.
+//
+// Convolutions and pooling need static spatial dims (H, W); the batch dim
+// may be dynamic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphToLinalgUtils.h"
+
+#include "graphopt/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::graphopt;
+using namespace mlir::graphopt::graph;
+using namespace mlir::graphopt::lowering;
+
+namespace {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The lowest value of `t` (-inf for floats): the identity of max.
+TypedAttr lowestAttr(OpBuilder &b, Type t) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return b.getFloatAttr(
+        ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true));
+  return b.getIntegerAttr(
+      t, APInt::getSignedMinValue(t.getIntOrFloatBitWidth()));
+}
+
+Value fill(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes, Type t,
+           TypedAttr value) {
+  Value init = emptyTensor(b, loc, sizes, t);
+  Value c = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, c, init).getResult(0);
+}
+
+/// Pads the spatial dims (2, 3) of an NCHW tensor with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, int64_t top,
+                 int64_t left, int64_t bottom, int64_t right,
+                 TypedAttr value) {
+  if (!top && !left && !bottom && !right)
+    return x;
+  RankedTensorType t = tensorTypeOf(x);
+  SmallVector<int64_t> shape(t.getShape());
+  shape[2] += top + bottom;
+  shape[3] += left + right;
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                   b.getIndexAttr(top), b.getIndexAttr(left)};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                    b.getIndexAttr(bottom),
+                                    b.getIndexAttr(right)};
+  Value pad = arith::ConstantOp::create(b, loc, value);
+  return tensor::PadOp::create(b, loc, t.clone(shape), x, low, high, pad);
+}
+
+/// Output sizes [N, C or F, OH, OW], N read from `x` when dynamic.
+SmallVector<OpFoldResult> nchwSizes(OpBuilder &b, Location loc, Value x,
+                                    RankedTensorType out) {
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
+  for (int d = 1; d < 4; ++d)
+    sizes[d] = b.getIndexAttr(out.getDimSize(d));
+  return sizes;
+}
+
+LogicalResult needStaticSpatial(PatternRewriter &rewriter, Operation *op,
+                                RankedTensorType in, RankedTensorType out) {
+  for (int d = 1; d < 4; ++d)
+    if (in.isDynamicDim(d) || out.isDynamicDim(d))
+      return rewriter.notifyMatchFailure(
+          op, "the CPU lowering needs static channel and spatial dims");
+  return success();
+}
+
+struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType x = tensorTypeOf(op.getInput());
+    RankedTensorType w = tensorTypeOf(op.getWeight());
+    RankedTensorType out = op.getType();
+    if (failed(needStaticSpatial(b, op, x, out)) || !w.hasStaticShape())
+      return b.notifyMatchFailure(op, "dynamic spatial dims or weight");
+    Type et = x.getElementType();
+    ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
+                      dil = op.getDilations();
+    int64_t groups = op.getGroups();
+    int64_t c = x.getDimSize(1), f = w.getDimSize(0), kh = w.getDimSize(2),
+            kw = w.getDimSize(3), oh = out.getDimSize(2),
+            ow = out.getDimSize(3);
+    Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], b.getZeroAttr(et));
+    SmallVector<OpFoldResult> outSizes = nchwSizes(b, loc, op.getInput(), out);
+    MLIRContext *ctx = b.getContext();
+
+    if (groups == 1) {
+      // im2col: cols[n, c, i, j, p, q] = xp[n, c, p*sh + i*dh, q*sw + j*dw],
+      // then [F, C*KH*KW] x [N, C*KH*KW, OH*OW] with the tiled matmul; the
+      // result is already NCHW. A 1x1, stride-1 conv skips the copy.
+      Value cols;
+      bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 &&
+                       strides[1] == 1;
+      if (pointwise) {
+        cols = xp;
+      } else {
+        SmallVector<OpFoldResult> colSizes = {
+            outSizes[0],        b.getIndexAttr(c),  b.getIndexAttr(kh),
+            b.getIndexAttr(kw), b.getIndexAttr(oh), b.getIndexAttr(ow)};
+        Value init = emptyTensor(b, loc, colSizes, et);
+        AffineExpr n, ci, i, j, p, q;
+        bindDims(ctx, n, ci, i, j, p, q);
+        auto inMap = AffineMap::get(
+            6, 0,
+            {n, ci, p * strides[0] + i * dil[0], q * strides[1] + j * dil[1]},
+            ctx);
+        SmallVector<AffineMap> maps = {inMap,
+                                       AffineMap::getMultiDimIdentityMap(6, ctx)};
+        SmallVector<utils::IteratorType> its(6, utils::IteratorType::parallel);
+        cols = linalg::GenericOp::create(
+                   b, loc, TypeRange{init.getType()}, ValueRange{xp},
+                   ValueRange{init}, maps, its,
+                   [](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(nb, nl, args[0]);
+                   })
+                   .getResult(0);
+      }
+      int64_t k = c * kh * kw;
+      Value cols3 = ReshapeOp::create(b, loc, cols,
+                                      ArrayRef<int64_t>{-1, k, oh * ow});
+      Value w2 = ReshapeOp::create(b, loc, op.getWeight(),
+                                   ArrayRef<int64_t>{f, k});
+      Value y = MatMulOp::create(b, loc, w2, cols3);
+      if (Value bias = op.getBias())
+        y = AddOp::create(
+            b, loc, y,
+            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1}));
+      Value r = ReshapeOp::create(b, loc, y,
+                                  ArrayRef<int64_t>{-1, f, oh, ow});
+      if (r.getType() != out)
+        r = tensor::CastOp::create(b, loc, out, r);
+      b.replaceOp(op, r);
+      return success();
+    }
+
+    // Grouped and depthwise convolutions: the bias (or zero) is the init.
+    Value init;
+    if (Value bias = op.getBias()) {
+      Value e = emptyTensor(b, loc, outSizes, et);
+      AffineMap biasMap = AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
+      SmallVector<AffineMap> maps = {biasMap,
+                                     AffineMap::getMultiDimIdentityMap(4, ctx)};
+      SmallVector<utils::IteratorType> its(4, utils::IteratorType::parallel);
+      init = linalg::GenericOp::create(
+                 b, loc, TypeRange{e.getType()}, ValueRange{bias},
+                 ValueRange{e}, maps, its,
+                 [](OpBuilder &nb, Location nl, ValueRange args) {
+                   linalg::YieldOp::create(nb, nl, args[0]);
+                 })
+                 .getResult(0);
+    } else {
+      init = fill(b, loc, outSizes, et, b.getZeroAttr(et));
+    }
+    auto stridesAttr = b.getI64VectorAttr(strides);
+    auto dilAttr = b.getI64VectorAttr(dil);
+    Value r;
+    if (groups == c && groups == f) {
+      // Depthwise, multiplier 1: weight [C, 1, KH, KW] -> [C, KH, KW].
+      Value w3 = tensor::CollapseShapeOp::create(
+          b, loc, op.getWeight(),
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      r = linalg::DepthwiseConv2DNchwChwOp::create(
+              b, loc, TypeRange{init.getType()}, ValueRange{xp, w3},
+              ValueRange{init}, stridesAttr, dilAttr)
+              .getResult(0);
+    } else {
+      // [N, G, C/G, H, W] x [G, F/G, C/G, KH, KW] -> [N, G, F/G, OH, OW].
+      auto expand = [&](Value v, int64_t dim, int64_t g) {
+        RankedTensorType t = tensorTypeOf(v);
+        SmallVector<int64_t> shape(t.getShape());
+        shape[dim] = t.getDimSize(dim) / g;
+        shape.insert(shape.begin() + dim, g);
+        SmallVector<ReassociationIndices> re;
+        for (int64_t d = 0; d < t.getRank(); ++d) {
+          if (d < dim)
+            re.push_back({d});
+          else if (d == dim)
+            re.push_back({d, d + 1});
+          else
+            re.push_back({d + 1});
+        }
+        SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
+        sizes[dim] = b.getIndexAttr(shape[dim + 1]);
+        sizes.insert(sizes.begin() + dim, b.getIndexAttr(g));
+        return tensor::ExpandShapeOp::create(b, loc, t.clone(shape), v, re,
+                                             sizes)
+            .getResult();
+      };
+      Value x5 = expand(xp, 1, groups);
+      Value w5 = expand(op.getWeight(), 0, groups);
+      Value i5 = expand(init, 1, groups);
+      Value r5 = linalg::Conv2DNgchwGfchwOp::create(
+                     b, loc, TypeRange{i5.getType()}, ValueRange{x5, w5},
+                     ValueRange{i5}, stridesAttr, dilAttr)
+                     .getResult(0);
+      r = tensor::CollapseShapeOp::create(
+          b, loc, r5, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    }
+    if (r.getType() != out)
+      r = tensor::CastOp::create(b, loc, out, r);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Extra bottom/right padding that ceil_mode needs so that every window the
+/// output size counts lies inside the padded input.
+int64_t ceilExtra(int64_t in, int64_t padBefore, int64_t padAfter,
+                  int64_t out, int64_t kernel, int64_t stride,
+                  int64_t dilation) {
+  int64_t needed = (out - 1) * stride + dilation * (kernel - 1) + 1;
+  return std::max<int64_t>(0, needed - (in + padBefore + padAfter));
+}
+
+struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPool2DOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType x = tensorTypeOf(op.getInput());
+    RankedTensorType out = op.getType();
+    if (failed(needStaticSpatial(b, op, x, out)))
+      return failure();
+    ArrayRef<int64_t> k = op.getKernel(), pad = op.getPadding(),
+                      dil = op.getDilations();
+    ArrayRef<int64_t> s = op.getStrides() ? *op.getStrides() : k;
+    Type et = x.getElementType();
+    int64_t eh = ceilExtra(x.getDimSize(2), pad[0], pad[2], out.getDimSize(2),
+                           k[0], s[0], dil[0]);
+    int64_t ew = ceilExtra(x.getDimSize(3), pad[1], pad[3], out.getDimSize(3),
+                           k[1], s[1], dil[1]);
+    TypedAttr lowest = lowestAttr(b, et);
+    Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2] + eh,
+                          pad[3] + ew, lowest);
+    SmallVector<OpFoldResult> sizes = nchwSizes(b, loc, op.getInput(), out);
+    Value init = fill(b, loc, sizes, et, lowest);
+    Value window = tensor::EmptyOp::create(b, loc, k, et);
+    Value r = linalg::PoolingNchwMaxOp::create(
+                  b, loc, TypeRange{init.getType()}, ValueRange{xp, window},
+                  ValueRange{init}, b.getI64VectorAttr(s),
+                  b.getI64VectorAttr(dil))
+                  .getResult(0);
+    if (r.getType() != out)
+      r = tensor::CastOp::create(b, loc, out, r);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AvgPool2DOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType x = tensorTypeOf(op.getInput());
+    RankedTensorType out = op.getType();
+    if (failed(needStaticSpatial(b, op, x, out)))
+      return failure();
+    ArrayRef<int64_t> k = op.getKernel(), pad = op.getPadding();
+    ArrayRef<int64_t> s = op.getStrides() ? *op.getStrides() : k;
+    Type et = x.getElementType();
+    Type ct = computeType(et);
+    int64_t h = x.getDimSize(2), w = x.getDimSize(3);
+    int64_t oh = out.getDimSize(2), ow = out.getDimSize(3);
+    int64_t eh = ceilExtra(h, pad[0], pad[2], oh, k[0], s[0], 1);
+    int64_t ew = ceilExtra(w, pad[1], pad[3], ow, k[1], s[1], 1);
+    // Sum in the compute type over the zero-padded input.
+    Value in = op.getInput();
+    if (ct != et)
+      in = buildElementwise(b, loc, x.clone(ct), {in},
+                            [&](OpBuilder &nb, Location nl, ValueRange a) {
+                              return castBody(nb, nl, a[0], ct);
+                            });
+    Value xp = padSpatial(b, loc, in, pad[0], pad[1], pad[2] + eh,
+                          pad[3] + ew, b.getZeroAttr(ct));
+    SmallVector<OpFoldResult> sizes = nchwSizes(b, loc, op.getInput(), out);
+    Value init = fill(b, loc, sizes, ct, b.getZeroAttr(ct));
+    Value window = tensor::EmptyOp::create(b, loc, k, ct);
+    Value sum = linalg::PoolingNchwSumOp::create(
+                    b, loc, TypeRange{init.getType()}, ValueRange{xp, window},
+                    ValueRange{init}, b.getI64VectorAttr(s),
+                    b.getI64VectorAttr({1, 1}))
+                    .getResult(0);
+    // The divisor per output position, PyTorch's rule (ONNX agrees).
+    SmallVector<float> divisor(oh * ow);
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t hs = i * s[0] - pad[0], ws = j * s[1] - pad[1];
+        int64_t he = std::min(hs + k[0], h + pad[2]);
+        int64_t we = std::min(ws + k[1], w + pad[3]);
+        int64_t count = (he - hs) * (we - ws);
+        if (!op.getCountIncludePad()) {
+          hs = std::max<int64_t>(hs, 0);
+          ws = std::max<int64_t>(ws, 0);
+          he = std::min(he, h);
+          we = std::min(we, w);
+          count = (he - hs) * (we - ws);
+        }
+        divisor[i * ow + j] = 1.0f / float(std::max<int64_t>(count, 1));
+      }
+    auto dt = RankedTensorType::get({oh, ow}, b.getF32Type());
+    Value inv = arith::ConstantOp::create(
+        b, loc, dt, DenseElementsAttr::get(dt, ArrayRef<float>(divisor)));
+    RankedTensorType sumType = tensorTypeOf(sum);
+    Value r = buildElementwise(
+        b, loc, out, {sum, inv}, [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value m = a[1];
+          if (ct != m.getType())
+            m = castBody(nb, nl, m, ct);
+          Value v = arith::MulFOp::create(nb, nl, a[0], m);
+          return fromCompute(nb, nl, v, et);
+        });
+    (void)sumType;
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Clamps a run-time index into [0, size), counting negatives from the end.
+Value normalizeIndex(OpBuilder &b, Location loc, Value idx, Value size) {
+  Value zero = indexConst(b, loc, 0);
+  Value isNeg =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx, zero);
+  idx = arith::SelectOp::create(b, loc, isNeg,
+                                arith::AddIOp::create(b, loc, idx, size), idx);
+  Value last = arith::SubIOp::create(b, loc, size, indexConst(b, loc, 1));
+  idx = arith::MaxSIOp::create(b, loc, idx, zero);
+  return arith::MinSIOp::create(b, loc, idx, last);
+}
+
+Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d) {
+  RankedTensorType t = tensorTypeOf(v);
+  if (!t.isDynamicDim(d))
+    return indexConst(b, loc, t.getDimSize(d));
+  return tensor::DimOp::create(b, loc, v, d);
+}
+
+struct GatherLowering : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType in = tensorTypeOf(op.getInput());
+    RankedTensorType idxT = tensorTypeOf(op.getIndices());
+    RankedTensorType out = op.getType();
+    int64_t axis = op.getAxis(), ir = idxT.getRank();
+    // Result sizes: input[:axis] + indices + input[axis+1:].
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, op.getInput());
+    SmallVector<OpFoldResult> idxSizes = dimSizes(b, loc, op.getIndices());
+    SmallVector<OpFoldResult> sizes(inSizes.begin(), inSizes.begin() + axis);
+    llvm::append_range(sizes, idxSizes);
+    sizes.append(inSizes.begin() + axis + 1, inSizes.end());
+    Value init = emptyTensor(b, loc, sizes, out.getElementType());
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t d = 0; d < ir; ++d)
+      idxExprs.push_back(getAffineDimExpr(axis + d, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(out.getRank(), 0, idxExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(out.getRank(), ctx)};
+    SmallVector<utils::IteratorType> its(out.getRank(),
+                                         utils::IteratorType::parallel);
+    Value input = op.getInput();
+    Value axisSize = dimValue(b, loc, input, axis);
+    Value r = linalg::GenericOp::create(
+                  b, loc, TypeRange{init.getType()},
+                  ValueRange{op.getIndices()}, ValueRange{init}, maps, its,
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    Value i = arith::IndexCastOp::create(
+                        nb, nl, nb.getIndexType(), args[0]);
+                    i = normalizeIndex(nb, nl, i, axisSize);
+                    SmallVector<Value> coords;
+                    for (int64_t d = 0; d < axis; ++d)
+                      coords.push_back(linalg::IndexOp::create(nb, nl, d));
+                    coords.push_back(i);
+                    for (int64_t d = axis + 1; d < in.getRank(); ++d)
+                      coords.push_back(
+                          linalg::IndexOp::create(nb, nl, d - 1 + ir));
+                    Value v = tensor::ExtractOp::create(nb, nl, input, coords);
+                    linalg::YieldOp::create(nb, nl, v);
+                  })
+                  .getResult(0);
+    if (r.getType() != out)
+      r = tensor::CastOp::create(b, loc, out, r);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct DynamicUpdateSliceLowering : OpRewritePattern<DynamicUpdateSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DynamicUpdateSliceOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value dest = op.getDest();
+    RankedTensorType dt = tensorTypeOf(dest);
+    int64_t axis = op.getAxis();
+    Value idx = tensor::ExtractOp::create(b, loc, op.getIndex(), ValueRange{});
+    idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
+    idx = normalizeIndex(b, loc, idx, dimValue(b, loc, dest, axis));
+    SmallVector<OpFoldResult> offsets(dt.getRank(), b.getIndexAttr(0));
+    offsets[axis] = idx;
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, dest);
+    sizes[axis] = b.getIndexAttr(1);
+    SmallVector<OpFoldResult> strides(dt.getRank(), b.getIndexAttr(1));
+    // The update has rank - 1 dims: insert_slice drops the unit axis.
+    Value update = op.getUpdate();
+    RankedTensorType ut = tensorTypeOf(update);
+    SmallVector<int64_t> expected(dt.getShape());
+    expected.erase(expected.begin() + axis);
+    if (ut.getShape() != ArrayRef<int64_t>(expected))
+      update = tensor::CastOp::create(b, loc, ut.clone(expected), update);
+    Value r = tensor::InsertSliceOp::create(b, loc, update, dest, offsets,
+                                            sizes, strides);
+    if (r.getType() != op.getType())
+      r = tensor::CastOp::create(b, loc, op.getType(), r);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct PadLowering : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PadOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type et = op.getType().getElementType();
+    double v = op.getValue().convertToDouble();
+    TypedAttr value;
+    if (auto ft = dyn_cast<FloatType>(et))
+      value = b.getFloatAttr(ft, v);
+    else if (et.isInteger(1))
+      value = b.getIntegerAttr(et, v != 0);
+    else
+      value = b.getIntegerAttr(et, (int64_t)v);
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t l : op.getLow())
+      low.push_back(b.getIndexAttr(l));
+    for (int64_t h : op.getHigh())
+      high.push_back(b.getIndexAttr(h));
+    Value c = arith::ConstantOp::create(b, loc, value);
+    Value r = tensor::PadOp::create(b, loc, op.getType(), op.getInput(), low,
+                                    high, c);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ArgMaxOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType in = tensorTypeOf(op.getInput());
+    int64_t axis = op.getAxis(), rank = in.getRank();
+    Type et = in.getElementType();
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, op.getInput());
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis) {
+        sizes.push_back(inSizes[d]);
+        outExprs.push_back(getAffineDimExpr(d, ctx));
+      }
+    Value vals = fill(b, loc, sizes, et, lowestAttr(b, et));
+    Value idxs = fill(b, loc, sizes, b.getI64Type(), b.getI64IntegerAttr(0));
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+    SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                   outMap, outMap};
+    SmallVector<utils::IteratorType> its(rank, utils::IteratorType::parallel);
+    its[axis] = utils::IteratorType::reduction;
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{vals.getType(), idxs.getType()},
+        ValueRange{op.getInput()}, ValueRange{vals, idxs}, maps, its,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value x = a[0], best = a[1], bestIdx = a[2];
+          Value i = arith::IndexCastOp::create(
+              nb, nl, nb.getI64Type(), linalg::IndexOp::create(nb, nl, axis));
+          Value take;
+          if (isa<FloatType>(et)) {
+            // Strictly greater keeps the first maximum; a NaN wins (and the
+            // first NaN stays).
+            Value gt = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT,
+                                             x, best);
+            Value xNaN = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::UNO, x, x);
+            Value bestNaN = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::UNO, best, best);
+            Value notBestNaN = arith::XOrIOp::create(
+                nb, nl, bestNaN,
+                arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true)));
+            take = arith::OrIOp::create(
+                nb, nl, gt, arith::AndIOp::create(nb, nl, xNaN, notBestNaN));
+          } else {
+            take = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sgt, x,
+                                         best);
+          }
+          // The first element always wins (handles all -inf / INT_MIN).
+          Value first = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::eq, i,
+              arith::ConstantOp::create(nb, nl, nb.getI64IntegerAttr(0)));
+          take = arith::OrIOp::create(nb, nl, take, first);
+          Value nv = arith::SelectOp::create(nb, nl, take, x, best);
+          Value ni = arith::SelectOp::create(nb, nl, take, i, bestIdx);
+          linalg::YieldOp::create(nb, nl, ValueRange{nv, ni});
+        });
+    Value r = generic.getResult(1);
+    if (op.getKeepdims()) {
+      RankedTensorType rt = op.getType();
+      SmallVector<ReassociationIndices> re;
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == axis)
+          continue;
+        re.push_back({d});
+        ++src;
+      }
+      // Attach the unit axis to a neighbour group.
+      if (re.empty()) {
+        r = tensor::ExpandShapeOp::create(b, loc, rt, r,
+                                          SmallVector<ReassociationIndices>{});
+      } else {
+        if (axis == 0)
+          re.front().insert(re.front().begin(), 0);
+        else
+          re[axis - 1].push_back(axis);
+        SmallVector<OpFoldResult> outSizes = dimSizes(b, loc, op.getInput());
+        outSizes[axis] = b.getIndexAttr(1);
+        r = tensor::ExpandShapeOp::create(b, loc, rt, r, re, outSizes);
+      }
+    } else if (r.getType() != op.getType()) {
+      r = tensor::CastOp::create(b, loc, op.getType(), r);
+    }
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// A running sum along the axis: an scf.for over positions carrying the
+/// result tensor and the running total (a rank-preserving unit slice).
+struct CumSumLowering : OpRewritePattern<CumSumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CumSumOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    RankedTensorType t = tensorTypeOf(x);
+    int64_t axis = op.getAxis(), rank = t.getRank();
+    Type et = t.getElementType();
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
+    SmallVector<OpFoldResult> sliceSizes(sizes);
+    sliceSizes[axis] = b.getIndexAttr(1);
+    SmallVector<int64_t> sliceShape(t.getShape());
+    sliceShape[axis] = 1;
+    auto sliceType = t.clone(sliceShape);
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    Value result = emptyTensor(b, loc, sizes, et);
+    Value acc = fill(b, loc, sliceSizes, et, b.getZeroAttr(et));
+    Value n = dimValue(b, loc, x, axis);
+    auto loop = scf::ForOp::create(
+        b, loc, indexConst(b, loc, 0), n, indexConst(b, loc, 1),
+        ValueRange{result, acc},
+        [&](OpBuilder &nb, Location nl, Value iv, ValueRange iter) {
+          SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0));
+          offsets[axis] = iv;
+          Value slice = tensor::ExtractSliceOp::create(
+              nb, nl, sliceType, x, offsets, sliceSizes, strides);
+          // acc += slice, in place in the carried accumulator.
+          MLIRContext *ctx = nb.getContext();
+          SmallVector<AffineMap> maps(
+              2, AffineMap::getMultiDimIdentityMap(rank, ctx));
+          SmallVector<utils::IteratorType> its(rank,
+                                               utils::IteratorType::parallel);
+          Value sum =
+              linalg::GenericOp::create(
+                  nb, nl, TypeRange{sliceType}, ValueRange{slice},
+                  ValueRange{iter[1]}, maps, its,
+                  [&](OpBuilder &bb, Location bl, ValueRange a) {
+                    Value s;
+                    if (isa<FloatType>(et))
+                      s = fromCompute(
+                          bb, bl,
+                          arith::AddFOp::create(bb, bl, toCompute(bb, bl, a[1]),
+                                                toCompute(bb, bl, a[0])),
+                          et);
+                    else
+                      s = arith::AddIOp::create(bb, bl, a[1], a[0]);
+                    linalg::YieldOp::create(bb, bl, s);
+                  })
+                  .getResult(0);
+          Value updated = tensor::InsertSliceOp::create(
+              nb, nl, sum, iter[0], offsets, sliceSizes, strides);
+          scf::YieldOp::create(nb, nl, ValueRange{updated, sum});
+        });
+    Value r = loop.getResult(0);
+    if (r.getType() != op.getType())
+      r = tensor::CastOp::create(b, loc, op.getType(), r);
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::graphopt::lowering::populateNNLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<Conv2DLowering, MaxPool2DLowering, AvgPool2DLowering,
+               GatherLowering, DynamicUpdateSliceLowering, PadLowering,
+               ArgMaxLowering, CumSumLowering>(patterns.getContext());
+}

@@ -1,0 +1,6 @@
+"""``python -m graphopt``: see graphopt/cli.py."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,399 @@
+"""ctypes bindings of libGraphOpt.so's C API (include/graphopt-c/GraphOpt.h).
+
+This module is the only place that touches the native library. It offers:
+
+* :func:`version` and :func:`transform` (parse, run a pass pipeline, print);
+* :class:`Program`, a module JIT-compiled for the host CPU, run on NumPy
+  arrays;
+* the exception classes :class:`GraphOptError`, :class:`CompileError` and
+  :class:`ExecutionError`, which carry the C++ diagnostics (with locations).
+
+Where the library is found, first match wins:
+
+1. ``$GRAPHOPT_LIBRARY`` when set (an explicit override, never required);
+2. ``graphopt/_lib/libGraphOpt.so``: the copy that ``pip install`` bundles;
+3. ``<repo>/build/lib/libGraphOpt.so``: the build tree next to the sources,
+   for ``PYTHONPATH=python`` and editable (``pip install -e``) installs.
+
+If none exists, importing this module raises :class:`ImportError` that says
+to run ``scripts/setup.sh``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+__all__ = [
+    "GraphOptError", "CompileError", "ExecutionError", "TensorSpec",
+    "Program", "transform", "version", "LIBRARY_PATH",
+]
+
+_LIB_NAME = "libGraphOpt.so"
+
+
+# --------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------
+
+class GraphOptError(Exception):
+    """Base class of every error reported by the graphopt compiler/runtime.
+
+    ``diagnostics`` holds the full text returned by the C++ side (MLIR
+    diagnostics with their locations), ``str(err)`` shows it too.
+    """
+
+    def __init__(self, message: str, diagnostics: str = ""):
+        super().__init__(message)
+        self.diagnostics = diagnostics or message
+
+
+class CompileError(GraphOptError):
+    """Parsing, verifying, a pass pipeline or code generation failed."""
+
+
+class ExecutionError(GraphOptError):
+    """A compiled program could not run: inputs that do not match its
+    signature (the message names the input and the dim) or a runtime
+    failure."""
+
+
+# --------------------------------------------------------------------------
+# Loading the library
+# --------------------------------------------------------------------------
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _candidates() -> list[Path]:
+    found = []
+    override = os.environ.get("GRAPHOPT_LIBRARY")
+    if override:
+        found.append(Path(override))
+    found.append(_PACKAGE_DIR / "_lib" / _LIB_NAME)
+    # python/graphopt/_native.py -> <repo>/build/lib
+    repo = _PACKAGE_DIR.parent.parent
+    build = os.environ.get("GRAPHOPT_BUILD_DIR")
+    if build:
+        found.append(Path(build) / "lib" / _LIB_NAME)
+    found.append(repo / "build" / "lib" / _LIB_NAME)
+    return found
+
+
+def _load() -> tuple[ctypes.CDLL, Path]:
+    tried = _candidates()
+    for path in tried:
+        if path.is_file():
+            try:
+                # RTLD_GLOBAL: JIT-compiled code resolves the runtime's
+                # allocation functions (_mlir_memref_to_llvm_alloc/free, in
+                # libGraphOpt.so) through the process's global symbols.
+                return ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL), path
+            except OSError as e:  # e.g. libMLIR.so missing
+                raise ImportError(
+                    f"graphopt: cannot load {path}: {e}. libGraphOpt.so needs "
+                    "the Debian MLIR/LLVM 22 packages (/usr/lib/llvm-22/lib); "
+                    "run scripts/setup.sh from the graphopt repository."
+                ) from e
+    raise ImportError(
+        "graphopt: the native library libGraphOpt.so was not found; looked "
+        "in:\n  " + "\n  ".join(str(p) for p in tried) + "\nBuild it with "
+        "scripts/setup.sh (in the graphopt repository), then use the package "
+        "in-tree (PYTHONPATH=python), or reinstall it with "
+        "`pip install python/` so that the library is bundled.")
+
+
+_lib, LIBRARY_PATH = _load()
+
+
+class _CTensor(ctypes.Structure):
+    """``graphopt_tensor``."""
+    _fields_ = [
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("data", ctypes.c_void_p),
+    ]
+
+
+_err_p = ctypes.POINTER(ctypes.c_char_p)
+_prog_p = ctypes.c_void_p
+_res_p = ctypes.c_void_p
+
+
+def _declare(name, restype, *argtypes):
+    fn = getattr(_lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+    return fn
+
+
+# Strings the library allocates are returned as c_void_p so that we can free
+# them (ctypes would convert c_char_p to bytes and lose the pointer).
+_version = _declare("graphopt_version", ctypes.c_char_p)
+_string_free = _declare("graphopt_string_free", None, ctypes.c_void_p)
+_transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
+                      ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
+_compile = _declare("graphopt_compile", _prog_p, ctypes.c_char_p,
+                    ctypes.c_char_p, ctypes.c_char_p,
+                    ctypes.POINTER(ctypes.c_void_p))
+_program_destroy = _declare("graphopt_program_destroy", None, _prog_p)
+_num_inputs = _declare("graphopt_program_num_inputs", ctypes.c_int, _prog_p)
+_num_outputs = _declare("graphopt_program_num_outputs", ctypes.c_int, _prog_p)
+_program_input = _declare("graphopt_program_input", _CTensor, _prog_p,
+                          ctypes.c_int)
+_program_output = _declare("graphopt_program_output", _CTensor, _prog_p,
+                           ctypes.c_int)
+_lower_seconds = _declare("graphopt_program_lower_seconds", ctypes.c_double,
+                          _prog_p)
+_codegen_seconds = _declare("graphopt_program_codegen_seconds",
+                            ctypes.c_double, _prog_p)
+_program_run = _declare("graphopt_program_run", _res_p, _prog_p, ctypes.c_int,
+                        ctypes.POINTER(_CTensor),
+                        ctypes.POINTER(ctypes.c_void_p))
+_results_count = _declare("graphopt_results_count", ctypes.c_int, _res_p)
+_results_get = _declare("graphopt_results_get", _CTensor, _res_p, ctypes.c_int)
+_results_destroy = _declare("graphopt_results_destroy", None, _res_p)
+
+
+def _take_string(ptr: Optional[int]) -> str:
+    """Copies and frees a malloc'ed string returned by the library."""
+    if not ptr:
+        return ""
+    try:
+        return ctypes.string_at(ptr).decode("utf-8", errors="replace")
+    finally:
+        _string_free(ptr)
+
+
+# --------------------------------------------------------------------------
+# Element types
+# --------------------------------------------------------------------------
+
+# enum graphopt_dtype
+_F32, _F16, _BF16, _I1, _I32, _I64 = range(6)
+
+_FROM_NUMPY = {
+    np.dtype(np.float32): _F32,
+    np.dtype(np.float16): _F16,
+    np.dtype(np.bool_): _I1,  # one byte per element, 0 or 1: the same layout
+    np.dtype(np.int32): _I32,
+    np.dtype(np.int64): _I64,
+}
+_TO_NUMPY = {code: dt for dt, code in _FROM_NUMPY.items()}
+_DTYPE_NAMES = {_F32: "f32", _F16: "f16", _BF16: "bf16", _I1: "i1",
+                _I32: "i32", _I64: "i64"}
+
+
+def _numpy_dtype(code: int) -> np.dtype:
+    if code == _BF16:
+        raise GraphOptError(
+            "bf16 tensors are not supported by the Python package (NumPy has "
+            "no bfloat16); cast the model to float32 or float16")
+    try:
+        return _TO_NUMPY[code]
+    except KeyError:
+        raise GraphOptError(f"unknown element type code {code}") from None
+
+
+def supported_dtypes() -> list[np.dtype]:
+    """NumPy dtypes that programs accept and return."""
+    return list(_FROM_NUMPY)
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """The signature of one program input or output.
+
+    ``shape`` has ``None`` for a dynamic dim. ``dtype`` is a NumPy dtype, or
+    ``None`` for bf16 (which the package cannot exchange); ``type_str`` is
+    the MLIR spelling, e.g. ``tensor<?x10xf32>``.
+    """
+    dtype: Optional[np.dtype]
+    shape: tuple
+    type_str: str
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+
+def _spec(t: _CTensor) -> TensorSpec:
+    shape = tuple(None if t.shape[i] < 0 else int(t.shape[i])
+                  for i in range(t.rank))
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    name = _DTYPE_NAMES.get(t.dtype, f"dtype{t.dtype}")
+    dtype = _TO_NUMPY.get(t.dtype)
+    return TensorSpec(dtype, shape, f"tensor<{dims}{name}>")
+
+
+# --------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------
+
+def version() -> str:
+    """The C library's version string."""
+    return _version().decode()
+
+
+def transform(mlir_text: str, pipeline: str = "",
+              debug_locations: bool = False) -> str:
+    """Parses and verifies ``mlir_text``, runs the textual pass ``pipeline``
+    (graph-opt syntax, e.g. ``"builtin.module(graph-optimize-pipeline)"``;
+    empty: none) and returns the printed module. Raises :class:`CompileError`
+    with the diagnostics on failure."""
+    err = ctypes.c_void_p()
+    out = _transform(mlir_text.encode(), pipeline.encode(),
+                     int(bool(debug_locations)), ctypes.byref(err))
+    if not out:
+        msg = _take_string(err.value) or "graphopt_transform failed"
+        raise CompileError(msg, msg)
+    return _take_string(out)
+
+
+def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
+                    timing=False, specialize=None) -> str:
+    items = [f"optimize={int(bool(optimize))}"]
+    if vectorize is not None:
+        items.append(f"vectorize={int(bool(vectorize))}")
+    if fuse is not None:
+        items.append(f"fuse={int(bool(fuse))}")
+    if opt_level is not None:
+        if opt_level not in (0, 1, 2, 3):
+            raise ValueError(f"opt_level must be 0..3, got {opt_level!r}")
+        items.append(f"opt-level={int(opt_level)}")
+    if timing:
+        items.append("timing=1")
+    if specialize is not None:
+        shapes = []
+        for shape in specialize:
+            dims = [int(d) for d in shape]
+            if any(d < 0 for d in dims):
+                raise ValueError(f"specialize: negative dim in {shape!r}")
+            shapes.append("x".join(str(d) for d in dims))
+        items.append("specialize=" + ";".join(shapes))
+    return " ".join(items)
+
+
+class Program:
+    """A function of an MLIR module, JIT-compiled for the host CPU.
+
+    >>> p = Program(text, optimize=True)
+    >>> (y,) = p.run([x0, x1])          # NumPy arrays in, NumPy arrays out
+
+    Options (the C API's ``options`` string): ``optimize`` (graph-level
+    optimization), ``vectorize``, ``fuse`` (elementwise fusion),
+    ``opt_level`` (LLVM 0..3), ``timing`` (print per-pass and per-phase times
+    to stderr), ``specialize`` (a list of argument shapes to fix before
+    compiling; dynamic dims of the module become these constants).
+
+    Results are copied out of the native buffers, so the returned arrays own
+    their memory. A program may be run from several threads; runs of one
+    program are serialized.
+    """
+
+    def __init__(self, mlir_text: str, entry: str = "main", *,
+                 optimize: bool = True, vectorize: Optional[bool] = None,
+                 fuse: Optional[bool] = None, opt_level: Optional[int] = None,
+                 timing: bool = False,
+                 specialize: Optional[Sequence[Sequence[int]]] = None):
+        self._handle = None
+        self._lock = threading.Lock()
+        self.entry = entry
+        self.options = _format_options(optimize, vectorize, fuse, opt_level,
+                                       timing, specialize)
+        err = ctypes.c_void_p()
+        handle = _compile(mlir_text.encode(), entry.encode(),
+                          self.options.encode(), ctypes.byref(err))
+        if not handle:
+            msg = _take_string(err.value) or "graphopt_compile failed"
+            raise CompileError(msg, msg)
+        self._handle = handle
+        self.inputs = [_spec(_program_input(handle, i))
+                       for i in range(_num_inputs(handle))]
+        self.outputs = [_spec(_program_output(handle, i))
+                        for i in range(_num_outputs(handle))]
+        self.lower_seconds = float(_lower_seconds(handle))
+        self.codegen_seconds = float(_codegen_seconds(handle))
+
+    def __repr__(self) -> str:
+        ins = ", ".join(s.type_str for s in self.inputs)
+        outs = ", ".join(s.type_str for s in self.outputs)
+        return f"<graphopt.Program @{self.entry}: ({ins}) -> ({outs})>"
+
+    def close(self) -> None:
+        """Releases the compiled code now (also done when garbage
+        collected)."""
+        handle, self._handle = self._handle, None
+        if handle and _program_destroy is not None:
+            _program_destroy(handle)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __call__(self, *arrays):
+        return self.run(list(arrays))
+
+    def run(self, arrays: Sequence) -> list[np.ndarray]:
+        """Runs the program on ``arrays`` (anything ``np.asarray`` accepts;
+        made C-contiguous) and returns one NumPy array per result.
+
+        Raises :class:`ExecutionError` when the inputs do not match the
+        signature (count, dtype, rank or a static dim) or the run fails.
+        """
+        if self._handle is None:
+            raise ExecutionError("the program was closed")
+        if len(arrays) != len(self.inputs):
+            raise ExecutionError(
+                f"@{self.entry} takes {len(self.inputs)} input(s), got "
+                f"{len(arrays)}")
+        keep = []  # keeps buffers and shapes alive during the call
+        c_inputs = (_CTensor * max(1, len(arrays)))()
+        for i, a in enumerate(arrays):
+            arr = np.ascontiguousarray(np.asarray(a))
+            code = _FROM_NUMPY.get(arr.dtype)
+            if code is None:
+                if arr.dtype.name == "bfloat16":
+                    raise ExecutionError(
+                        f"input {i}: bf16 is not supported by the Python "
+                        "package; pass float32 or float16")
+                raise ExecutionError(
+                    f"input {i}: unsupported dtype {arr.dtype} (supported: "
+                    "float32, float16, bool, int32, int64)")
+            shape = (ctypes.c_int64 * max(1, arr.ndim))(*arr.shape)
+            keep.append((arr, shape))
+            c_inputs[i].dtype = code
+            c_inputs[i].rank = arr.ndim
+            c_inputs[i].shape = ctypes.cast(shape,
+                                            ctypes.POINTER(ctypes.c_int64))
+            c_inputs[i].data = arr.ctypes.data if arr.size else None
+        err = ctypes.c_void_p()
+        with self._lock:
+            res = _program_run(self._handle, len(arrays), c_inputs,
+                               ctypes.byref(err))
+        del keep
+        if not res:
+            msg = _take_string(err.value) or "graphopt_program_run failed"
+            raise ExecutionError(msg, msg)
+        try:
+            outs = []
+            for i in range(_results_count(res)):
+                t = _results_get(res, i)
+                dtype = _numpy_dtype(t.dtype)
+                shape = tuple(int(t.shape[d]) for d in range(t.rank))
+                out = np.empty(shape, dtype=dtype)
+                if out.nbytes:
+                    ctypes.memmove(out.ctypes.data, t.data, out.nbytes)
+                outs.append(out)
+            return outs
+        finally:
+            _results_destroy(res)

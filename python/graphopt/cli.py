@@ -1,0 +1,336 @@
+"""Command line: ``python -m graphopt {import,optimize,run,version}``.
+
+    python -m graphopt import model.py:ResNet --shape 1x3x224x224 -o model.mlir
+    python -m graphopt import model.py:my_function --shape 128x128 --shape 128x128
+    python -m graphopt optimize model.mlir -o model.opt.mlir
+    python -m graphopt run model.py:ResNet --shape 1x3x224x224 --benchmark 10
+
+A model is named ``FILE.py:NAME``: NAME is an ``nn.Module`` subclass
+(instantiated with no arguments and put in eval mode), a module instance, a
+function, or a TorchScript function/module defined in FILE. A saved
+TorchScript archive (``FILE.pt``/``FILE.pth``, from ``torch.jit.save``) is
+accepted too. Inputs are random (fixed seed) with the given shapes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+_DTYPES = {
+    "f32": "float32", "float32": "float32", "float": "float32",
+    "f16": "float16", "float16": "float16", "half": "float16",
+    "i32": "int32", "int32": "int32",
+    "i64": "int64", "int64": "int64", "long": "int64",
+    "i1": "bool", "bool": "bool",
+}
+
+
+class CLIError(Exception):
+    """A user error: printed without a traceback, exit code 2."""
+
+
+# --------------------------------------------------------------------------
+# Loading models and making inputs
+# --------------------------------------------------------------------------
+
+def parse_shape(text: str) -> tuple:
+    """``1x3x224x224`` -> (1, 3, 224, 224); ``scalar`` (or empty) -> ()."""
+    text = text.strip()
+    if text in ("", "scalar"):
+        return ()
+    try:
+        dims = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        raise CLIError(f"bad --shape {text!r}: expected dims joined by 'x', "
+                       "e.g. 1x3x224x224 (or 'scalar')") from None
+    if any(d < 0 for d in dims):
+        raise CLIError(f"bad --shape {text!r}: negative dim")
+    return dims
+
+
+def _load_python(path: Path, name: str):
+    import torch
+    if not path.is_file():
+        raise CLIError(f"no such file: {path}")
+    spec = importlib.util.spec_from_file_location(
+        f"_graphopt_user_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent.resolve()))  # its own imports
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.pop(0)
+    if not hasattr(module, name):
+        raise CLIError(f"{path} defines no {name!r}")
+    obj = getattr(module, name)
+    if isinstance(obj, type):
+        if not issubclass(obj, torch.nn.Module):
+            raise CLIError(f"{path}:{name} is a class but not an nn.Module")
+        try:
+            obj = obj()
+        except TypeError as e:
+            raise CLIError(f"cannot instantiate {name}() without arguments: "
+                           f"{e}") from None
+    if isinstance(obj, torch.nn.Module):
+        obj.eval()
+    elif not callable(obj):
+        raise CLIError(f"{path}:{name} is neither an nn.Module nor callable")
+    return obj
+
+
+def load_model(spec: str):
+    """Loads ``FILE.py:NAME`` or a TorchScript archive ``FILE.pt``."""
+    path_text, _, name = spec.rpartition(":") if ":" in spec else (spec, "", "")
+    path = Path(path_text)
+    suffix = path.suffix.lower()
+    if suffix == ".onnx":
+        # Hook for the ONNX importer (issue 6).
+        raise CLIError(
+            f"{path}: ONNX models are not yet supported (the ONNX importer "
+            "is planned); export the PyTorch model instead, or pass "
+            "FILE.py:NAME")
+    if suffix in (".pt", ".pth") and not name:
+        import torch
+        if not path.is_file():
+            raise CLIError(f"no such file: {path}")
+        return torch.jit.load(str(path)).eval()
+    if suffix != ".py" or not name:
+        raise CLIError(
+            f"cannot load {spec!r}: name a model as FILE.py:NAME (NAME: an "
+            "nn.Module class, a module instance or a function), or a "
+            "TorchScript archive FILE.pt")
+    return _load_python(path, name)
+
+
+def make_inputs(shapes, dtypes, seed: int):
+    """Random inputs: floats ~ N(0, 1), integers in [0, 10), bools."""
+    import torch
+    if not dtypes:
+        dtypes = ["f32"]
+    if len(dtypes) == 1:
+        dtypes = dtypes * len(shapes)
+    if len(dtypes) != len(shapes):
+        raise CLIError(f"{len(dtypes)} --dtype for {len(shapes)} --shape: give "
+                       "one --dtype for all inputs or one per --shape")
+    gen = torch.Generator().manual_seed(seed)
+    inputs = []
+    for shape, dt in zip(shapes, dtypes):
+        if dt not in _DTYPES:
+            raise CLIError(f"unknown --dtype {dt!r}; one of: "
+                           + ", ".join(sorted(set(_DTYPES))))
+        tdt = getattr(torch, _DTYPES[dt])
+        if tdt.is_floating_point:
+            inputs.append(torch.randn(shape, generator=gen).to(tdt))
+        elif tdt == torch.bool:
+            inputs.append(torch.rand(shape, generator=gen) > 0.5)
+        else:
+            inputs.append(torch.randint(0, 10, shape, generator=gen, dtype=tdt))
+    return tuple(inputs)
+
+
+def _import_text(model, inputs, params_as_args, dynamic_batch):
+    import torch
+    from .importer import import_torch, import_torchscript
+    if isinstance(model, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+        if params_as_args or dynamic_batch:
+            raise CLIError("--params-as-args and --dynamic-batch are not "
+                           "supported for TorchScript models")
+        return import_torchscript(model, inputs)
+    dynamic = {i: [0] for i, t in enumerate(inputs) if t.dim() > 0} \
+        if dynamic_batch else None
+    return import_torch(model, inputs, params_as_args=params_as_args,
+                        dynamic_dims=dynamic)
+
+
+# --------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------
+
+def _write(text: str, output) -> None:
+    if output in (None, "-"):
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        Path(output).write_text(text if text.endswith("\n") else text + "\n")
+
+
+def cmd_import(args) -> int:
+    model = load_model(args.model)
+    inputs = make_inputs([parse_shape(s) for s in args.shape], args.dtype,
+                         args.seed)
+    text = _import_text(model, inputs, args.params_as_args, args.dynamic_batch)
+    if args.optimize:
+        from . import optimize
+        text = optimize(text)
+    _write(text, args.output)
+    return 0
+
+
+def cmd_optimize(args) -> int:
+    from . import optimize
+    text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text()
+    _write(optimize(text, args.pipeline, debug_locations=args.debug_locations),
+           args.output)
+    return 0
+
+
+def cmd_run(args) -> int:
+    import numpy as np
+    import torch
+    from .compiler import compile as _compile
+    model = load_model(args.model)
+    inputs = make_inputs([parse_shape(s) for s in args.shape], args.dtype,
+                         args.seed)
+    dynamic = {i: [0] for i, t in enumerate(inputs) if t.dim() > 0} \
+        if args.dynamic_batch else None
+    options = {}
+    if args.opt_level is not None:
+        options["opt_level"] = args.opt_level
+    compiled = _compile(model, inputs, optimize=not args.no_optimize,
+                        dynamic_dims=dynamic,
+                        params_as_args=args.params_as_args,
+                        timing=args.timing, **options)
+    t = compiled.timings
+    print(f"compiled: import {t['import']:.3f} s, lower {t['lower']:.3f} s, "
+          f"codegen {t['codegen']:.3f} s")
+    got = compiled(*inputs)
+    with torch.no_grad():
+        want = model(*inputs)
+    got_l = list(got) if isinstance(got, (tuple, list)) else [got]
+    want_l = list(want) if isinstance(want, (tuple, list)) else [want]
+    status = 0
+    for i, (g, w) in enumerate(zip(got_l, want_l)):
+        g, w = g.numpy(), w.detach().numpy()
+        if g.shape != w.shape:
+            print(f"result {i}: shape {g.shape}, eager {w.shape}")
+            status = 1
+            continue
+        err = float(np.max(np.abs(g.astype(np.float64) - w))) if g.size else 0.0
+        print(f"result {i}: {g.dtype}{list(g.shape)}, max |graphopt - eager| "
+              f"= {err:.3g}")
+    if args.benchmark:
+        for _ in range(min(3, args.benchmark)):
+            compiled(*inputs)
+        times = []
+        for _ in range(args.benchmark):
+            s = time.perf_counter()
+            compiled(*inputs)
+            times.append(time.perf_counter() - s)
+        times.sort()
+        print(f"benchmark: median {times[len(times) // 2] * 1e3:.3f} ms, "
+              f"min {times[0] * 1e3:.3f} ms ({args.benchmark} runs)")
+    return status
+
+
+def cmd_version(args) -> int:
+    from . import __version__, LIBRARY_PATH, native_version
+    print(f"graphopt {__version__} (libGraphOpt {native_version()}, "
+          f"{LIBRARY_PATH})")
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Argument parsing
+# --------------------------------------------------------------------------
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", metavar="MODEL",
+                   help="FILE.py:NAME (an nn.Module class instantiated with "
+                        "no arguments, a module instance, or a function), or "
+                        "a TorchScript archive FILE.pt; FILE.onnx is "
+                        "reserved for the ONNX importer (not yet supported)")
+    p.add_argument("--shape", action="append", required=True,
+                   metavar="DIMS",
+                   help="shape of one input, dims joined by 'x' (1x3x224x224; "
+                        "'scalar' for rank 0); repeat once per input, in "
+                        "order")
+    p.add_argument("--dtype", action="append", default=[], metavar="DTYPE",
+                   help="element type of the inputs: f32 (default), f16, "
+                        "i32, i64, bool; once for all inputs or once per "
+                        "--shape")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the random inputs (default 0)")
+    p.add_argument("--params-as-args", action="store_true",
+                   help="make parameters and buffers function arguments "
+                        "instead of constants in the MLIR")
+    p.add_argument("--dynamic-batch", action="store_true",
+                   help="make dim 0 (the batch) of every input dynamic ('?')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m graphopt",
+        description="graphopt: import PyTorch models to MLIR, optimize and "
+                    "JIT-run them on the CPU.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("import", help="import a PyTorch model to MLIR text",
+                       description="Import a PyTorch model (called on random "
+                                   "inputs of the given shapes) to MLIR in "
+                                   "the graph dialect.")
+    _model_args(p)
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the MLIR here (default: stdout)")
+    p.add_argument("--optimize", action="store_true",
+                   help="also run graph-level optimization on the result")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("optimize", help="run a pass pipeline on MLIR text",
+                       description="Parse, verify and transform MLIR text "
+                                   "with a graph-opt pass pipeline.")
+    p.add_argument("input", metavar="FILE",
+                   help="the MLIR file ('-' for stdin)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the result here (default: stdout)")
+    p.add_argument("--pipeline",
+                   default="builtin.module(graph-optimize-pipeline)",
+                   help="textual pass pipeline (default: %(default)s)")
+    p.add_argument("--debug-locations", action="store_true",
+                   help="print locations in the output")
+    p.set_defaults(func=cmd_optimize)
+
+    p = sub.add_parser("run", help="compile a model, run it and compare with "
+                                   "eager PyTorch",
+                       description="Compile a PyTorch model with "
+                                   "graphopt.compile, run it on random "
+                                   "inputs and print the largest difference "
+                                   "from eager PyTorch.")
+    _model_args(p)
+    p.add_argument("--no-optimize", action="store_true",
+                   help="skip graph-level optimization")
+    p.add_argument("--opt-level", type=int, choices=range(4), metavar="N",
+                   help="LLVM optimization level 0..3")
+    p.add_argument("--timing", action="store_true",
+                   help="print per-pass and per-phase compile times")
+    p.add_argument("--benchmark", type=int, default=0, metavar="N",
+                   help="time N runs and print median and min")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("version", help="print the package and library "
+                                       "versions")
+    p.set_defaults(func=cmd_version)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CLIError as e:
+        print(f"graphopt: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # importer/compiler errors: message, no traceback
+        from ._native import GraphOptError
+        names = {"UnsupportedOpsError"}
+        if isinstance(e, GraphOptError) or type(e).__name__ in names:
+            print(f"graphopt: error: {e}", file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+"""``graphopt.compile``: PyTorch model -> MLIR (importers) -> CPU code (JIT).
+
+The result is a :class:`CompiledModule`, a callable that takes torch tensors
+(and returns torch tensors) or NumPy arrays (and returns NumPy arrays).
+
+Compiled programs are cached per *input signature*: the dtypes and shapes of
+the arguments. A call whose signature was not seen before imports the model
+again with those arguments and compiles a new program (instead of failing on
+a shape mismatch). Dims named in ``dynamic_dims`` are imported as dynamic
+(``?``) and left out of the signature, so one program serves every size of
+them.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _native
+
+__all__ = ["compile", "CompiledModule", "COMPILE_OPTIONS"]
+
+#: Extra keyword options of :func:`compile`, passed to the native compiler.
+COMPILE_OPTIONS = {
+    "vectorize": "vectorize the generated loops (default True)",
+    "fuse": "fuse elementwise ops into their producers/consumers (default True)",
+    "opt_level": "LLVM optimization level 0..3 (default 3)",
+    "entry": "name of the MLIR function to compile (default 'main')",
+}
+
+_TARGETS = ("cpu",)
+
+
+def _torch():
+    import torch  # imported lazily: the NumPy-only API works without it
+    return torch
+
+
+# --------------------------------------------------------------------------
+# Output structure
+# --------------------------------------------------------------------------
+
+@dataclass
+class _Tree:
+    """The structure of a model's result: a leaf (one tensor), or a
+    tuple/list/dict of subtrees. Compiled programs return a flat list of
+    tensors; the tree rebuilds the model's structure from it."""
+    kind: str                      # "leaf", "tuple", "list", "dict"
+    children: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    tuple_type: Any = tuple        # a namedtuple class stays a namedtuple
+
+    @property
+    def num_leaves(self) -> int:
+        if self.kind == "leaf":
+            return 1
+        return sum(c.num_leaves for c in self.children)
+
+    def unflatten(self, leaves: list):
+        it = iter(leaves)
+        return self._build(it)
+
+    def _build(self, it):
+        if self.kind == "leaf":
+            return next(it)
+        values = [c._build(it) for c in self.children]
+        if self.kind == "list":
+            return values
+        if self.kind == "dict":
+            return dict(zip(self.keys, values))
+        if self.tuple_type is tuple:
+            return tuple(values)
+        return self.tuple_type(*values)
+
+
+def _tree_of(value) -> Optional[_Tree]:
+    """The structure of ``value``, or None when it holds something else than
+    tensors (then results are returned flat)."""
+    torch = _torch()
+    if isinstance(value, torch.Tensor):
+        return _Tree("leaf")
+    if isinstance(value, (tuple, list)):
+        children = [_tree_of(v) for v in value]
+        if any(c is None for c in children):
+            return None
+        if isinstance(value, list):
+            return _Tree("list", children)
+        return _Tree("tuple", children, tuple_type=type(value))
+    if isinstance(value, dict):
+        children = [_tree_of(v) for v in value.values()]
+        if any(c is None for c in children):
+            return None
+        return _Tree("dict", children, keys=list(value.keys()))
+    return None
+
+
+# --------------------------------------------------------------------------
+# Arguments
+# --------------------------------------------------------------------------
+
+def _as_numpy(value, index: int) -> np.ndarray:
+    """One argument as a C-contiguous NumPy array (no copy when possible)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        t = value.detach()
+        if t.dtype == torch.bfloat16:
+            raise TypeError(
+                f"argument {index}: bf16 tensors are not supported by the "
+                "Python package yet; cast to float32 or float16")
+        if t.device.type != "cpu":
+            t = t.cpu()
+        return np.ascontiguousarray(t.resolve_conj().resolve_neg().numpy())
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value)
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    raise TypeError(
+        f"argument {index}: expected a torch.Tensor or a NumPy array, got "
+        f"{type(value).__name__}")
+
+
+def _as_torch(value):
+    torch = _torch()
+    if isinstance(value, torch.Tensor):
+        return value
+    return torch.from_numpy(np.ascontiguousarray(value))
+
+
+def _normalize_dynamic_dims(dynamic_dims, example_arrays) -> dict:
+    if not dynamic_dims:
+        return {}
+    out = {}
+    for i, dims in dict(dynamic_dims).items():
+        if not isinstance(i, int) or not 0 <= i < len(example_arrays):
+            raise ValueError(
+                f"dynamic_dims: input index {i!r} out of range (the model "
+                f"takes {len(example_arrays)} input(s))")
+        if isinstance(dims, int):
+            dims = [dims]
+        rank = example_arrays[i].ndim
+        norm = []
+        for d in dims:
+            if not isinstance(d, int) or not -rank <= d < rank:
+                raise ValueError(
+                    f"dynamic_dims: dim {d!r} of input {i} out of range "
+                    f"(rank {rank})")
+            norm.append(d % rank)
+        out[i] = sorted(set(norm))
+    return out
+
+
+# --------------------------------------------------------------------------
+# The compiled module
+# --------------------------------------------------------------------------
+
+@dataclass
+class _Entry:
+    mlir: str
+    program: _native.Program
+    timings: dict
+
+
+class CompiledModule:
+    """A model compiled by :func:`compile`. Call it like the model.
+
+    Attributes:
+        mlir: the MLIR text imported for the last compiled signature.
+        timings: seconds spent in the last compile: ``import`` (PyTorch ->
+            MLIR), ``lower`` (MLIR pipeline), ``codegen`` (LLVM), ``total``.
+        compile_count: how many programs were compiled (one per signature).
+        program: the :class:`graphopt.Program` of the last call.
+    """
+
+    def __init__(self, model, example_args, *, target="cpu", optimize=True,
+                 dynamic_dims=None, params_as_args=False, timing=False,
+                 **options):
+        if target not in _TARGETS:
+            raise NotImplementedError(
+                f"graphopt.compile: target {target!r} is not supported yet; "
+                "the only target is 'cpu' (the CUDA target is planned, "
+                "issue 5)")
+        unknown = sorted(set(options) - set(COMPILE_OPTIONS))
+        if unknown:
+            raise TypeError(
+                f"graphopt.compile: unknown option(s) {', '.join(unknown)}; "
+                "known: " + ", ".join(sorted(COMPILE_OPTIONS)))
+        if not isinstance(example_args, (tuple, list)):
+            example_args = (example_args,)
+        self.model = model
+        self.target = target
+        self.optimize = optimize
+        self.params_as_args = params_as_args
+        self.timing = timing
+        self.options = dict(options)
+        self.entry = self.options.pop("entry", "main")
+        arrays = [_as_numpy(a, i) for i, a in enumerate(example_args)]
+        self.dynamic_dims = _normalize_dynamic_dims(dynamic_dims, arrays)
+        self._cache: dict = {}
+        self._lock = threading.Lock()
+        self.compile_count = 0
+        self.timings: dict = {}
+        self.mlir: Optional[str] = None
+        self.program: Optional[_native.Program] = None
+        self._params: list = []
+        torch_args = tuple(_as_torch(a) for a in example_args)
+        self._tree = self._output_tree(torch_args)
+        self._entry_for(arrays, torch_args)
+
+    # -- importing -------------------------------------------------------
+
+    def _is_torchscript(self) -> bool:
+        torch = _torch()
+        return isinstance(self.model, (torch.jit.ScriptModule,
+                                       torch.jit.ScriptFunction))
+
+    def _output_tree(self, torch_args) -> Optional[_Tree]:
+        """Runs the model once eagerly to learn its output structure."""
+        torch = _torch()
+        try:
+            with torch.no_grad():
+                result = self.model(*torch_args)
+        except Exception:
+            return None  # structure unknown: results are returned flat
+        return _tree_of(result)
+
+    def _import(self, torch_args) -> str:
+        from .importer import import_torch, import_torchscript
+        if self._is_torchscript():
+            if self.dynamic_dims:
+                raise NotImplementedError(
+                    "graphopt.compile: dynamic_dims is not supported for "
+                    "TorchScript models; pass the nn.Module or function "
+                    "instead")
+            if self.params_as_args:
+                raise NotImplementedError(
+                    "graphopt.compile: params_as_args is not supported for "
+                    "TorchScript models")
+            return import_torchscript(self.model, torch_args)
+        return import_torch(self.model, torch_args,
+                            params_as_args=self.params_as_args,
+                            dynamic_dims=self.dynamic_dims or None,
+                            entry=self.entry)
+
+    def _parameter_arrays(self) -> list:
+        """With params_as_args: the model's parameters and buffers, in the
+        order the importer appends them to the user inputs."""
+        from .importer import parameter_order  # type: ignore[attr-defined]
+        return [_as_numpy(t, i) for i, t in enumerate(parameter_order(self.model))]
+
+    # -- compiling -------------------------------------------------------
+
+    def _key(self, arrays) -> tuple:
+        key = []
+        for i, a in enumerate(arrays):
+            dyn = self.dynamic_dims.get(i, ())
+            shape = tuple(None if d in dyn else n
+                          for d, n in enumerate(a.shape))
+            key.append((a.dtype.str, shape))
+        return tuple(key)
+
+    def _entry_for(self, arrays, torch_args=None) -> _Entry:
+        key = self._key(arrays)
+        entry = self._cache.get(key)
+        if entry is not None:
+            return entry
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is None:
+                if torch_args is None:
+                    torch_args = tuple(_as_torch(a) for a in arrays)
+                entry = self._compile(arrays, torch_args)
+                self._cache[key] = entry
+        return entry
+
+    def _compile(self, arrays, torch_args) -> _Entry:
+        t0 = time.perf_counter()
+        mlir = self._import(torch_args)
+        t1 = time.perf_counter()
+        if self.params_as_args:
+            self._params = self._parameter_arrays()
+        specialize = None
+        if not self.dynamic_dims:
+            specialize = [a.shape for a in list(arrays) + self._params]
+        program = _native.Program(
+            mlir, self.entry, optimize=self.optimize,
+            vectorize=self.options.get("vectorize"),
+            fuse=self.options.get("fuse"),
+            opt_level=self.options.get("opt_level"),
+            timing=self.timing, specialize=specialize)
+        t2 = time.perf_counter()
+        timings = {"import": t1 - t0, "lower": program.lower_seconds,
+                   "codegen": program.codegen_seconds, "total": t2 - t0}
+        self.compile_count += 1
+        self.timings = timings
+        self.mlir = mlir
+        self.program = program
+        if self.timing:
+            sig = ", ".join(f"{a.dtype}{list(a.shape)}" for a in arrays)
+            print(f"graphopt: compiled ({sig}): import {timings['import']:.3f} s, "
+                  f"lower {timings['lower']:.3f} s, codegen "
+                  f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s",
+                  file=sys.stderr)
+        return _Entry(mlir, program, timings)
+
+    # -- calling ---------------------------------------------------------
+
+    def __call__(self, *args):
+        arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
+        torch = sys.modules.get("torch")
+        torch_in = None
+        if torch is not None:
+            torch_in = next((a for a in args if isinstance(a, torch.Tensor)),
+                            None)
+        entry = self._entry_for(arrays)
+        self.program = entry.program
+        outs = entry.program.run(arrays + self._params)
+        if torch_in is not None:
+            outs = [torch.from_numpy(o) for o in outs]
+            if torch_in.device.type != "cpu":
+                outs = [o.to(torch_in.device) for o in outs]
+        if self._tree is not None and self._tree.num_leaves == len(outs):
+            return self._tree.unflatten(outs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    @property
+    def signatures(self) -> list:
+        """The input signatures compiled so far: per input (dtype, shape),
+        None marking a dynamic dim."""
+        return list(self._cache)
+
+    def __repr__(self) -> str:
+        name = getattr(self.model, "__name__", type(self.model).__name__)
+        return (f"<graphopt.CompiledModule of {name}, target={self.target}, "
+                f"{self.compile_count} program(s)>")
+
+
+def compile(model_or_fn, example_args, target: str = "cpu", *,
+            optimize: bool = True, dynamic_dims: Optional[dict] = None,
+            params_as_args: bool = False, timing: bool = False,
+            **options) -> CompiledModule:
+    """Compiles a PyTorch model or function for ``target`` (only ``"cpu"``).
+
+    Args:
+        model_or_fn: an ``nn.Module`` (put it in ``eval()`` mode first), a
+            function of tensors, a ``torch.fx.GraphModule``, or a TorchScript
+            module/function (``torch.jit.script``/``trace``).
+        example_args: a tensor or a tuple of tensors (NumPy arrays are
+            accepted too) that the model is imported with.
+        optimize: run the graph-level optimizations (default True).
+        dynamic_dims: ``{input_index: [dim, ...]}``: dims imported as dynamic.
+            One program then serves every size of them; otherwise every new
+            input shape compiles a new program (cached).
+        params_as_args: pass parameters as program arguments instead of
+            embedding them as constants (smaller MLIR, no constant folding of
+            weights).
+        timing: print per-pass and per-phase compile times to stderr.
+        **options: ``vectorize``, ``fuse``, ``opt_level``, ``entry`` (see
+            ``COMPILE_OPTIONS``).
+
+    Returns:
+        a :class:`CompiledModule`. Raises
+        :class:`graphopt.importer.UnsupportedOpsError` when the model uses ops
+        the importer does not know, :class:`graphopt.CompileError` when
+        compilation fails, ``NotImplementedError`` for other targets.
+    """
+    return CompiledModule(model_or_fn, example_args, target=target,
+                          optimize=optimize, dynamic_dims=dynamic_dims,
+                          params_as_args=params_as_args, timing=timing,
+                          **options)

@@ -1,0 +1,833 @@
+"""A small builder for MLIR text in the ``graph`` dialect.
+
+The importers do not link against MLIR: they print the module as text, which
+``graph-opt``/``libGraphOpt.so`` parse and verify. This module knows the
+textual syntax of every ``graph`` op (docs/Dialects/Graph.md and
+docs/design/graph-ops-v2.md) and infers result types the way the C++ ops do,
+so that callers only say *what* to compute::
+
+    fb = FunctionBuilder("main")
+    x = fb.add_argument("x", TensorType((4, 10), torch.float32))
+    y = fb.unary("relu", x)
+    fb.set_results([y])
+    print(module_text([fb]))
+
+Types are :class:`TensorType` (a shape whose dims are ints or ``None`` for a
+dynamic ``?`` dim, and a torch dtype); SSA values are :class:`Value`. Every
+op is printed with the builder's current location (:meth:`FunctionBuilder.
+set_location`), an MLIR ``NameLoc`` wrapping a ``FileLineColLoc``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import struct
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import torch
+
+from .errors import Unsupported
+
+Dim = Optional[int]  # a static size, or None for a dynamic (`?`) dim
+
+#: torch dtype -> MLIR element type, for the element types the dialect has.
+DTYPE_TO_MLIR: Dict[torch.dtype, str] = {
+    torch.float32: "f32",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.bool: "i1",
+    torch.int32: "i32",
+    torch.int64: "i64",
+}
+
+#: Non-splat constants with more elements than this are printed in the hex
+#: form ``dense<"0x...">`` (fast to print and parse, exact).
+HEX_THRESHOLD = 16
+
+FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+INT_DTYPES = (torch.int32, torch.int64)
+
+
+def mlir_element_type(dtype: torch.dtype) -> str:
+    """The MLIR element type of a torch dtype; raises :class:`Unsupported`
+    for dtypes the dialect does not have (float64, int8, uint8, ...)."""
+    try:
+        return DTYPE_TO_MLIR[dtype]
+    except KeyError:
+        raise Unsupported(f"dtype {dtype} is not supported (the graph dialect "
+                          "has f32, f16, bf16, i1, i32 and i64)") from None
+
+
+def is_float(dtype: torch.dtype) -> bool:
+    return dtype in FLOAT_DTYPES
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A ranked tensor type: ``shape`` (ints, ``None`` = dynamic) and dtype."""
+
+    shape: Tuple[Dim, ...]
+    dtype: torch.dtype
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", tuple(
+            None if d is None else int(d) for d in self.shape))
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(d is not None for d in self.shape)
+
+    def numel(self) -> Optional[int]:
+        """The element count, or None when a dim is dynamic."""
+        return math.prod(self.shape) if self.is_static else None
+
+    def with_shape(self, shape: Sequence[Dim]) -> "TensorType":
+        return TensorType(tuple(shape), self.dtype)
+
+    def with_dtype(self, dtype: torch.dtype) -> "TensorType":
+        return TensorType(self.shape, dtype)
+
+    def __str__(self) -> str:
+        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+        return f"tensor<{dims}{mlir_element_type(self.dtype)}>"
+
+
+def join_types(a: TensorType, b: TensorType) -> TensorType:
+    """The most static type compatible with both (dims that differ become
+    dynamic). The dtypes must be equal."""
+    if a.dtype != b.dtype or a.rank != b.rank:
+        raise Unsupported(f"values of types {a} and {b} cannot be merged "
+                          "(different rank or dtype)")
+    return a.with_shape([x if x == y else None for x, y in zip(a.shape, b.shape)])
+
+
+@dataclass(eq=False)
+class Value:
+    """An SSA value: a tensor of type ``type`` named ``name`` (with the %).
+
+    ``weak`` marks a rank-0 tensor that stands for a Python/TorchScript
+    scalar; type promotion treats it like a scalar (``x_f16 * 2.0`` stays
+    f16). ``const`` is the value when known at import time (constants from
+    creation ops such as ``arange``), used for folding in Python.
+    """
+
+    name: str
+    type: TensorType
+    weak: bool = False
+    const: Optional[torch.Tensor] = field(default=None, repr=False)
+
+    @property
+    def shape(self) -> Tuple[Dim, ...]:
+        return self.type.shape
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.type.dtype
+
+    @property
+    def rank(self) -> int:
+        return self.type.rank
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# ---------------------------------------------------------------------------
+# Literals: strings, locations, floats, dense constants, attributes
+# ---------------------------------------------------------------------------
+
+def quote(s: str) -> str:
+    """An MLIR string literal for ``s``."""
+    out = []
+    for ch in s:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):02X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def format_location(name: str, file: Optional[str] = None,
+                    line: Optional[int] = None) -> str:
+    """``loc("name"("file":line:0))``, or ``loc("name")`` without a file."""
+    if file:
+        return f"loc({quote(name)}({quote(file)}:{int(line or 0)}:0))"
+    return f"loc({quote(name)})"
+
+
+def format_float(v: float) -> str:
+    """A float attribute/literal MLIR parses back to the same double:
+    ``1.0``, ``1.0e-05`` (MLIR needs the ``.``), and hex bit patterns for
+    inf and NaN."""
+    v = float(v)
+    if not math.isfinite(v):
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
+    return _fix_float(repr(v))
+
+
+def _fix_float(s: str) -> str:
+    if "e" in s or "E" in s:
+        mant, exp = re.split("[eE]", s)
+        if "." not in mant:
+            mant += ".0"
+        return f"{mant}e{exp}"
+    return s if "." in s else s + ".0"
+
+
+def _element_literal(v, dtype: torch.dtype) -> str:
+    if dtype == torch.bool:
+        return "true" if v else "false"
+    if dtype in INT_DTYPES:
+        return str(int(v))
+    if dtype == torch.float32:
+        import numpy as np
+        return _fix_float(str(np.float32(v)))
+    if dtype == torch.float16:
+        import numpy as np
+        return _fix_float(str(np.float16(v)))
+    return format_float(v)  # bf16: the exact value
+
+
+def _raw_bytes(t: torch.Tensor) -> bytes:
+    flat = t.detach().contiguous().reshape(-1).cpu()
+    if flat.dtype == torch.bfloat16:
+        flat = flat.view(torch.int16)
+    return flat.numpy().tobytes()
+
+
+def format_dense(t: torch.Tensor) -> str:
+    """The ``dense<...>`` attribute (without its type) for tensor ``t``.
+
+    Splats print one element, small tensors a nested list, larger ones (and
+    any with inf/NaN) the exact hex form ``dense<"0x...">``. Booleans always
+    use the list form (the hex layout of i1 is not portable across MLIR
+    versions).
+    """
+    mlir_element_type(t.dtype)
+    t = t.detach().cpu()
+    n = t.numel()
+    if n == 0:
+        return "dense<>" if t.dim() <= 1 else "dense<" + "[" * t.dim() + "]" * t.dim() + ">"
+    flat = t.reshape(-1)
+    finite = bool(torch.isfinite(flat).all()) if is_float(t.dtype) else True
+    first = flat[0]
+    is_splat = bool((flat == first).all()) if finite else False
+    if t.dtype != torch.bool and (not finite or (not is_splat and n > HEX_THRESHOLD)):
+        return 'dense<"0x' + _raw_bytes(t).hex().upper() + '">'
+    if is_splat:
+        return f"dense<{_element_literal(first.item(), t.dtype)}>"
+
+    def nested(x):
+        if x.dim() == 0:
+            return _element_literal(x.item(), t.dtype)
+        return "[" + ", ".join(nested(y) for y in x) + "]"
+    return f"dense<{nested(t)}>"
+
+
+def format_attr(value) -> str:
+    """An attribute value: ints as ``i64``, floats as ``f64``, int lists as
+    ``array<i64: ...>``."""
+    if isinstance(value, bool):
+        raise TypeError("bool attributes are unit attributes; pass them as flags")
+    if isinstance(value, int):
+        return f"{value} : i64"
+    if isinstance(value, float):
+        return f"{format_float(value)} : f64"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "array<i64>"
+        return "array<i64: " + ", ".join(str(int(v)) for v in value) + ">"
+    if isinstance(value, str):
+        return quote(value)
+    raise TypeError(f"cannot print attribute {value!r}")
+
+
+def format_attr_dict(attrs: Dict[str, object]) -> str:
+    """``{a = 1 : i64, flag}``: ``True`` values are unit attributes, ``None``
+    and ``False`` values are omitted. Empty: the empty string."""
+    parts = []
+    for k, v in attrs.items():
+        if v is None or v is False:
+            continue
+        parts.append(k if v is True else f"{k} = {format_attr(v)}")
+    return "{" + ", ".join(parts) + "}" if parts else ""
+
+
+# ---------------------------------------------------------------------------
+# Shape inference helpers (mirroring the C++ ops' inferReturnTypes)
+# ---------------------------------------------------------------------------
+
+def broadcast_shapes(a: Sequence[Dim], b: Sequence[Dim]) -> Tuple[Dim, ...]:
+    """NumPy broadcasting with the dialect's rules for dynamic dims."""
+    r = max(len(a), len(b))
+    a = (1,) * (r - len(a)) + tuple(a)
+    b = (1,) * (r - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == y:
+            out.append(x)
+        elif y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif x is None:
+            out.append(y)
+        elif y is None:
+            out.append(x)
+        else:
+            raise Unsupported(f"shapes {list(a)} and {list(b)} are not "
+                              "broadcast-compatible")
+    return tuple(out)
+
+
+def pool_out(size: Dim, kernel: int, stride: int, pad_lo: int, pad_hi: int,
+             dilation: int, ceil_mode: bool) -> Dim:
+    """Output size of a pooling window along one dim, as torch computes it
+    (with ``ceil_mode``, a last window starting in the right padding is
+    dropped)."""
+    if size is None:
+        return None
+    span = size + pad_lo + pad_hi - dilation * (kernel - 1) - 1
+    if not ceil_mode:
+        return span // stride + 1
+    out = -(-span // stride) + 1
+    if (out - 1) * stride >= size + pad_lo:
+        out -= 1
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The function builder
+# ---------------------------------------------------------------------------
+
+class _Region:
+    """Lines of one region, plus its scalar-constant cache."""
+
+    def __init__(self, indent: int):
+        self.lines: List[str] = []
+        self.indent = indent
+        self.scalars: Dict[tuple, Value] = {}
+
+
+_SSA_BAD = re.compile(r"[^A-Za-z0-9_$.-]")
+
+
+class FunctionBuilder:
+    """Builds one ``func.func`` in the ``graph`` dialect.
+
+    Every op method infers the result type, prints the op with the current
+    location and returns the result :class:`Value` (a list for multi-result
+    ops). Names are taken from the current name hint (:meth:`set_location`)
+    and made unique.
+    """
+
+    def __init__(self, name: str = "main"):
+        self.name = name
+        self.arguments: List[Tuple[Value, Optional[str]]] = []
+        self.results: List[Value] = []
+        self._names: Dict[str, int] = {}
+        self._regions: List[_Region] = [_Region(indent=2)]
+        self._loc: Optional[str] = None
+        self._hint = "v"
+
+    # -- names and locations ------------------------------------------------
+
+    def set_location(self, name: str, file: Optional[str] = None,
+                     line: Optional[int] = None) -> None:
+        """Location (and SSA name hint) for the ops emitted next."""
+        self._loc = format_location(name, file, line)
+        self._hint = name
+
+    @contextlib.contextmanager
+    def location(self, name: str, file: Optional[str] = None,
+                 line: Optional[int] = None):
+        """Context manager form of :meth:`set_location` that restores the
+        previous location afterwards."""
+        saved = (self._loc, self._hint)
+        self.set_location(name, file, line)
+        try:
+            yield
+        finally:
+            self._loc, self._hint = saved
+
+    def fresh(self, hint: Optional[str] = None) -> str:
+        """A new unique SSA name (with the %) derived from ``hint``."""
+        base = _SSA_BAD.sub("_", hint or self._hint) or "v"
+        if not (base[0].isalpha() or base[0] == "_"):
+            base = "v" + base
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return f"%{base}" if n == 0 else f"%{base}.{n}"
+
+    def _emit(self, text: str, loc: bool = True) -> None:
+        region = self._regions[-1]
+        suffix = f" {self._loc}" if loc and self._loc else ""
+        for i, line in enumerate(text.split("\n")):
+            region.lines.append(" " * region.indent + line)
+        region.lines[-1] += suffix
+
+    def _op(self, result_type: TensorType, body: str, *, weak: bool = False,
+            const: Optional[torch.Tensor] = None) -> Value:
+        v = Value(self.fresh(), result_type, weak=weak, const=const)
+        self._emit(f"{v.name} = {body}")
+        return v
+
+    # -- function signature ---------------------------------------------------
+
+    def add_argument(self, name: str, type: TensorType,
+                     loc: Optional[str] = None) -> Value:
+        """Appends a function argument; ``loc`` is an optional location name
+        (e.g. the parameter's qualified name)."""
+        v = Value(self.fresh(name), type)
+        self.arguments.append((v, loc))
+        return v
+
+    def set_results(self, values: Sequence[Value]) -> None:
+        self.results = list(values)
+
+    def text(self) -> str:
+        """The printed ``func.func``."""
+        args = []
+        for v, loc in self.arguments:
+            a = f"{v.name}: {v.type}"
+            if loc:
+                a += " " + format_location(loc)
+            args.append(a)
+        res = ", ".join(str(v.type) for v in self.results)
+        if len(self.results) != 1:
+            res = f"({res})"
+        lines = [f"func.func @{self.name}({', '.join(args)}) -> {res} {{"]
+        lines += self._regions[0].lines
+        ret = "  return"
+        if self.results:
+            ret += " " + ", ".join(v.name for v in self.results) + " : " + \
+                ", ".join(str(v.type) for v in self.results)
+        lines.append(ret)
+        lines.append("}")
+        return "\n".join(lines)
+
+    # -- constants --------------------------------------------------------------
+
+    def constant(self, value: torch.Tensor, *, weak: bool = False,
+                 hint: Optional[str] = None) -> Value:
+        """``graph.constant`` holding ``value`` (a torch tensor)."""
+        value = value.detach()
+        ty = TensorType(tuple(value.shape), value.dtype)
+        v = Value(self.fresh(hint), ty, weak=weak, const=value)
+        self._emit(f"{v.name} = graph.constant {format_dense(value)} : {ty}")
+        return v
+
+    def scalar(self, value, dtype: torch.dtype, *, weak: bool = True) -> Value:
+        """A rank-0 constant (cached per region, so repeated scalars are
+        emitted once)."""
+        key = (repr(float(value)) if is_float(dtype) else int(value), dtype, weak)
+        for region in reversed(self._regions):
+            if key in region.scalars:
+                return region.scalars[key]
+        v = self.constant(torch.tensor(value, dtype=dtype), weak=weak,
+                          hint="cst")
+        self._regions[-1].scalars[key] = v
+        return v
+
+    # -- first op set ----------------------------------------------------------
+
+    def binary(self, op: str, lhs: Value, rhs: Value) -> Value:
+        """``add``, ``sub``, ``mul``, ``div``, ``max``, ``min`` or ``pow``
+        (operands of the same dtype, broadcast)."""
+        self._same_dtype(op, lhs, rhs)
+        ty = lhs.type.with_shape(broadcast_shapes(lhs.shape, rhs.shape))
+        return self._op(ty, f"graph.{op} {lhs}, {rhs} : {lhs.type}, {rhs.type} -> {ty}",
+                        weak=lhs.weak and rhs.weak)
+
+    def unary(self, op: str, x: Value, attrs: Optional[Dict[str, object]] = None) -> Value:
+        """Elementwise unary op: ``neg abs exp log sqrt rsqrt tanh sigmoid
+        relu silu erf hardswish hardsigmoid leaky_relu clamp`` (the last two
+        with attributes)."""
+        a = format_attr_dict(attrs or {})
+        a = f" {a}" if a else ""
+        return self._op(x.type, f"graph.{op} {x}{a} : {x.type} -> {x.type}",
+                        weak=x.weak)
+
+    def gelu(self, x: Value, approximate: str = "none") -> Value:
+        a = " approximate = tanh" if approximate == "tanh" else ""
+        return self._op(x.type, f"graph.gelu {x}{a} : {x.type} -> {x.type}")
+
+    def compare(self, direction: str, lhs: Value, rhs: Value) -> Value:
+        """``eq ne lt le gt ge``; an i1 result."""
+        self._same_dtype("compare", lhs, rhs)
+        ty = TensorType(broadcast_shapes(lhs.shape, rhs.shape), torch.bool)
+        return self._op(ty, f"graph.compare {direction}, {lhs}, {rhs} : "
+                            f"{lhs.type}, {rhs.type} -> {ty}",
+                        weak=lhs.weak and rhs.weak)
+
+    def select(self, cond: Value, on_true: Value, on_false: Value) -> Value:
+        self._same_dtype("select", on_true, on_false)
+        shape = broadcast_shapes(cond.shape,
+                                 broadcast_shapes(on_true.shape, on_false.shape))
+        ty = on_true.type.with_shape(shape)
+        return self._op(ty, f"graph.select {cond}, {on_true}, {on_false} : "
+                            f"{cond.type}, {on_true.type}, {on_false.type} -> {ty}",
+                        weak=on_true.weak and on_false.weak)
+
+    def cast(self, x: Value, dtype: Optional[torch.dtype] = None, *,
+             type: Optional[TensorType] = None) -> Value:
+        """Converts ``x`` to ``dtype`` (no-op when equal), or to the exact
+        ``type`` (same dtype and a compatible, e.g. less static, shape: the
+        dialect's way to widen a type)."""
+        target = type or x.type.with_dtype(dtype)
+        if target == x.type:
+            return x
+        return self._op(target, f"graph.cast {x} : {x.type} -> {target}",
+                        weak=x.weak)
+
+    def matmul(self, lhs: Value, rhs: Value) -> Value:
+        self._same_dtype("matmul", lhs, rhs)
+        a, b = lhs.shape, rhs.shape
+        if not a or not b:
+            raise Unsupported("matmul operands must have rank >= 1")
+        batch = broadcast_shapes(a[:-2], b[:-2])
+        shape = batch + (a[-2:-1] if len(a) >= 2 else ()) + (b[-1:] if len(b) >= 2 else ())
+        ty = lhs.type.with_shape(shape)
+        return self._op(ty, f"graph.matmul {lhs}, {rhs} : {lhs.type}, {rhs.type} -> {ty}")
+
+    def transpose(self, x: Value, perm: Sequence[int]) -> Value:
+        perm = [int(p) for p in perm]
+        if perm == list(range(x.rank)):
+            return x
+        ty = x.type.with_shape([x.shape[p] for p in perm])
+        return self._op(ty, f"graph.transpose {x}, [{', '.join(map(str, perm))}] : "
+                            f"{x.type} -> {ty}")
+
+    def reshape(self, x: Value, shape: Sequence[int]) -> Value:
+        """``graph.reshape``; ``shape`` may hold one -1."""
+        shape = [int(s) for s in shape]
+        if shape.count(-1) > 1:
+            raise Unsupported(
+                f"cannot reshape {x.type} to {shape}: more than one dynamic "
+                "dimension (graph.reshape takes at most one -1)")
+        out: List[Dim] = list(shape)
+        if -1 in shape:
+            k = shape.index(-1)
+            n, rest = x.type.numel(), math.prod(s for s in shape if s != -1)
+            out[k] = n // rest if n is not None and rest else None
+        ty = x.type.with_shape(out)
+        if ty == x.type and x.type.is_static:
+            return x
+        return self._op(ty, f"graph.reshape {x}, [{', '.join(map(str, shape))}] : "
+                            f"{x.type} -> {ty}", weak=x.weak)
+
+    def reshape_to(self, x: Value, shape: Sequence[Dim]) -> Value:
+        """Reshapes to a shape given with ``None`` for dynamic dims (which
+        become the -1 entry; at most one may be dynamic unless the dims
+        carry over from the input unchanged)."""
+        shape = list(shape)
+        if list(x.shape) == shape:
+            return x
+        return self.reshape(x, [-1 if d is None else d for d in shape])
+
+    def broadcast_to(self, x: Value, shape: Sequence[int]) -> Value:
+        """``graph.broadcast_to``; -1 keeps the aligned input dim."""
+        shape = [int(s) for s in shape]
+        off = len(shape) - x.rank
+        if off < 0:
+            raise Unsupported(f"cannot broadcast {x.type} to fewer dims {shape}")
+        out: List[Dim] = []
+        for i, s in enumerate(shape):
+            if s == -1:
+                if i < off:
+                    raise Unsupported(f"broadcast shape {shape}: -1 at a new "
+                                      "leading dim")
+                out.append(x.shape[i - off])
+            else:
+                out.append(s)
+        ty = x.type.with_shape(out)
+        if ty == x.type and x.type.is_static:
+            return x
+        return self._op(ty, f"graph.broadcast_to {x}, [{', '.join(map(str, shape))}] : "
+                            f"{x.type} -> {ty}")
+
+    def concat(self, xs: Sequence[Value], axis: int) -> Value:
+        xs = list(xs)
+        if len(xs) == 1:
+            return xs[0]
+        for v in xs[1:]:
+            self._same_dtype("concat", xs[0], v)
+        shape = []
+        for d in range(xs[0].rank):
+            dims = [v.shape[d] for v in xs]
+            if d == axis:
+                shape.append(None if None in dims else sum(dims))
+            else:
+                static = [s for s in dims if s is not None]
+                shape.append(static[0] if static else None)
+        ty = xs[0].type.with_shape(shape)
+        return self._op(ty, f"graph.concat {', '.join(v.name for v in xs)} axis = {axis} : "
+                            f"{', '.join(str(v.type) for v in xs)} -> {ty}")
+
+    def slice(self, x: Value, start: Sequence[int], limit: Sequence[int],
+              step: Sequence[int]) -> Value:
+        shape = [(l - s + t - 1) // t for s, l, t in zip(start, limit, step)]
+        ty = x.type.with_shape(shape)
+        if ty == x.type and all(s == 0 for s in start) and all(t == 1 for t in step):
+            return x
+        f = lambda xs: "[" + ", ".join(str(int(v)) for v in xs) + "]"
+        return self._op(ty, f"graph.slice {x} {f(start)} {f(limit)} {f(step)} : "
+                            f"{x.type} -> {ty}")
+
+    def reduce(self, kind: str, x: Value, axes: Sequence[int],
+               keepdims: bool = False) -> Value:
+        """``sum``, ``mean``, ``max`` or ``min`` over ``axes``."""
+        axes = sorted(set(int(a) for a in axes))
+        shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if keepdims \
+            else [d for i, d in enumerate(x.shape) if i not in axes]
+        ty = x.type.with_shape(shape)
+        kd = " keepdims" if keepdims else ""
+        return self._op(ty, f"graph.reduce {kind} {x} axes = "
+                            f"[{', '.join(map(str, axes))}]{kd} : {x.type} -> {ty}")
+
+    def softmax(self, x: Value, axis: int) -> Value:
+        return self._op(x.type, f"graph.softmax {x} axis = {axis} : {x.type} -> {x.type}")
+
+    # -- second op set (docs/design/graph-ops-v2.md) ------------------------------
+
+    def _generic(self, op: str, operands: Sequence[Value], attrs: Dict[str, object],
+                 result: TensorType) -> Value:
+        a = format_attr_dict(attrs)
+        a = f" {a}" if a else ""
+        ops = ", ".join(v.name for v in operands)
+        tys = ", ".join(str(v.type) for v in operands)
+        return self._op(result, f"graph.{op} {ops}{a} : ({tys}) -> {result}")
+
+    def conv2d(self, x: Value, w: Value, b: Optional[Value], *, strides, padding,
+               dilations, groups: int) -> Value:
+        """NCHW/FCHW convolution; ``padding`` is [top, left, bottom, right]."""
+        n, _, h, wd = x.shape
+        f, _, kh, kw = w.shape
+        if kh is None or kw is None:
+            raise Unsupported("conv2d needs a static kernel size")
+        oh = _conv_out(h, kh, strides[0], padding[0] + padding[2], dilations[0])
+        ow = _conv_out(wd, kw, strides[1], padding[1] + padding[3], dilations[1])
+        ty = x.type.with_shape([n, f, oh, ow])
+        attrs = {"strides": list(strides), "padding": list(padding),
+                 "dilations": list(dilations), "groups": int(groups)}
+        return self._generic("conv2d", [x, w] + ([b] if b is not None else []), attrs, ty)
+
+    def pool2d(self, kind: str, x: Value, *, kernel, strides, padding,
+               dilations=(1, 1), ceil_mode=False, count_include_pad=None) -> Value:
+        """``max_pool2d`` or ``avg_pool2d`` on NCHW."""
+        n, c, h, w = x.shape
+        oh = pool_out(h, kernel[0], strides[0], padding[0], padding[2], dilations[0], ceil_mode)
+        ow = pool_out(w, kernel[1], strides[1], padding[1], padding[3], dilations[1], ceil_mode)
+        attrs = {"kernel": list(kernel), "strides": list(strides),
+                 "padding": list(padding)}
+        if kind == "max_pool2d":
+            attrs["dilations"] = list(dilations)
+        attrs["ceil_mode"] = bool(ceil_mode)
+        if kind == "avg_pool2d":
+            attrs["count_include_pad"] = bool(count_include_pad)
+        return self._generic(kind, [x], attrs, x.type.with_shape([n, c, oh, ow]))
+
+    def adaptive_avg_pool2d(self, x: Value, output_size) -> Value:
+        ty = x.type.with_shape(list(x.shape[:-2]) + list(output_size))
+        return self._generic("adaptive_avg_pool2d", [x],
+                             {"output_size": list(output_size)}, ty)
+
+    def batch_norm(self, x, mean, var, weight, bias, epsilon: float) -> Value:
+        return self._generic("batch_norm", [x, mean, var, weight, bias],
+                             {"epsilon": float(epsilon)}, x.type)
+
+    def layer_norm(self, x, weight, bias, epsilon: float) -> Value:
+        return self._generic("layer_norm", [x, weight, bias],
+                             {"epsilon": float(epsilon)}, x.type)
+
+    def gather(self, x: Value, indices: Value, axis: int) -> Value:
+        """``x`` indexed along ``axis`` by ``indices`` (a rank-0 index
+        removes the axis)."""
+        shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+        return self._generic("gather", [x, indices], {"axis": int(axis)},
+                             x.type.with_shape(shape))
+
+    def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value: float) -> Value:
+        shape = [None if d is None else d + lo + hi
+                 for d, lo, hi in zip(x.shape, low, high)]
+        ty = x.type.with_shape(shape)
+        a = format_attr_dict({"low": list(low), "high": list(high),
+                              "value": float(value)})
+        return self._op(ty, f"graph.pad {x} {a} : {x.type} -> {ty}")
+
+    def split(self, x: Value, axis: int, sizes: Sequence[int]) -> List[Value]:
+        sizes = [int(s) for s in sizes]
+        if len(sizes) == 1:
+            return [x]
+        types = [x.type.with_shape(x.shape[:axis] + (s,) + x.shape[axis + 1:])
+                 for s in sizes]
+        name = self.fresh()
+        a = format_attr_dict({"axis": int(axis), "sizes": sizes})
+        self._emit(f"{name}:{len(sizes)} = graph.split {x} {a} : {x.type} -> "
+                   + ", ".join(str(t) for t in types))
+        return [Value(f"{name}#{i}", t) for i, t in enumerate(types)]
+
+    def argmax(self, x: Value, axis: int, keepdims: bool = False) -> Value:
+        shape = list(x.shape)
+        if keepdims:
+            shape[axis] = 1
+        else:
+            del shape[axis]
+        ty = TensorType(tuple(shape), torch.int64)
+        a = format_attr_dict({"axis": int(axis), "keepdims": keepdims})
+        return self._op(ty, f"graph.argmax {x} {a} : {x.type} -> {ty}")
+
+    def cumsum(self, x: Value, axis: int) -> Value:
+        a = format_attr_dict({"axis": int(axis)})
+        return self._op(x.type, f"graph.cumsum {x} {a} : {x.type} -> {x.type}")
+
+    def scaled_dot_product_attention(self, q, k, v, mask=None, *, scale=None,
+                                     is_causal=False) -> Value:
+        ty = q.type.with_shape(q.shape[:-1] + v.shape[-1:])
+        attrs = {"scale": None if scale is None else float(scale),
+                 "is_causal": bool(is_causal)}
+        return self._generic("scaled_dot_product_attention",
+                             [q, k, v] + ([mask] if mask is not None else []),
+                             attrs, ty)
+
+    def dynamic_update_slice(self, dest: Value, update: Value, index: Value,
+                             axis: int) -> Value:
+        return self._generic("dynamic_update_slice", [dest, update, index],
+                             {"axis": int(axis)}, dest.type)
+
+    # -- control flow -------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _region(self, region: _Region):
+        self._regions.append(region)
+        try:
+            yield region
+        finally:
+            self._regions.pop()
+
+    def _new_region(self) -> _Region:
+        return _Region(indent=self._regions[-1].indent + 2)
+
+    def _yield(self, values: Sequence[Value]) -> None:
+        if values:
+            self._emit(f"graph.yield {', '.join(v.name for v in values)} : "
+                       f"{', '.join(str(v.type) for v in values)}", loc=False)
+        else:
+            self._emit("graph.yield", loc=False)
+
+    def if_(self, cond: Value, then_fn: Callable[[], Sequence[Value]],
+            else_fn: Callable[[], Sequence[Value]]) -> List[Value]:
+        """``graph.if``: each function emits its branch and returns the
+        values to yield. Result types are the join of both branches' types
+        (a branch value of a more static type is widened with a cast)."""
+        if cond.dtype != torch.bool or cond.rank != 0:
+            raise Unsupported(f"if condition must be tensor<i1>, got {cond.type}")
+        saved_loc = (self._loc, self._hint)
+        then_r, else_r = self._new_region(), self._new_region()
+        with self._region(then_r):
+            then_vals = list(then_fn())
+        self._loc, self._hint = saved_loc
+        with self._region(else_r):
+            else_vals = list(else_fn())
+        self._loc, self._hint = saved_loc
+        if len(then_vals) != len(else_vals):
+            raise Unsupported("if branches yield different numbers of values")
+        types = [join_types(a.type, b.type) for a, b in zip(then_vals, else_vals)]
+        for region, vals in ((then_r, then_vals), (else_r, else_vals)):
+            with self._region(region):
+                self._yield([self.cast(v, type=t) for v, t in zip(vals, types)])
+        name = self.fresh()
+        res = ", ".join(str(t) for t in types)
+        if len(types) != 1:
+            res = f"({res})"
+        head = f"{name}:{len(types)}" if len(types) > 1 else name
+        self._emit(f"{head} = graph.if {cond} : {cond.type} -> {res} {{", loc=False)
+        self._regions[-1].lines += then_r.lines
+        self._emit("} else {", loc=False)
+        self._regions[-1].lines += else_r.lines
+        self._emit("}")
+        weak = [a.weak and b.weak for a, b in zip(then_vals, else_vals)]
+        if len(types) == 1:
+            return [Value(name, types[0], weak=weak[0])]
+        return [Value(f"{name}#{i}", t, weak=w) for i, (t, w) in enumerate(zip(types, weak))]
+
+    def loop(self, trip_count: Value, cond: Value, init: Sequence[Value],
+             body_fn: Callable[[Value, List[Value]], Tuple[Value, Sequence[Value]]],
+             iv_hint: str = "iv", carried_hints: Optional[Sequence[str]] = None) -> List[Value]:
+        """``graph.loop`` (ONNX Loop / prim::Loop semantics).
+
+        ``body_fn(iv, carried)`` emits the body and returns ``(continue_cond,
+        next_carried)``. When a carried value's type changes across an
+        iteration (a dim that grows), the carried type is widened to the
+        join and the body is emitted again.
+        """
+        if not init:
+            raise Unsupported("a loop needs at least one loop-carried tensor")
+        types = [v.type for v in init]
+        saved_loc = (self._loc, self._hint)
+        hints = list(carried_hints or ["arg"] * len(init))
+        for _attempt in range(4):
+            region = self._new_region()
+            iv = Value(self.fresh(iv_hint), TensorType((), torch.int64), weak=True)
+            args = [Value(self.fresh(h), t, weak=v.weak)
+                    for h, t, v in zip(hints, types, init)]
+            with self._region(region):
+                cont, nxt = body_fn(iv, args)
+                nxt = list(nxt)
+            self._loc, self._hint = saved_loc
+            if len(nxt) != len(types):
+                raise Unsupported("loop body yields a different number of values")
+            joined = [join_types(t, v.type) for t, v in zip(types, nxt)]
+            if joined == types:
+                break
+            types = joined
+        else:
+            raise Unsupported("loop-carried types do not converge")
+        if cont.dtype != torch.bool or cont.rank != 0:
+            raise Unsupported(f"loop condition must be tensor<i1>, got {cont.type}")
+        with self._region(region):
+            self._yield([cont] + [self.cast(v, type=t) for v, t in zip(nxt, types)])
+        init = [self.cast(v, type=t) for v, t in zip(init, types)]
+        operands = [trip_count, cond] + init
+        name = self.fresh()
+        head = f"{name}:{len(types)}" if len(types) > 1 else name
+        self._emit(f"{head} = graph.loop {', '.join(v.name for v in operands)} : "
+                   f"({', '.join(str(v.type) for v in operands)}) -> "
+                   f"({', '.join(str(t) for t in types)}) {{", loc=False)
+        self._regions[-1].lines.append(
+            " " * self._regions[-1].indent + "^bb0(" +
+            ", ".join(f"{v.name}: {v.type}" for v in [iv] + args) + "):")
+        self._regions[-1].lines += region.lines
+        self._emit("}")
+        if len(types) == 1:
+            return [Value(name, types[0], weak=init[0].weak)]
+        return [Value(f"{name}#{i}", t, weak=v.weak)
+                for i, (t, v) in enumerate(zip(types, init))]
+
+    # -- helpers ------------------------------------------------------------
+
+    @staticmethod
+    def _same_dtype(op: str, a: Value, b: Value) -> None:
+        if a.dtype != b.dtype:
+            raise Unsupported(f"graph.{op}: operand dtypes differ ({a.type} vs {b.type})")
+
+
+def _conv_out(size: Dim, kernel: int, stride: int, pad_total: int, dilation: int) -> Dim:
+    if size is None:
+        return None
+    return (size + pad_total - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def module_text(functions: Iterable[FunctionBuilder]) -> str:
+    """A ``module { ... }`` holding the functions."""
+    body = "\n".join(f.text() for f in functions)
+    return "module {\n" + "\n".join("  " + l if l else l for l in body.split("\n")) + "\n}\n"

@@ -1,0 +1,61 @@
+"""The package in-tree: library lookup, Program on NumPy, errors, optimize."""
+import numpy as np
+
+import graphopt
+
+print("version", graphopt.__version__, graphopt.native_version())
+# CHECK: version 0.1.0 0.1.0
+print("library", graphopt.LIBRARY_PATH.name)
+# CHECK: library libGraphOpt.so
+
+TEXT = """
+func.func @main(%x: tensor<?x4xf32>, %m: tensor<?x4xi1>) -> (tensor<?x4xf32>, tensor<?xf32>) {
+  %z = graph.constant dense<0.0> : tensor<f32>
+  %y = graph.select %m, %x, %z : tensor<?x4xi1>, tensor<?x4xf32>, tensor<f32> -> tensor<?x4xf32>
+  %s = graph.reduce sum %y axes = [1] : tensor<?x4xf32> -> tensor<?xf32>
+  return %y, %s : tensor<?x4xf32>, tensor<?xf32>
+}
+"""
+p = graphopt.Program(TEXT)
+print(p)
+# CHECK: <graphopt.Program @main: (tensor<?x4xf32>, tensor<?x4xi1>) -> (tensor<?x4xf32>, tensor<?xf32>)>
+x = np.arange(12, dtype=np.float32).reshape(3, 4)
+m = (np.arange(12).reshape(3, 4) % 2 == 0)
+y, s = p.run([x.T.copy().T, m])  # a non-contiguous view is accepted
+assert y.dtype == np.float32 and y.shape == (3, 4)
+np.testing.assert_array_equal(y, np.where(m, x, 0))
+np.testing.assert_array_equal(s, np.where(m, x, 0).sum(1))
+print("run ok", s.tolist())
+# CHECK: run ok [2.0, 10.0, 18.0]
+assert p.lower_seconds > 0 and p.codegen_seconds > 0
+
+try:
+    p.run([x.astype(np.float64), m])
+except graphopt.ExecutionError as e:
+    print("dtype error:", e)
+# CHECK: dtype error: input 0: unsupported dtype float64
+
+try:
+    p.run([np.zeros((2, 5), np.float32), m])
+except graphopt.ExecutionError as e:
+    print("shape error:", str(e).splitlines()[0])
+# CHECK: shape error: {{.*}}input 0{{.*}}dim 1
+
+try:
+    graphopt.Program("func.func @main() {\n  %x = graph.nope\n}")
+except graphopt.CompileError as e:
+    print("compile error:", " ".join(e.diagnostics.split()))
+# CHECK: compile error: {{.*}}<input>":2:{{.*}}error:
+
+spec = graphopt.Program(TEXT, specialize=[(2, 4), (2, 4)])
+print("specialized", [s.type_str for s in spec.inputs])
+# CHECK: specialized ['tensor<2x4xf32>', 'tensor<2x4xi1>']
+
+opt = graphopt.optimize(TEXT)
+print("optimized", "graph.select" in opt)
+# CHECK: optimized True
+try:
+    graphopt.optimize(TEXT, "builtin.module(no-such-pass)")
+except graphopt.CompileError as e:
+    print("pipeline error:", str(e).splitlines()[0])
+# CHECK: pipeline error: bad pass pipeline

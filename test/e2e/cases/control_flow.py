@@ -1,0 +1,141 @@
+"""Control flow: TorchScript if/for/while (graph.if, graph.loop), loops that
+read and write time steps (gather + dynamic_update_slice), and torch.cond
+through the torch.export importer."""
+
+from typing import Tuple
+
+import torch
+import torch.nn as nn
+
+from framework import Spec, case
+
+
+def randn(*shape):
+    return torch.randn(*shape)
+
+
+@torch.jit.script
+def scripted_for_loop_fn(x):
+    for i in range(4):
+        x = x * 0.5 + torch.tanh(x)
+    return x
+
+
+@torch.jit.script
+def scripted_loop_over_dim_fn(x):
+    acc = torch.zeros_like(x[0])
+    for i in range(x.size(0)):
+        acc = acc + x[i] * float(i + 1)
+    return acc
+
+
+@torch.jit.script
+def scripted_while_fn(x):
+    # Data-dependent trip count: doubles until the sum passes 100.
+    while bool(x.abs().sum() < 100.0):
+        x = x * 2.0
+    return x
+
+
+@torch.jit.script
+def scripted_if_nested_fn(x, y):
+    if x.mean() > 0:
+        if y.mean() > 0:
+            z = x * y
+        else:
+            z = x - y
+    else:
+        z = torch.relu(x) + y
+    return z
+
+
+@torch.jit.script
+def scripted_time_steps_fn(x, h):
+    out = torch.zeros_like(x)
+    for t in range(x.size(0)):
+        h = torch.tanh(x[t] + h * 0.5)
+        out[t] = h
+    return out, h
+
+
+@torch.jit.script
+def scripted_loop_two_carried_fn(x):
+    s = torch.zeros_like(x)
+    p = torch.ones_like(x)
+    for i in range(5):
+        s = s + x
+        p = p * (x + 1.0)
+    return s, p
+
+
+class ScriptedRNN(nn.Module):
+    """A hand-written RNN cell unrolled by a TorchScript loop."""
+
+    def __init__(self):
+        super().__init__()
+        self.ih = nn.Linear(16, 32)
+        self.hh = nn.Linear(32, 32)
+
+    def forward(self, x) -> Tuple[torch.Tensor, torch.Tensor]:
+        h = torch.zeros(x.size(1), 32)
+        outs = []
+        for t in range(x.size(0)):
+            h = torch.tanh(self.ih(x[t]) + self.hh(h))
+            outs.append(h)
+        return torch.stack(outs), h
+
+
+@case(tags=("control-flow", "torchscript"))
+def scripted_for_loop():
+    return scripted_for_loop_fn, (randn(4, 8),)
+
+
+@case(tags=("control-flow", "torchscript"))
+def scripted_loop_over_dim():
+    return scripted_loop_over_dim_fn, (randn(6, 5),)
+
+
+@case(tags=("control-flow", "torchscript"))
+def scripted_while_loop():
+    """Both a loop that runs several times and one that runs 0 times."""
+    x = randn(3, 3) * 0.01
+    return Spec(scripted_while_fn, (x,), more_inputs=[(x * 1e5,)])
+
+
+@case(tags=("control-flow", "torchscript"))
+def scripted_if_nested():
+    x, y = randn(4, 4).abs(), randn(4, 4).abs()
+    return Spec(scripted_if_nested_fn, (x, y),
+                more_inputs=[(x, -y), (-x, y)])
+
+
+@case(tags=("control-flow", "torchscript", "v2"))
+def scripted_loop_time_steps():
+    """Reads x[t] and writes out[t] in the loop body."""
+    return scripted_time_steps_fn, (randn(8, 2, 16), randn(2, 16))
+
+
+@case(tags=("control-flow", "torchscript"))
+def scripted_loop_two_carried():
+    return scripted_loop_two_carried_fn, (randn(3, 4),)
+
+
+@case(tags=("control-flow", "torchscript", "v2"))
+def scripted_rnn_module():
+    return torch.jit.script(ScriptedRNN().eval()), (randn(10, 2, 16),)
+
+
+class CondModel(nn.Module):
+    """torch.cond: data-dependent branch in torch.export graphs."""
+
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda x: x.sin() * 2,
+                          lambda x: x.cos() - 1, (x,))
+
+
+@case(tags=("control-flow", "v2"))
+def torch_cond():
+    x = randn(4, 4)
+    if x.sum() <= 0:
+        x = -x
+    return Spec(CondModel(), (x,), more_inputs=[(-x,)])

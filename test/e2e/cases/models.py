@@ -1,0 +1,212 @@
+"""Whole models: torchvision ResNet-18/50 and MobileNetV3 (random weights),
+nn.TransformerEncoderLayer, a GPT-2 block, nn.LSTM / nn.GRU, MobileNet-style
+depthwise-separable and inverted-residual blocks.
+
+Deep models accumulate f32 rounding differently from PyTorch's kernels
+(other summation orders in long dot products and convolutions); their
+tolerances are set from the spread between PyTorch's own f32 result and an
+f64 reference, with margin, and say so.
+"""
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from framework import case
+
+
+def randn(*shape):
+    return torch.randn(*shape)
+
+
+# ------------------------------------------------------------------ vision
+
+def _randomize_bn(model):
+    """Random running statistics, so that BatchNorm is not the identity and
+    activations stay O(1) through deep networks."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 1.5)
+                m.weight.uniform_(0.5, 1.0)
+                m.bias.uniform_(-0.1, 0.1)
+    return model.eval()
+
+
+@case(tags=("model", "vision", "v2"), rtol=1e-3, atol=1e-4,
+      reason="18 layers of f32 convolutions (K up to 4608) summed in another "
+             "order than PyTorch's kernels")
+def resnet18():
+    import torchvision
+    model = _randomize_bn(torchvision.models.resnet18(weights=None))
+    return model, (randn(1, 3, 224, 224),)
+
+
+@case(tags=("model", "vision", "v2", "slow"), rtol=1e-3, atol=1e-4,
+      reason="50 layers of f32 convolutions (K up to 4608) summed in another "
+             "order than PyTorch's kernels")
+def resnet50():
+    import torchvision
+    model = _randomize_bn(torchvision.models.resnet50(weights=None))
+    return model, (randn(1, 3, 224, 224),)
+
+
+@case(tags=("model", "vision", "v2"), rtol=1e-3, atol=1e-4,
+      reason="deep f32 network (hardswish, squeeze-excitation), another "
+             "summation order than PyTorch's kernels")
+def mobilenet_v3_small():
+    import torchvision
+    model = _randomize_bn(torchvision.models.mobilenet_v3_small(weights=None))
+    return model, (randn(1, 3, 224, 224),)
+
+
+class DepthwiseSeparable(nn.Module):
+    """MobileNet v1 block: 3x3 depthwise conv, BN, ReLU6, 1x1 conv, BN,
+    ReLU6."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.dw = nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False)
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.pw = nn.Conv2d(cin, cout, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+
+    def forward(self, x):
+        x = F.relu6(self.bn1(self.dw(x)))
+        return F.relu6(self.bn2(self.pw(x)))
+
+
+@case(tags=("model", "vision", "v2"))
+def mobilenet_depthwise_separable():
+    model = nn.Sequential(
+        nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU6(),
+        DepthwiseSeparable(32, 64, 1), DepthwiseSeparable(64, 128, 2),
+        DepthwiseSeparable(128, 128, 1), DepthwiseSeparable(128, 256, 2),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(256, 10))
+    return _randomize_bn(model), (randn(1, 3, 64, 64),)
+
+
+class InvertedResidual(nn.Module):
+    """MobileNet v2 block: 1x1 expand, 3x3 depthwise, 1x1 project,
+    residual."""
+
+    def __init__(self, c, expand=6):
+        super().__init__()
+        h = c * expand
+        self.block = nn.Sequential(
+            nn.Conv2d(c, h, 1, bias=False), nn.BatchNorm2d(h), nn.ReLU6(),
+            nn.Conv2d(h, h, 3, 1, 1, groups=h, bias=False), nn.BatchNorm2d(h),
+            nn.ReLU6(),
+            nn.Conv2d(h, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        return x + self.block(x)
+
+
+@case(tags=("model", "vision", "v2"))
+def mobilenet_v2_inverted_residual():
+    model = nn.Sequential(InvertedResidual(16), InvertedResidual(16))
+    return _randomize_bn(model), (randn(2, 16, 28, 28),)
+
+
+# ------------------------------------------------------------- transformers
+
+@case(tags=("model", "transformer", "v2"), rtol=1e-3, atol=1e-4,
+      reason="f32 dot products of length 3072 and a softmax over 128 keys, "
+             "in another order than PyTorch's fused encoder kernel")
+def transformer_encoder_layer():
+    layer = nn.TransformerEncoderLayer(d_model=768, nhead=12,
+                                       dim_feedforward=3072, batch_first=True)
+    return layer.eval(), (randn(1, 128, 768),)
+
+
+class CausalSelfAttention(nn.Module):
+    """GPT-2 (nanoGPT) causal self-attention."""
+
+    def __init__(self, n_embd, n_head, block_size, flash=True):
+        super().__init__()
+        self.c_attn = nn.Linear(n_embd, 3 * n_embd)
+        self.c_proj = nn.Linear(n_embd, n_embd)
+        self.n_head, self.n_embd, self.flash = n_head, n_embd, flash
+        self.register_buffer("bias", torch.tril(torch.ones(
+            block_size, block_size)).view(1, 1, block_size, block_size))
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        if self.flash:
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        else:
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+            att = F.softmax(att, dim=-1)
+            y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, n_embd):
+        super().__init__()
+        self.c_fc = nn.Linear(n_embd, 4 * n_embd)
+        self.c_proj = nn.Linear(4 * n_embd, n_embd)
+
+    def forward(self, x):
+        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, n_embd=768, n_head=12, block_size=1024, flash=True):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(n_embd)
+        self.attn = CausalSelfAttention(n_embd, n_head, block_size, flash)
+        self.ln_2 = nn.LayerNorm(n_embd)
+        self.mlp = MLP(n_embd)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+@case(tags=("model", "transformer", "v2"), rtol=1e-3, atol=1e-4,
+      reason="f32 dot products of length 3072 (MLP) and 768, another "
+             "summation order than PyTorch's")
+def gpt2_block():
+    """GPT-2 small dims (768, 12 heads), sequence 64, SDPA is_causal."""
+    return GPT2Block().eval(), (randn(1, 64, 768),)
+
+
+@case(tags=("model", "transformer"), rtol=1e-3, atol=1e-4,
+      reason="f32 dot products of length 768, another summation order")
+def gpt2_attention_masked():
+    """The explicit-mask attention of nanoGPT (masked_fill with -inf on a
+    tril buffer, softmax): needs only the first op set."""
+    return CausalSelfAttention(256, 8, 128, flash=False).eval(), \
+        (randn(2, 32, 256),)
+
+
+# ------------------------------------------------------------------ RNNs
+
+@case(tags=("model", "rnn", "v2"))
+def lstm():
+    """nn.LSTM, seq 32, hidden 256; returns (output, (h_n, c_n))."""
+    return nn.LSTM(64, 256).eval(), (randn(32, 1, 64),)
+
+
+@case(tags=("model", "rnn", "v2"))
+def gru():
+    """nn.GRU, seq 32, hidden 256, batch_first, initial state given."""
+    return nn.GRU(64, 256, batch_first=True).eval(), \
+        (randn(1, 32, 64), randn(1, 1, 256))
+
+
+@case(tags=("model", "rnn", "v2"))
+def lstm_two_layers():
+    return nn.LSTM(32, 64, num_layers=2, batch_first=True).eval(), \
+        (randn(2, 16, 32),)

@@ -1,0 +1,254 @@
+"""The second op set (docs/design/graph-ops-v2.md): conv2d, pooling, batch and
+layer norm, erf/hardswish/hardsigmoid/leaky_relu/clamp, gather (embedding,
+index_select), pad, split, argmax, cumsum, scaled_dot_product_attention."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from framework import add_case, case
+
+
+def randn(*shape):
+    return torch.randn(*shape)
+
+
+# ------------------------------------------------------------------ conv2d
+
+@case(tags=("op", "v2"))
+def conv2d_basic():
+    return nn.Conv2d(3, 8, 3), (randn(2, 3, 16, 16),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_stride_pad_dilation():
+    return nn.Conv2d(4, 8, 3, stride=2, padding=2, dilation=2), \
+        (randn(1, 4, 17, 17),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_asymmetric_no_bias():
+    """Non-square kernel, per-dim stride and padding, no bias."""
+    return nn.Conv2d(4, 6, (3, 5), stride=(1, 2), padding=(1, 2), bias=False), \
+        (randn(1, 4, 12, 15),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_grouped():
+    return nn.Conv2d(8, 16, 3, padding=1, groups=4), (randn(1, 8, 10, 10),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_depthwise():
+    return nn.Conv2d(32, 32, 3, padding=1, groups=32), (randn(1, 32, 8, 8),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_pointwise():
+    return nn.Conv2d(32, 64, 1), (randn(1, 32, 8, 8),)
+
+
+@case(tags=("op", "v2"))
+def conv2d_functional_padding_same():
+    return (lambda x, w: F.conv2d(x, w, padding="same")), \
+        (randn(1, 3, 9, 9), randn(5, 3, 3, 3))
+
+
+# ----------------------------------------------------------------- pooling
+
+@case(tags=("op", "v2"))
+def max_pool2d_resnet_stem():
+    return nn.MaxPool2d(3, stride=2, padding=1), (randn(1, 8, 32, 32),)
+
+
+@case(tags=("op", "v2"))
+def max_pool2d_ceil_mode():
+    return nn.MaxPool2d(2, stride=2, ceil_mode=True), (randn(1, 3, 7, 7),)
+
+
+@case(tags=("op", "v2"))
+def avg_pool2d():
+    return nn.AvgPool2d(2), (randn(1, 8, 8, 8),)
+
+
+@case(tags=("op", "v2"))
+def avg_pool2d_pad_exclude():
+    """count_include_pad=False: padded cells are not counted."""
+    return nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), \
+        (randn(1, 4, 9, 9),)
+
+
+@case(tags=("op", "v2"))
+def avg_pool2d_pad_include():
+    return nn.AvgPool2d(3, stride=2, padding=1), (randn(1, 4, 9, 9),)
+
+
+@case(tags=("op", "v2"))
+def adaptive_avg_pool2d():
+    return nn.AdaptiveAvgPool2d((1, 1)), (randn(2, 16, 7, 7),)
+
+
+# ------------------------------------------------------------------- norms
+
+def _eval_bn(bn):
+    """A BatchNorm with non-trivial running statistics, in eval mode."""
+    with torch.no_grad():
+        bn.running_mean.copy_(torch.randn(bn.num_features) * 0.5)
+        bn.running_var.copy_(torch.rand(bn.num_features) + 0.5)
+        bn.weight.copy_(torch.randn(bn.num_features))
+        bn.bias.copy_(torch.randn(bn.num_features))
+    return bn.eval()
+
+
+@case(tags=("op", "v2"))
+def batch_norm2d():
+    return _eval_bn(nn.BatchNorm2d(16)), (randn(2, 16, 5, 5),)
+
+
+@case(tags=("op", "v2"))
+def batch_norm1d():
+    return _eval_bn(nn.BatchNorm1d(12)), (randn(4, 12, 7),)
+
+
+@case(tags=("op", "v2"))
+def layer_norm():
+    return nn.LayerNorm(64), (randn(2, 10, 64),)
+
+
+@case(tags=("op", "v2"))
+def layer_norm_2d_no_affine():
+    """Normalized shape of two dims, elementwise_affine=False (the importer
+    passes ones/zeros)."""
+    return nn.LayerNorm((8, 16), elementwise_affine=False), (randn(3, 8, 16),)
+
+
+@case(tags=("composite", "v2"))
+def conv_bn_relu():
+    model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1, bias=False),
+                          _eval_bn(nn.BatchNorm2d(16)), nn.ReLU())
+    return model.eval(), (randn(1, 3, 16, 16),)
+
+
+# -------------------------------------------------------- unary activations
+
+_V2_UNARY = {
+    "erf": torch.erf,
+    "hardswish": F.hardswish,
+    "hardsigmoid": F.hardsigmoid,
+    "leaky_relu": F.leaky_relu,
+    "leaky_relu_0_2": lambda x: F.leaky_relu(x, 0.2),
+    "clamp": lambda x: torch.clamp(x, -0.5, 0.75),
+    "clamp_min": lambda x: torch.clamp(x, min=0.1),
+    "relu6": F.relu6,
+    "hardtanh": F.hardtanh,
+    "elu": F.elu,
+}
+
+
+def _v2_unary_factory(fn):
+    def factory():
+        return fn, (randn(3, 4, 5) * 3,)
+    return factory
+
+
+for _name, _fn in _V2_UNARY.items():
+    add_case(f"unary_{_name}", _v2_unary_factory(_fn), tags=("op", "v2"))
+
+
+@case(tags=("op", "v2"))
+def clamp_int():
+    return (lambda x: torch.clamp(x, 0, 5)), (torch.randint(-8, 8, (4, 6)),)
+
+
+# ------------------------------------------------------------------ gather
+
+@case(tags=("op", "v2"))
+def embedding():
+    return nn.Embedding(100, 32), (torch.randint(0, 100, (2, 16)),)
+
+
+@case(tags=("op", "v2"))
+def index_select():
+    return (lambda x, i: torch.index_select(x, 1, i)), \
+        (randn(4, 10, 3), torch.tensor([0, 7, 7, 2]))
+
+
+@case(tags=("op", "v2"))
+def index_tensor_int32():
+    """Indexing with an i32 index tensor along the first dim."""
+    return (lambda x, i: x[i]), (randn(10, 6), torch.tensor([3, 1, 9],
+                                                          dtype=torch.int32))
+
+
+# ------------------------------------------------------- pad/split/argmax
+
+@case(tags=("op", "v2"))
+def pad_constant():
+    return (lambda x: (F.pad(x, (1, 2)), F.pad(x, (0, 1, 2, 0), value=-3.0))), \
+        (randn(2, 3, 4),)
+
+
+@case(tags=("op", "v2"))
+def split_chunk():
+    return (lambda x: (*torch.split(x, [2, 4], dim=1), *x.chunk(3, dim=0))), \
+        (randn(3, 6),)
+
+
+@case(tags=("op", "v2"))
+def argmax():
+    return (lambda x: (torch.argmax(x, dim=1), torch.argmax(x, dim=0,
+                                                           keepdim=True))), \
+        (randn(4, 10),)
+
+
+@case(tags=("op", "v2"))
+def argmax_ties():
+    """Ties resolve to the first index."""
+    return (lambda x: torch.argmax(x, dim=-1)), \
+        (torch.tensor([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0]]),)
+
+
+@case(tags=("op", "v2"))
+def cumsum():
+    return (lambda x: (torch.cumsum(x, dim=1), torch.cumsum(x, dim=0))), \
+        (randn(4, 10),)
+
+
+# --------------------------------------------------------------- attention
+
+@case(tags=("op", "v2"))
+def sdpa_causal():
+    return (lambda q, k, v: F.scaled_dot_product_attention(q, k, v,
+                                                           is_causal=True)), \
+        (randn(1, 4, 32, 16), randn(1, 4, 32, 16), randn(1, 4, 32, 16))
+
+
+@case(tags=("op", "v2"))
+def sdpa_bool_mask():
+    mask = torch.rand(8, 8) > 0.3
+    mask[:, 0] = True  # every row attends somewhere
+    return (lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v,
+                                                              attn_mask=m)), \
+        (randn(2, 4, 8, 16), randn(2, 4, 8, 16), randn(2, 4, 8, 16), mask)
+
+
+@case(tags=("op", "v2"))
+def sdpa_float_mask_scale():
+    return (lambda q, k, v, m: F.scaled_dot_product_attention(
+        q, k, v, attn_mask=m, scale=0.125)), \
+        (randn(2, 4, 8, 16), randn(2, 4, 12, 16), randn(2, 4, 12, 32),
+         randn(8, 12))
+
+
+class SelfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(64, 4, batch_first=True)
+
+    def forward(self, x):
+        return self.mha(x, x, x, need_weights=False)[0]
+
+
+@case(tags=("model", "v2"))
+def multihead_attention():
+    return SelfAttention().eval(), (randn(2, 10, 64),)
