@@ -71,9 +71,10 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // graph -> linalg on tensors, elementwise producer/consumer fusion.
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertGraphToLinalgPass());
-  addUpstream(fn, options.fuseElementwise
-                      ? "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse"
-                      : "canonicalize,cse");
+  addUpstream(fn, "canonicalize");
+  if (options.fuseElementwise)
+    fn.addPass(createGraphFuseElementwisePass());
+  addUpstream(fn, "canonicalize,cse");
 
   // Tiling and vectorization on tensors.
   if (options.vectorize) {

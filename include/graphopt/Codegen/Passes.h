@@ -29,6 +29,9 @@ class AffineDialect;
 namespace arith {
 class ArithDialect;
 }
+namespace linalg {
+class LinalgDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

@@ -36,6 +36,23 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
   ];
 }
 
+def GraphFuseElementwisePass : Pass<"graph-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg producers into their consumers, "
+                "keeping contractions and convolutions recognizable";
+  let description = [{
+    Upstream `linalg-fuse-elementwise-ops` (producer-consumer fusion of
+    elementwise `linalg.generic`s, reshape propagation, constant folding)
+    with one rule added: nothing is fused *into* a contraction or a
+    convolution. Fusing an im2col copy or a transpose into a matmul would
+    turn it into a generic loop nest that `graph-cpu-tile-and-vectorize` no
+    longer recognizes as a matmul, losing the register-blocked kernel.
+    A producer is fused only into its single user (no recomputation).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def GraphEmitCInterfacePass : Pass<"graph-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Mark public functions for a C-callable _mlir_ciface_ wrapper";
   let description = [{
