@@ -202,7 +202,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
   llvm::SmallVector<llvm::StringRef> items;
   llvm::StringRef(options ? options : "").split(items, ' ', -1, false);
   for (llvm::StringRef item : items) {
-    auto [key, value] = item.split('=');
+    auto kv = item.split('=');
+    llvm::StringRef key = kv.first, value = kv.second;
     auto flag = [&](bool &b) -> bool {
       if (value != "0" && value != "1")
         return false;
@@ -218,6 +219,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ok = flag(ro.fuse);
     else if (key == "timing")
       ok = flag(ro.timing);
+    else if (key == "fusion-report")
+      ro.fusionReport = value.str();
     else if (key == "opt-level")
       ok = !value.getAsInteger(10, ro.optLevel) && ro.optLevel <= 3;
     else if (key == "specialize") {

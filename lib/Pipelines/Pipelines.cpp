@@ -62,18 +62,30 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // parts (batch-norm statistics into one scale and shift per channel).
   {
     OpPassManager &fn = pm.nest<func::FuncOp>();
-    fn.addPass(fusion::createFusionExpandPass());
+    fusion::FusionExpandPassOptions expand;
+    expand.inlineGroups = !options.fuseElementwise;
+    fn.addPass(fusion::createFusionExpandPass(expand));
     fn.addPass(graph::createGraphDecomposePass());
   }
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
-  // graph -> linalg on tensors, elementwise producer/consumer fusion.
+  // Fusion decisions (fusion.group kernels, cost model, report).
+  if (options.fuseElementwise) {
+    fusion::FusionFormGroupsPassOptions groups;
+    groups.report = options.fusionReport;
+    pm.addPass(fusion::createFusionFormGroupsPass(groups));
+  }
+
+  // graph -> linalg on tensors; elementwise fusion inside each group; each
+  // group generated as one tiled loop nest.
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertGraphToLinalgPass());
   addUpstream(fn, "canonicalize");
-  if (options.fuseElementwise)
+  if (options.fuseElementwise) {
     fn.addPass(createGraphFuseElementwisePass());
+    fn.addPass(fusion::createFusionTileAndFusePass());
+  }
   addUpstream(fn, "canonicalize,cse");
 
   // Tiling and vectorization on tensors.

@@ -30,6 +30,16 @@ int main(int argc, char **argv) {
   }
   for (char *&arg : args) {
     std::string a = arg;
+    // `--fusion-report=FILE` is shorthand for
+    // `--fusion-form-groups=report=FILE`.
+    for (const char *prefix : {"--fusion-report=", "-fusion-report="}) {
+      if (a.rfind(prefix, 0) == 0) {
+        storage.push_back("--fusion-form-groups=report=" +
+                          a.substr(std::string(prefix).size()));
+        arg = storage.back().data();
+        break;
+      }
+    }
     for (const char *prefix : {"--replace-patterns=", "-replace-patterns="}) {
       if (a.rfind(prefix, 0) == 0) {
         storage.push_back("--graph-replace-patterns=patterns-file=" +

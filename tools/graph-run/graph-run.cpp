@@ -75,9 +75,16 @@ static cl::opt<bool>
     vectorize("vectorize", cl::desc("Tile and vectorize (off: scalar loops)"),
               cl::init(true), cl::cat(category));
 static cl::opt<bool>
-    fuse("fuse", cl::desc("Fuse elementwise chains (off: one loop nest and "
+    fuse("fuse", cl::desc("Operator fusion: fusion groups generated as one "
+                          "tiled loop nest each (off: one loop nest and "
                           "buffer per op, to measure what fusion buys)"),
          cl::init(true), cl::cat(category));
+static cl::opt<std::string>
+    fusionReport("fusion-report",
+                 cl::desc("Write the fusion report (every producer -> "
+                          "consumer edge, fused or not, and why) to this "
+                          "file; '-' for stderr, a .json name for JSON"),
+                 cl::value_desc("file"), cl::init(""), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -188,6 +195,7 @@ int main(int argc, char **argv) {
   options.optimize = optimize;
   options.vectorize = vectorize;
   options.fuse = fuse;
+  options.fusionReport = fusionReport;
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

@@ -36,9 +36,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
-      llvm::cl::desc("Fuse elementwise producer/consumer chains into one "
-                     "loop nest (off: one loop nest and buffer per op)"),
+      llvm::cl::desc("Operator fusion: form fusion.group kernels (elementwise "
+                     "chains, reductions with their producers and consumers, "
+                     "contractions with their epilogues) and generate each "
+                     "as one tiled loop nest (off: one loop nest and buffer "
+                     "per op)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> fusionReport{
+      *this, "fusion-report",
+      llvm::cl::desc("Write the fusion report here ('-': stderr; .json: "
+                     "JSON)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),

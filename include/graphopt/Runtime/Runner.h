@@ -51,6 +51,8 @@ struct RunnerOptions {
   bool vectorize = true;
   /// Fuse elementwise chains (off: one loop nest per op, for comparison).
   bool fuse = true;
+  /// Write the fusion report here ("-": stderr; *.json: JSON).
+  std::string fusionReport;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
   /// Print per-pass and per-phase timing to stderr.

@@ -171,6 +171,8 @@ struct FusionExpandPass
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addIllegalDialect<FusionDialect>();
+    if (!inlineGroups)
+      target.addLegalOp<GroupOp, YieldOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
     populateExpandFusionPatterns(patterns);

@@ -12,6 +12,15 @@
 
 namespace mlir {
 class RewritePatternSet;
+namespace scf {
+class SCFDialect;
+}
+namespace tensor {
+class TensorDialect;
+}
+namespace linalg {
+class LinalgDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt::graph {

@@ -40,15 +40,78 @@ def FusionFormAttentionPass : Pass<"fusion-form-attention"> {
   ];
 }
 
+def FusionFormGroupsPass : Pass<"fusion-form-groups", "::mlir::ModuleOp"> {
+  let summary = "Group producer-consumer chains into fusion.group kernels";
+  let description = [{
+    Plans fusion for every function (one linear walk, union-find; see
+    docs/Dialects/FusionRationale.md for the rules and the cost model) and
+    wraps each planned group of two or more ops into a `fusion.group`:
+    `loop` groups of elementwise ops (and the broadcasts/transposes they
+    read), `input` groups rooted at a reduction with its elementwise
+    producers and the normalization consumers (softmax, layer norm), and
+    `output` groups of a contraction (matmul, conv2d, fusion.linear) with
+    its elementwise epilogue. A producer with several consumers is
+    recomputed in each consumer's group when the arithmetic it repeats is
+    worth less than the memory traffic it saves, and left unfused otherwise.
+
+    `report=FILE` writes the fusion report: every producer -> consumer edge,
+    fused or not, the rule or cost term that decided, and the source
+    locations; JSON when `report-format=json` or the file name ends in
+    `.json`, text otherwise; `-` is stderr. graph-opt's
+    `--fusion-report=FILE` is shorthand for it. `report-only` plans and
+    reports without rewriting.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write the fusion report to this file ('-': stderr)">,
+    Option<"reportFormat", "report-format", "std::string", /*default=*/"",
+           "Report format: 'json' or 'text' (default: by file extension)">,
+    Option<"reportOnly", "report-only", "bool", /*default=*/"false",
+           "Plan and report, but do not rewrite">,
+    Option<"flopsPerByte", "flops-per-byte", "double", /*default=*/"2.0",
+           "Cost model: arithmetic worth one byte of memory traffic saved">,
+    Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"64",
+           "Largest number of ops in one group">
+  ];
+  let statistics = [
+    Statistic<"numGroups", "groups", "Number of fusion groups formed">
+  ];
+  let dependentDialects = ["::mlir::graphopt::fusion::FusionDialect"];
+}
+
+def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
+  let summary = "Generate each fusion.group as one tiled loop nest";
+  let description = [{
+    Runs once the group bodies are on linalg (after
+    `convert-graph-to-linalg`): tiles the op that computes a group's result
+    and fuses every producer inside the group into the tile loop, so fused
+    intermediates exist only as tiles and never as full-size buffers.
+    `output` groups (contraction + epilogue) are tiled 64 x 256 over the
+    last two dims, `input` groups (reductions with their producers and
+    normalization consumers) in rows of 16 over the dims no reduction runs
+    over; `loop` groups are already one loop nest. Groups are then inlined.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numTiled", "tiled-groups", "Number of groups tiled and fused">
+  ];
+}
+
 def FusionExpandPass : Pass<"fusion-expand"> {
   let summary = "Expand fused kernels and groups back into graph ops";
   let description = [{
     Rewrites `fusion.linear` and `fusion.attention` into the graph ops that
     define them and inlines `fusion.group` bodies. This is how fusion ops are
-    compiled today (the CPU pipeline runs it first); fused code generation
-    (tile-and-fuse, flash attention) will replace it for the kernels it
-    covers.
+    compiled when no dedicated code generation exists for them. With
+    `inline-groups=false` groups are kept (the CPU pipeline generates them
+    with `fusion-tile-and-fuse`).
   }];
+  let options = [
+    Option<"inlineGroups", "inline-groups", "bool", /*default=*/"true",
+           "Inline fusion.group bodies too">
+  ];
   let dependentDialects = ["::mlir::graphopt::graph::GraphDialect"];
 }
 

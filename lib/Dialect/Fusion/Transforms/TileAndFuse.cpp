@@ -1,0 +1,147 @@
+//===- TileAndFuse.cpp - fusion-tile-and-fuse -----------------------------===//
+//
+// Code generation of fusion.group kernels once their bodies are on linalg:
+// the op computing the group's result (the root) is tiled, and every
+// producer inside the group is fused into the tile loop, computing only the
+// slice the tile needs. Intermediates then live as tiles, never as
+// full-size tensors (so never as full-size buffers after bufferization).
+// Tile sizes by kind:
+//   output: the last two dims (the contraction's M, N) in 64 x 256 tiles;
+//   input:  rows of 16 along the last dim no reduction in the group runs
+//           over, 1 for the other non-reduced dims, reduced dims untiled;
+//   loop:   not tiled (elementwise fusion already made one loop nest).
+// The group is then inlined.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Dialect/Fusion/IR/FusionOps.h"
+#include "graphopt/Dialect/Fusion/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::graphopt::fusion {
+#define GEN_PASS_DEF_FUSIONTILEANDFUSEPASS
+#include "graphopt/Dialect/Fusion/Transforms/Passes.h.inc"
+} // namespace mlir::graphopt::fusion
+
+using namespace mlir;
+using namespace mlir::graphopt::fusion;
+
+namespace {
+
+/// Dims of the root's iteration space that some reduction in the group
+/// reduces over (read through the reduction's identity-mapped input of the
+/// root's rank).
+llvm::SmallBitVector reducedDims(GroupOp group, int64_t rank) {
+  llvm::SmallBitVector dims(rank);
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 0 || op.getNumLoops() != rank)
+      return;
+    SmallVector<utils::IteratorType> its = op.getIteratorTypesArray();
+    for (int64_t d = 0; d < rank; ++d)
+      if (its[d] == utils::IteratorType::reduction)
+        dims.set(d);
+  });
+  return dims;
+}
+
+SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root) {
+  int64_t rank = root.getLoopIteratorTypes().size();
+  SmallVector<int64_t> sizes(rank, 0);
+  if (rank == 0)
+    return sizes;
+  switch (group.getKind()) {
+  case GroupKind::Loop:
+    return {};
+  case GroupKind::Output: {
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      sizes[d] = 1;
+    if (rank >= 2)
+      sizes[rank - 2] = 64;
+    sizes[rank - 1] = 256;
+    // Only parallel dims of the root may be tiled for fusion.
+    SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
+    for (int64_t d = 0; d < rank; ++d)
+      if (its[d] != utils::IteratorType::parallel)
+        sizes[d] = 0;
+    return sizes;
+  }
+  case GroupKind::Input: {
+    llvm::SmallBitVector reduced = reducedDims(group, rank);
+    SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
+    int64_t last = -1;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced.test(d) && its[d] == utils::IteratorType::parallel) {
+        sizes[d] = 1;
+        last = d;
+      }
+    if (last < 0)
+      return {};
+    sizes[last] = 16;
+    return sizes;
+  }
+  }
+  return {};
+}
+
+/// Tiles the group's root and fuses its producers; false when the group
+/// has no single tileable root.
+bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
+  auto yield = cast<YieldOp>(group.getBody().front().getTerminator());
+  if (yield.getValues().size() != 1)
+    return false;
+  auto root = yield.getValues()[0].getDefiningOp<TilingInterface>();
+  if (!root || !isa<linalg::LinalgOp>(root.getOperation()))
+    return false;
+  SmallVector<int64_t> sizes = tileSizesFor(group, root);
+  if (sizes.empty() || llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return false;
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  // Fuse every producer inside the group; the group's inputs are block
+  // arguments, so fusion stops at the group boundary by construction.
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        return scf::SCFTileAndFuseOptions::ControlFnResult{
+            /*yieldProducerReplacement=*/false};
+      });
+  rewriter.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
+  if (failed(result))
+    return false;
+  for (auto [orig, repl] : result->replacements)
+    rewriter.replaceAllUsesWith(orig, repl);
+  return true;
+}
+
+struct FusionTileAndFusePass
+    : mlir::graphopt::fusion::impl::FusionTileAndFusePassBase<
+          FusionTileAndFusePass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<GroupOp> groups;
+    getOperation()->walk([&](GroupOp g) { groups.push_back(g); });
+    for (GroupOp group : groups) {
+      if (tileAndFuse(rewriter, group))
+        ++numTiled;
+      // Inline the body.
+      Block &body = group.getBody().front();
+      auto yield = cast<YieldOp>(body.getTerminator());
+      SmallVector<Value> results(yield.getValues());
+      rewriter.inlineBlockBefore(&body, group, group.getInputs());
+      rewriter.eraseOp(yield);
+      rewriter.replaceOp(group, results);
+    }
+  }
+};
+
+} // namespace
