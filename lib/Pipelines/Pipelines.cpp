@@ -62,6 +62,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // parts (batch-norm statistics into one scale and shift per channel).
   {
     OpPassManager &fn = pm.nest<func::FuncOp>();
+    if (options.fuseElementwise)
+      fn.addPass(fusion::createFusionFormConvPass());
     fusion::FusionExpandPassOptions expand;
     expand.inlineGroups = !options.fuseElementwise;
     fn.addPass(fusion::createFusionExpandPass(expand));

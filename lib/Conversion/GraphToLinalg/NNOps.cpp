@@ -533,13 +533,9 @@ struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
     if (op.getKeepdims()) {
       RankedTensorType rt = op.getType();
       SmallVector<ReassociationIndices> re;
-      int64_t src = 0;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d == axis)
-          continue;
-        re.push_back({d});
-        ++src;
-      }
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis)
+          re.push_back({d});
       // Attach the unit axis to a neighbour group.
       if (re.empty()) {
         r = tensor::ExpandShapeOp::create(b, loc, rt, r,

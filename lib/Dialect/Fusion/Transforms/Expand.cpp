@@ -78,6 +78,21 @@ struct ExpandLinear : OpRewritePattern<LinearOp> {
   }
 };
 
+struct ExpandConv2D : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value y = graph::Conv2DOp::create(
+        rewriter, loc, op.getType(), op.getInput(), op.getWeight(),
+        op.getBias(), op.getStridesAttr(), op.getPaddingAttr(),
+        op.getDilationsAttr(), op.getGroupsAttr());
+    rewriter.replaceOp(op,
+                       applyActivation(rewriter, loc, op.getActivation(), y));
+    return success();
+  }
+};
+
 struct ExpandAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AttentionOp op,
@@ -186,6 +201,6 @@ struct FusionExpandPass
 
 void mlir::graphopt::fusion::populateExpandFusionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ExpandLinear, ExpandAttention, InlineGroup>(
+  patterns.add<ExpandLinear, ExpandConv2D, ExpandAttention, InlineGroup>(
       patterns.getContext());
 }

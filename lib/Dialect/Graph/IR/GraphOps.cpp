@@ -647,27 +647,6 @@ LogicalResult checkList(std::optional<Location> loc, StringRef name,
   return success();
 }
 
-/// Output size of a sliding window; kDynamic for a dynamic input size.
-/// `ceilMode` uses PyTorch's rule. Fails (returns nullopt) when the window
-/// does not fit even once.
-std::optional<int64_t> windowOutputSize(int64_t in, int64_t padBefore,
-                                        int64_t padAfter, int64_t kernel,
-                                        int64_t stride, int64_t dilation,
-                                        bool ceilMode) {
-  if (ShapedType::isDynamic(in))
-    return ShapedType::kDynamic;
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t padded = in + padBefore + padAfter;
-  if (padded < span)
-    return std::nullopt;
-  int64_t numer = padded - span;
-  int64_t out = (ceilMode ? (numer + stride - 1) / stride : numer / stride) + 1;
-  // The last window must start inside the input or the leading padding.
-  if (ceilMode && (out - 1) * stride >= in + padBefore)
-    --out;
-  return out;
-}
-
 /// Shape inference shared by the pooling ops.
 template <typename OpTy>
 LogicalResult inferPool(std::optional<Location> loc, RankedTensorType t,
@@ -693,7 +672,7 @@ LogicalResult inferPool(std::optional<Location> loc, RankedTensorType t,
     if (padding[d] >= span || padding[d + 2] >= span)
       return opError<OpTy>(loc, "padding of dim ", d + 2,
                            " must be smaller than the window (", span, ")");
-    auto o = windowOutputSize(t.getDimSize(d + 2), padding[d], padding[d + 2],
+    auto o = slidingWindowOutputSize(t.getDimSize(d + 2), padding[d], padding[d + 2],
                               kernel[d], strides[d], dilations[d], ceilMode);
     if (!o)
       return opError<OpTy>(loc, "window of ", span, " does not fit in dim ",
@@ -705,6 +684,27 @@ LogicalResult inferPool(std::optional<Location> loc, RankedTensorType t,
   return success();
 }
 } // namespace
+
+/// Output size of a sliding window; kDynamic for a dynamic input size.
+/// `ceilMode` uses PyTorch's rule. Fails (returns nullopt) when the window
+/// does not fit even once.
+std::optional<int64_t> mlir::graphopt::graph::slidingWindowOutputSize(int64_t in, int64_t padBefore,
+                                        int64_t padAfter, int64_t kernel,
+                                        int64_t stride, int64_t dilation,
+                                        bool ceilMode) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (kernel - 1) + 1;
+  int64_t padded = in + padBefore + padAfter;
+  if (padded < span)
+    return std::nullopt;
+  int64_t numer = padded - span;
+  int64_t out = (ceilMode ? (numer + stride - 1) / stride : numer / stride) + 1;
+  // The last window must start inside the input or the leading padding.
+  if (ceilMode && (out - 1) * stride >= in + padBefore)
+    --out;
+  return out;
+}
 
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
@@ -767,7 +767,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
       continue;
     }
     // C5: the kernel fits in the padded input.
-    auto o = windowOutputSize(x.getDimSize(d + 2), padding[d], padding[d + 2],
+    auto o = slidingWindowOutputSize(x.getDimSize(d + 2), padding[d], padding[d + 2],
                               k, strides[d], dilations[d], false);
     if (!o)
       return opError<Conv2DOp>(loc, "kernel dim ", d + 2, " (", k,

@@ -131,6 +131,41 @@ def Fusion_LinearOp : Fusion_Op<"linear", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// fusion.conv2d
+//===----------------------------------------------------------------------===//
+
+def Fusion_Conv2DOp : Fusion_Op<"conv2d", [Pure,
+    InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "Convolution + bias + activation as one kernel";
+  let description = [{
+    `activation(conv2d(input, weight) + bias)` with `graph.conv2d`'s
+    semantics and attributes (NCHW, FCHW weight, `padding = [top, left,
+    bottom, right]`, strides, dilations, groups). `fusion-form-conv` creates
+    it from a convolution followed by an inference batch norm with constant
+    statistics (folded into `weight` and `bias` at compile time), a bias add
+    and an activation.
+
+    ```mlir
+    %y = fusion.conv2d %x, %w, %b activation = relu {padding = array<i64: 1, 1, 1, 1>}
+        : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+      Optional<Graph_FloatTensor>:$bias,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      DefaultValuedAttr<Fusion_Activation,
+                        "::mlir::graphopt::fusion::Activation::None">:$activation);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? (`activation` `=` $activation^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // fusion.attention
 //===----------------------------------------------------------------------===//
 

@@ -40,6 +40,8 @@ void populateFormLinearPatterns(RewritePatternSet &patterns);
 /// softmax(q k^T * scale [+ mask]) v -> fusion.attention.
 void populateFormAttentionPatterns(RewritePatternSet &patterns);
 
+void populateFormConvPatterns(RewritePatternSet &patterns);
+
 /// fusion.linear / fusion.attention -> graph ops; fusion.group inlined.
 void populateExpandFusionPatterns(RewritePatternSet &patterns);
 

@@ -21,6 +21,24 @@ def FusionFormLinearPass : Pass<"fusion-form-linear"> {
   ];
 }
 
+def FusionFormConvPass : Pass<"fusion-form-conv"> {
+  let summary = "Fold batch norm, bias and activation into fusion.conv2d";
+  let description = [{
+    Rewrites `graph.conv2d` followed by an inference `graph.batch_norm` with
+    constant statistics (folded into the weight and bias at compile time:
+    `W' = W * gamma / sqrt(var + eps)`, `b' = (b - mean) * gamma /
+    sqrt(var + eps) + beta`), by a per-channel constant bias add, and/or by
+    an activation (relu, gelu, silu, sigmoid, tanh) into one
+    `fusion.conv2d`. The folds need f32 constant weights; with weights as
+    function arguments only the activation is absorbed. The patterns are
+    public (`populateFormConvPatterns`).
+  }];
+  let dependentDialects = ["::mlir::graphopt::fusion::FusionDialect"];
+  let statistics = [
+    Statistic<"numFormed", "formed-convs", "Number of fusion.conv2d ops in the result">
+  ];
+}
+
 def FusionFormAttentionPass : Pass<"fusion-form-attention"> {
   let summary = "Replace the attention subgraph by fusion.attention";
   let description = [{

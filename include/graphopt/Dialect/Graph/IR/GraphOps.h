@@ -28,6 +28,14 @@ namespace mlir::graphopt::graph {
 /// dims broadcast against 1 to dynamic and against a static size S to S.
 /// Returns the pair of (aligned from the back) result dims that conflict,
 /// as the index into `result`, or std::nullopt on success.
+/// Output size of a sliding window (convolution, pooling) over a dim of size
+/// `in` (kDynamic: dynamic result); nullopt if the window does not fit once.
+/// `ceilMode` rounds up with PyTorch's rule.
+std::optional<int64_t> slidingWindowOutputSize(int64_t in, int64_t padBefore,
+                                               int64_t padAfter, int64_t kernel,
+                                               int64_t stride, int64_t dilation,
+                                               bool ceilMode);
+
 std::optional<int64_t> broadcastShapes(ArrayRef<int64_t> lhs,
                                        ArrayRef<int64_t> rhs,
                                        SmallVectorImpl<int64_t> &result);
