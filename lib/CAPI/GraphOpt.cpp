@@ -221,6 +221,12 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ok = flag(ro.timing);
     else if (key == "fusion-report")
       ro.fusionReport = value.str();
+    else if (key == "shared-libs") {
+      llvm::SmallVector<llvm::StringRef> libs;
+      value.split(libs, ',', -1, false);
+      for (llvm::StringRef l : libs)
+        ro.sharedLibs.push_back(l.str());
+    }
     else if (key == "opt-level")
       ok = !value.getAsInteger(10, ro.optLevel) && ro.optLevel <= 3;
     else if (key == "specialize") {

@@ -230,6 +230,18 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   // memref.copy of non-contiguous views calls memrefCopy from MLIR's C
   // runner utilities.
   llvm::SmallVector<StringRef> libs = {GRAPHOPT_MLIR_C_RUNNER_UTILS};
+  // The JIT resolves library symbols only for absolute paths.
+  llvm::SmallVector<std::string> absLibs;
+  for (const std::string &lib : options.sharedLibs) {
+    if (!llvm::sys::fs::exists(lib))
+      return llvm::createStringError("shared library '%s' does not exist",
+                                     lib.c_str());
+    llvm::SmallString<256> path(lib);
+    llvm::sys::fs::make_absolute(path);
+    absLibs.push_back(path.str().str());
+  }
+  for (const std::string &lib : absLibs)
+    libs.push_back(lib);
   ExecutionEngineOptions eo;
   eo.sharedLibPaths = libs;
   eo.transformer = transformer;

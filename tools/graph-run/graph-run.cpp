@@ -85,6 +85,11 @@ static cl::opt<std::string>
                           "consumer edge, fused or not, and why) to this "
                           "file; '-' for stderr, a .json name for JSON"),
                  cl::value_desc("file"), cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    sharedLibs("shared-lib",
+               cl::desc("A shared library providing external kernels "
+                        "(fusion.custom_call callees); repeatable"),
+               cl::value_desc("path"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -196,6 +201,8 @@ int main(int argc, char **argv) {
   options.vectorize = vectorize;
   options.fuse = fuse;
   options.fusionReport = fusionReport;
+  for (const std::string &lib : sharedLibs)
+    options.sharedLibs.push_back(lib);
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

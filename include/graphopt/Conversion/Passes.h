@@ -28,6 +28,15 @@ class TensorDialect;
 namespace scf {
 class SCFDialect;
 }
+namespace bufferization {
+class BufferizationDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
+namespace func {
+class FuncDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

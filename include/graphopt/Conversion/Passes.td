@@ -15,14 +15,16 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
     Convolutions with `groups = 1` become an im2col copy and a matmul (so they
     use the tiled matmul kernel); depthwise and grouped ones linalg's
     convolution ops; pooling linalg's pooling ops. `graph.if` becomes
-    `scf.if` and `graph.loop` `scf.while`. Composite ops are first expanded
+    `scf.if` and `graph.loop` `scf.while`. `fusion.custom_call` becomes a
+    call of the kernel's C interface on buffers. Composite ops are first expanded
     with the `graph-decompose` patterns. Fails, naming the op, when an op
     cannot be lowered.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::func::FuncDialect"
   ];
 }
 

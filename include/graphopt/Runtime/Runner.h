@@ -59,6 +59,9 @@ struct RunnerOptions {
   bool timing = false;
   /// Write the LLVM IR handed to the JIT (after LLVM optimization) here.
   std::string dumpLLVMIR;
+  /// Shared libraries whose symbols the compiled code may call (the kernels
+  /// of fusion.custom_call ops).
+  llvm::SmallVector<std::string> sharedLibs;
   /// When set, the entry's dynamic argument dims are fixed to these shapes
   /// before compiling (one per argument): shapes then propagate statically,
   /// inconsistent inputs are a compile-time diagnostic naming the op and

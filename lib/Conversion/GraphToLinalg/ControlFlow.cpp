@@ -64,7 +64,9 @@ struct LoopLowering : OpRewritePattern<LoopOp> {
     Value cond0 = extractScalar(b, loc, op.getCondition());
     Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
     SmallVector<Value> inits = {zero, cond0};
-    llvm::append_range(inits, op.getInits());
+    // Carried values have the result types (inits may be more static).
+    llvm::append_range(inits,
+                       castTo(b, loc, op.getInits(), op.getResultTypes()));
     SmallVector<Type> types;
     for (Value v : inits)
       types.push_back(v.getType());

@@ -15,8 +15,11 @@
 #include "GraphToLinalgUtils.h"
 
 #include "graphopt/Conversion/Passes.h"
+#include "graphopt/Dialect/Fusion/IR/FusionOps.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1250,6 +1253,7 @@ struct ConvertGraphToLinalgPass
     normalizeResultTypes(getOperation());
     ConversionTarget target(*ctx);
     target.addIllegalDialect<GraphDialect>();
+    target.addIllegalOp<fusion::CustomCallOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateGraphToLinalgConversionPatterns(patterns);
@@ -1283,4 +1287,5 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
   populateNNLoweringPatterns(patterns);
   graph::populateGraphDecompositionPatterns(patterns);
   populateControlFlowLoweringPatterns(patterns);
+  populateCustomCallLoweringPatterns(patterns);
 }

@@ -36,6 +36,8 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to);
 void populateNNLoweringPatterns(RewritePatternSet &patterns);
 /// graph.if -> scf.if, graph.loop -> scf.while.
 void populateControlFlowLoweringPatterns(RewritePatternSet &patterns);
+/// fusion.custom_call -> func.call of the kernel's C interface on buffers.
+void populateCustomCallLoweringPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::graphopt::lowering
 

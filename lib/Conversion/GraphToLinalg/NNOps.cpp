@@ -621,11 +621,40 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
   }
 };
 
+/// One tensor.extract_slice per piece; handles dynamic dims (the
+/// decomposition into graph.slice needs static ones).
+struct SplitLowering : OpRewritePattern<SplitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplitOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    int64_t rank = tensorTypeOf(x).getRank(), axis = op.getAxis();
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    SmallVector<Value> pieces;
+    int64_t offset = 0;
+    for (auto [size, type] : llvm::zip(op.getSizes(), op.getResultTypes())) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[axis] = b.getIndexAttr(offset);
+      SmallVector<OpFoldResult> pieceSizes(sizes);
+      pieceSizes[axis] = b.getIndexAttr(size);
+      Value p = tensor::ExtractSliceOp::create(
+          b, loc, cast<RankedTensorType>(type), x, offsets, pieceSizes,
+          strides);
+      pieces.push_back(p);
+      offset += size;
+    }
+    b.replaceOp(op, pieces);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::graphopt::lowering::populateNNLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<Conv2DLowering, MaxPool2DLowering, AvgPool2DLowering,
                GatherLowering, DynamicUpdateSliceLowering, PadLowering,
-               ArgMaxLowering, CumSumLowering>(patterns.getContext());
+               ArgMaxLowering, CumSumLowering, SplitLowering>(
+      patterns.getContext());
 }

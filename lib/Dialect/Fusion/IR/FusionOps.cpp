@@ -7,6 +7,9 @@
 
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h"
 
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -97,6 +100,40 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
 
 bool Conv2DOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return graph::areCompatibleTensorTypeLists(l, r);
+}
+
+//===----------------------------------------------------------------------===//
+// fusion.custom_call
+//===----------------------------------------------------------------------===//
+
+LogicalResult CustomCallOp::verify() {
+  // C1: a dynamic result dim is sized like operand 0, which needs the same
+  // rank.
+  for (auto [i, t] : llvm::enumerate(getResultTypes())) {
+    auto rt = cast<RankedTensorType>(t);
+    if (rt.hasStaticShape())
+      continue;
+    if (getInputs().empty() ||
+        cast<RankedTensorType>(getInputs()[0].getType()).getRank() !=
+            rt.getRank())
+      return emitOpError() << "result " << i << " has dynamic dims but "
+                           << "operand 0 does not have its rank ("
+                           << rt.getRank() << ") to size them";
+  }
+  return success();
+}
+
+LogicalResult
+CustomCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  // C2: a callee defined in the module must not be a graph function: the
+  // symbol names an external kernel (a declaration is fine).
+  auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
+      *this, getCalleeAttr());
+  if (fn && !fn.isExternal())
+    return emitOpError() << "callee @" << getCallee()
+                         << " is defined in this module; custom_call calls "
+                            "external kernels only";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

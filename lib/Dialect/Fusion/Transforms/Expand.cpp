@@ -188,6 +188,8 @@ struct FusionExpandPass
     target.addIllegalDialect<FusionDialect>();
     if (!inlineGroups)
       target.addLegalOp<GroupOp, YieldOp>();
+    // External kernels have no graph expansion: they are lowered to calls.
+    target.addLegalOp<CustomCallOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
     populateExpandFusionPatterns(patterns);

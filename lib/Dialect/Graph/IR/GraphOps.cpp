@@ -1195,10 +1195,11 @@ void LoopOp::build(OpBuilder &b, OperationState &state, Value tripCount,
 }
 
 LogicalResult LoopOp::verify() {
-  // C1: results have the carried operands' types.
-  if (getResultTypes() != TypeRange(getInits().getTypes()))
-    return emitOpError() << "result types must equal the carried operand "
-                            "types";
+  // C1: the carried operands are compatible with the results (the carried
+  // types; shape refinement may make an operand more static).
+  if (!areCompatibleTensorTypeLists(getResultTypes(), getInits().getTypes()))
+    return emitOpError() << "carried operand types must be compatible with "
+                            "the result types";
   // C2: body arguments are the iteration number and the carried values.
   Block &body = getBody().front();
   auto i64 = RankedTensorType::get({}, IntegerType::get(getContext(), 64));
@@ -1208,12 +1209,12 @@ LogicalResult LoopOp::verify() {
                             "followed by the "
                          << getInits().size() << " carried values";
   for (auto [i, pair] : llvm::enumerate(
-           llvm::zip(body.getArguments().drop_front(), getInits()))) {
-    auto [arg, init] = pair;
-    if (arg.getType() != init.getType())
+           llvm::zip(body.getArguments().drop_front(), getResultTypes()))) {
+    auto [arg, type] = pair;
+    if (arg.getType() != type)
       return emitOpError() << "body argument " << i + 1 << " has type "
-                           << arg.getType() << ", carried operand "
-                           << init.getType();
+                           << arg.getType() << ", but the carried type "
+                           << "(result " << i << ") is " << type;
   }
   // C3: the body yields an i1 condition and the next carried values.
   auto yield = cast<YieldOp>(body.getTerminator());

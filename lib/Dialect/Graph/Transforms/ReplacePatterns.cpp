@@ -11,6 +11,7 @@
 #include "graphopt/Runtime/Runner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseSet.h"
@@ -154,6 +155,14 @@ bool applyReplacement(func::FuncOp pattern, func::FuncOp replacement,
     newValues.push_back(map.lookupOrDefault(v));
   for (auto [pv, nv] : llvm::zip(patRet.getOperands(), newValues)) {
     Value old = m.values.lookup(pv);
+    // A replacement op that does not infer its types (fusion.custom_call)
+    // may produce a less static but compatible type: cast it back.
+    if (old.getType() != nv.getType() &&
+        areCompatibleTensorTypes(old.getType(), nv.getType())) {
+      auto cast = tensor::CastOp::create(b, nv.getLoc(), old.getType(), nv);
+      created.push_back(cast);
+      nv = cast.getResult();
+    }
     if (old.getType() != nv.getType()) {
       for (Operation *op : llvm::reverse(created))
         op->erase();

@@ -11,6 +11,7 @@
 
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 #include "graphopt/Dialect/Fusion/IR/FusionDialect.h.inc"

@@ -10,6 +10,7 @@
 
 include "graphopt/Dialect/Graph/IR/GraphDialect.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -163,6 +164,47 @@ def Fusion_Conv2DOp : Fusion_Op<"conv2d", [Pure,
     $input `,` $weight (`,` $bias^)? (`activation` `=` $activation^)? attr-dict
     `:` functional-type(operands, results)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// fusion.custom_call
+//===----------------------------------------------------------------------===//
+
+def Fusion_CustomCallOp : Fusion_Op<"custom_call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Calls an external kernel (a user C/C++ function) by symbol";
+  let description = [{
+    Runs the user function `callee` on the operands and returns its results:
+    the seed articles' "custom C++/CUDA operator", e.g. an attention kernel
+    that a replacement pattern substitutes for the attention subgraph.
+    The compiled code allocates the results: a dynamic result dim takes the
+    size of the same dim of operand 0 (which must have the result's rank).
+
+    Calling convention (CPU): the compiled code calls
+    `void _mlir_ciface_<callee>(MemRef *in0, ..., MemRef *out0, ...)`, one
+    pointer per operand then one per result, where `MemRef` is MLIR's
+    strided memref descriptor for the element type and rank
+    (`StridedMemRefType<T, N>` of `mlir/ExecutionEngine/CRunnerUtils.h`:
+    `T *allocated, *aligned; int64_t offset, sizes[N], strides[N];`).
+    Inputs are read-only; outputs are fresh, contiguous row-major buffers the
+    function fills. The function is found at JIT time in the libraries given
+    to `graph-run --shared-lib` (or `graphopt.compile(..., shared_libs=)`)
+    or linked into an AOT executable. Side effects are assumed to be
+    confined to the outputs; the op is never folded or deleted while its
+    results are used.
+
+    ```mlir
+    %o = fusion.custom_call @my_attention(%q, %k, %v)
+        : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) -> tensor<1x4x16x8xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

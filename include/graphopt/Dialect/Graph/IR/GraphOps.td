@@ -759,7 +759,8 @@ def Graph_LoopOp : Op<Graph_Dialect, "loop", [
     counting from 0) and the carried values; it yields the next condition
     followed by the next carried values. The body runs while
     `iteration < trip_count` and the condition is true; the results are the
-    last carried values, with the carried operands' types. A `for` loop has a
+    last carried values. The result types are the carried types: the body's
+    arguments have them, and the carried operands are compatible with them. A `for` loop has a
     true condition; a `while` loop a trip count of INT64_MAX.
 
     ```mlir

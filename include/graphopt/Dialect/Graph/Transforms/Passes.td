@@ -120,6 +120,7 @@ def GraphReplacePatternsPass : Pass<"graph-replace-patterns", "ModuleOp"> {
     Statistic<"numReplaced", "replaced-subgraphs", "Number of subgraphs replaced">,
     Statistic<"numRejected", "rejected-rewrites", "Number of rewrites rejected by verify-rewrites">
   ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 #endif // GRAPHOPT_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
