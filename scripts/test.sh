@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh: packages + build) and runs every test: the lit
 # suite in test/ (FileCheck tests, execution tests against NumPy, the plugin
-# loaded into mlir-opt, the installed CMake package). Ends with the line
-# "N passed, N failed".
+# loaded into mlir-opt, the installed CMake package, the Python package and
+# its e2e suite against eager PyTorch: test/Python/, test/e2e/). Ends with
+# the line "N passed, N failed".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${GRAPHOPT_BUILD_DIR:-$ROOT/build}"

@@ -57,11 +57,18 @@ try:
 except OSError:
     pass
 
-# pip (with setuptools, for --no-build-isolation) can build the package.
+# pip can build the package offline (--no-build-isolation): setuptools with
+# bdist_wheel (built in since setuptools 70.1, else the wheel package).
+_PIP_CHECK = """
+import setuptools, pip
 try:
-    if subprocess.run([config.python_executable, "-c",
-                       "import pip, setuptools"], capture_output=True,
-                      timeout=60).returncode == 0:
+    import setuptools.command.bdist_wheel
+except ImportError:
+    import wheel
+"""
+try:
+    if subprocess.run([config.python_executable, "-c", _PIP_CHECK],
+                      capture_output=True, timeout=60).returncode == 0:
         config.available_features.add("python-pip")
 except Exception:
     pass

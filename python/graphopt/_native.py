@@ -91,16 +91,14 @@ def _load() -> tuple[ctypes.CDLL, Path]:
     for path in tried:
         if path.is_file():
             try:
-                # RTLD_GLOBAL: JIT-compiled code resolves the runtime's
-                # allocation functions (_mlir_memref_to_llvm_alloc/free, in
-                # libGraphOpt.so) through the process's global symbols.
-                return ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL), path
+                # RTLD_LOCAL until the first compile: see _ensure_runtime().
+                return ctypes.CDLL(str(path), mode=ctypes.RTLD_LOCAL), path
             except OSError as e:  # e.g. libMLIR.so missing
                 raise ImportError(
-                    f"graphopt: cannot load {path}: {e}. libGraphOpt.so needs "
-                    "the Debian MLIR/LLVM 22 packages (/usr/lib/llvm-22/lib); "
-                    "run scripts/setup.sh from the graphopt repository."
-                ) from e
+                    f"graphopt: cannot load {path}: {e}. (Is it being "
+                    "rebuilt? It also needs the MLIR/LLVM 22 runtime in "
+                    "/usr/lib/llvm-22/lib.) Run scripts/setup.sh from the "
+                    "graphopt repository to install and build it.") from e
     raise ImportError(
         "graphopt: the native library libGraphOpt.so was not found; looked "
         "in:\n  " + "\n  ".join(str(p) for p in tried) + "\nBuild it with "
@@ -234,6 +232,48 @@ def _spec(t: _CTensor) -> TensorSpec:
 
 
 # --------------------------------------------------------------------------
+# Symbols of JIT-compiled code
+# --------------------------------------------------------------------------
+
+# The library is loaded RTLD_LOCAL, which is all that parsing and passes
+# need. Compiling (the JIT) is different:
+# - compiled code calls the runtime's allocation functions
+#   (_mlir_memref_to_llvm_alloc/free, in libGraphOpt.so), which the JIT looks
+#   up in the process's global symbols: the library is promoted to
+#   RTLD_GLOBAL;
+# - the JIT loads libmlir_c_runner_utils.so, which links libMLIR/libLLVM 22,
+#   with RTLD_GLOBAL anyway.
+# Either way LLVM 22's symbols become global, and a library that bundles its
+# own LLVM with exported symbols crashes when loaded after that: triton,
+# which torch imports lazily (torch.compile, torchvision.ops). Such libraries
+# are imported before the first compile, so that they bind to their own LLVM.
+_BUNDLE_OWN_LLVM = ("triton",)
+_runtime_lock = threading.Lock()
+_runtime_ready = False
+
+
+def _ensure_runtime() -> None:
+    """Prepares the process for JIT-compiled code, once."""
+    global _runtime_ready
+    if _runtime_ready:
+        return
+    with _runtime_lock:
+        if _runtime_ready:
+            return
+        import importlib
+        import importlib.util
+        for name in _BUNDLE_OWN_LLVM:
+            try:
+                if importlib.util.find_spec(name) is not None:
+                    importlib.import_module(name)
+            except Exception:  # an unusable install: nothing to protect
+                pass
+        ctypes.CDLL(str(LIBRARY_PATH),
+                    mode=ctypes.RTLD_GLOBAL | getattr(os, "RTLD_NOLOAD", 4))
+        _runtime_ready = True
+
+
+# --------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------
 
@@ -308,6 +348,7 @@ class Program:
         self.entry = entry
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
                                        timing, specialize)
+        _ensure_runtime()
         err = ctypes.c_void_p()
         handle = _compile(mlir_text.encode(), entry.encode(),
                           self.options.encode(), ctypes.byref(err))
@@ -359,7 +400,8 @@ class Program:
         keep = []  # keeps buffers and shapes alive during the call
         c_inputs = (_CTensor * max(1, len(arrays)))()
         for i, a in enumerate(arrays):
-            arr = np.ascontiguousarray(np.asarray(a))
+            # order="C" keeps rank 0 (np.ascontiguousarray makes it rank 1)
+            arr = np.asarray(a, order="C")
             code = _FROM_NUMPY.get(arr.dtype)
             if code is None:
                 if arr.dtype.name == "bfloat16":

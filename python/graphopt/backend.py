@@ -39,8 +39,9 @@ def torch_backend(gm, example_inputs, **options):
     """Compiles the FX ``GraphModule`` ``gm`` for the CPU.
 
     Returns a callable with ``gm``'s calling convention. ``options`` are those
-    of :func:`graphopt.compile` (pass them with
-    ``torch.compile(..., backend=graphopt.torch_backend, options={...})``).
+    of :func:`graphopt.compile`; bind them with ``functools.partial``:
+    ``torch.compile(m, backend=functools.partial(graphopt.torch_backend,
+    fuse=False))``.
     """
     from .importer import UnsupportedOpsError
     from .compiler import compile as _compile

@@ -10,6 +10,10 @@ A model is named ``FILE.py:NAME``: NAME is an ``nn.Module`` subclass
 function, or a TorchScript function/module defined in FILE. A saved
 TorchScript archive (``FILE.pt``/``FILE.pth``, from ``torch.jit.save``) is
 accepted too. Inputs are random (fixed seed) with the given shapes.
+
+``import FILE.onnx`` is the hook for ONNX models: it goes through
+``graphopt.importer.onnx_importer.import_onnx`` when that importer is there
+and answers "not yet supported" otherwise.
 """
 
 from __future__ import annotations
@@ -88,11 +92,8 @@ def load_model(spec: str):
     path = Path(path_text)
     suffix = path.suffix.lower()
     if suffix == ".onnx":
-        # Hook for the ONNX importer (issue 6).
-        raise CLIError(
-            f"{path}: ONNX models are not yet supported (the ONNX importer "
-            "is planned); export the PyTorch model instead, or pass "
-            "FILE.py:NAME")
+        raise CLIError(f"{path}: an ONNX model is imported with "
+                       "`python -m graphopt import`, not run")
     if suffix in (".pt", ".pth") and not name:
         import torch
         if not path.is_file():
@@ -157,11 +158,36 @@ def _write(text: str, output) -> None:
         Path(output).write_text(text if text.endswith("\n") else text + "\n")
 
 
+def import_onnx_file(path: Path, args) -> str:
+    """The ONNX hook: ``import FILE.onnx`` (shapes come from the file)."""
+    try:
+        from .importer.onnx_importer import import_onnx
+    except ImportError as e:
+        raise CLIError(
+            f"{path}: ONNX models are not yet supported (the ONNX importer "
+            f"is not available: {e}); export the PyTorch model instead and "
+            "pass FILE.py:NAME") from None
+    if args.shape or args.dtype or args.params_as_args or args.dynamic_batch:
+        raise CLIError("--shape, --dtype, --params-as-args and "
+                       "--dynamic-batch apply to PyTorch models; an ONNX "
+                       "model's inputs are described by the file")
+    if not path.is_file():
+        raise CLIError(f"no such file: {path}")
+    return import_onnx(str(path))
+
+
 def cmd_import(args) -> int:
-    model = load_model(args.model)
-    inputs = make_inputs([parse_shape(s) for s in args.shape], args.dtype,
-                         args.seed)
-    text = _import_text(model, inputs, args.params_as_args, args.dynamic_batch)
+    if Path(args.model).suffix.lower() == ".onnx":
+        text = import_onnx_file(Path(args.model), args)
+    else:
+        if not args.shape:
+            raise CLIError("give the input shapes with --shape (once per "
+                           "input)")
+        model = load_model(args.model)
+        inputs = make_inputs([parse_shape(s) for s in args.shape],
+                             args.dtype, args.seed)
+        text = _import_text(model, inputs, args.params_as_args,
+                            args.dynamic_batch)
     if args.optimize:
         from . import optimize
         text = optimize(text)
@@ -181,6 +207,8 @@ def cmd_run(args) -> int:
     import numpy as np
     import torch
     from .compiler import compile as _compile
+    if not args.shape:
+        raise CLIError("give the input shapes with --shape (once per input)")
     model = load_model(args.model)
     inputs = make_inputs([parse_shape(s) for s in args.shape], args.dtype,
                          args.seed)
@@ -240,13 +268,14 @@ def _model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", metavar="MODEL",
                    help="FILE.py:NAME (an nn.Module class instantiated with "
                         "no arguments, a module instance, or a function), or "
-                        "a TorchScript archive FILE.pt; FILE.onnx is "
-                        "reserved for the ONNX importer (not yet supported)")
-    p.add_argument("--shape", action="append", required=True,
+                        "a TorchScript archive FILE.pt; `import` also takes "
+                        "an ONNX model FILE.onnx (through the ONNX importer "
+                        "when it is available)")
+    p.add_argument("--shape", action="append", default=[],
                    metavar="DIMS",
                    help="shape of one input, dims joined by 'x' (1x3x224x224; "
                         "'scalar' for rank 0); repeat once per input, in "
-                        "order")
+                        "order (required for PyTorch models)")
     p.add_argument("--dtype", action="append", default=[], metavar="DTYPE",
                    help="element type of the inputs: f32 (default), f16, "
                         "i32, i64, bool; once for all inputs or once per "
@@ -317,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import warnings
+    # torch.jit is deprecated upstream; loading/scripting still works.
+    warnings.filterwarnings("ignore", category=FutureWarning,
+                            message=r".*torch\.jit")
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

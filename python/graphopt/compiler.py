@@ -114,9 +114,9 @@ def _as_numpy(value, index: int) -> np.ndarray:
                 "Python package yet; cast to float32 or float16")
         if t.device.type != "cpu":
             t = t.cpu()
-        return np.ascontiguousarray(t.resolve_conj().resolve_neg().numpy())
+        return np.asarray(t.resolve_conj().resolve_neg().numpy(), order="C")
     if isinstance(value, np.ndarray):
-        return np.ascontiguousarray(value)
+        return np.asarray(value, order="C")
     if isinstance(value, np.generic):
         return np.asarray(value)
     raise TypeError(
@@ -128,7 +128,7 @@ def _as_torch(value):
     torch = _torch()
     if isinstance(value, torch.Tensor):
         return value
-    return torch.from_numpy(np.ascontiguousarray(value))
+    return torch.from_numpy(np.asarray(value, order="C"))
 
 
 def _normalize_dynamic_dims(dynamic_dims, example_arrays) -> dict:
@@ -208,8 +208,10 @@ class CompiledModule:
         self.program: Optional[_native.Program] = None
         self._params: list = []
         torch_args = tuple(_as_torch(a) for a in example_args)
-        self._tree = self._output_tree(torch_args)
+        self._tree: Optional[_Tree] = None
         self._entry_for(arrays, torch_args)
+        # After compiling, so that import errors come first.
+        self._tree = self._output_tree(torch_args)
 
     # -- importing -------------------------------------------------------
 
@@ -249,8 +251,12 @@ class CompiledModule:
     def _parameter_arrays(self) -> list:
         """With params_as_args: the model's parameters and buffers, in the
         order the importer appends them to the user inputs."""
-        from .importer import parameter_order  # type: ignore[attr-defined]
-        return [_as_numpy(t, i) for i, t in enumerate(parameter_order(self.model))]
+        try:
+            from .importer import parameter_order
+        except ImportError:
+            from .importer.torch_fx import parameter_order
+        return [_as_numpy(t, i)
+                for i, t in enumerate(parameter_order(self.model))]
 
     # -- compiling -------------------------------------------------------
 
@@ -260,7 +266,7 @@ class CompiledModule:
             dyn = self.dynamic_dims.get(i, ())
             shape = tuple(None if d in dyn else n
                           for d, n in enumerate(a.shape))
-            key.append((a.dtype.str, shape))
+            key.append((a.dtype.name, shape))
         return tuple(key)
 
     def _entry_for(self, arrays, torch_args=None) -> _Entry:

@@ -14,8 +14,9 @@ when it fails (XFAIL) and as failed when it passes (XPASS: remove it from the
 list). The exit code is 1 when anything failed.
 
 Without --isolate a native crash (a segfault in compiled code) ends the
-whole run; --isolate runs each case in its own process, so a crash or a
-timeout (--timeout) fails that case only.
+whole run. --isolate runs the cases in worker processes (-j of them): a
+crash or a timeout (--timeout) fails that case only, and the next case gets
+a fresh worker (--fresh: a new process for every case).
 """
 
 from __future__ import annotations
@@ -95,6 +96,20 @@ def _first_line(text: str, limit: int = 300) -> str:
     return ""
 
 
+_GRAPH_OP = re.compile(r"\b(graph\.[a-z_0-9]+)\b")
+
+
+def documented_ops() -> set:
+    """The graph dialect's ops: docs/Dialects/GraphOpsReference.md (generated
+    from the ODS) and docs/design/graph-ops-v2.md (the second op set)."""
+    ops = set()
+    for doc in (ROOT / "docs" / "Dialects" / "GraphOpsReference.md",
+                ROOT / "docs" / "design" / "graph-ops-v2.md"):
+        if doc.exists():
+            ops |= set(_GRAPH_OP.findall(doc.read_text()))
+    return ops - {"graph.yield"}  # a terminator, not an op to cover
+
+
 def run_case(name: str, verbose: bool = False) -> dict:
     """Runs one case in this process; never raises."""
     import numpy as np
@@ -111,8 +126,9 @@ def run_case(name: str, verbose: bool = False) -> dict:
         torch.manual_seed(0)
         np.random.seed(0)
         with warnings.catch_warnings():
+            # torch.export/jit warnings are noise here (-v shows them).
+            warnings.simplefilter("default" if verbose else "ignore")
             warnings.simplefilter("ignore", FutureWarning)   # jit.script
-            warnings.simplefilter("ignore", DeprecationWarning)
             if case.kind == "check":
                 stage = "check"
                 case.fn()
@@ -124,11 +140,14 @@ def run_case(name: str, verbose: bool = False) -> dict:
                 input_sets = [tuple(spec.inputs)] + [tuple(i) for i in
                                                      spec.more_inputs]
                 stage = "eager"
-                with torch.no_grad():
-                    wants = [spec.model(*inputs) for inputs in input_sets]
+                with torch.no_grad():  # on copies: a model may mutate inputs
+                    wants = [spec.model(*[a.clone() if isinstance(
+                        a, torch.Tensor) else a for a in inputs])
+                        for inputs in input_sets]
                 stage = "import"
                 compiled = _compile_staged(graphopt, spec)
                 result["timings"] = dict(compiled.timings)
+                result["ops"] = sorted(set(_GRAPH_OP.findall(compiled.mlir)))
                 stage = "run"
                 for k, (inputs, want) in enumerate(zip(input_sets, wants)):
                     got = compiled(*inputs)
@@ -143,6 +162,15 @@ def run_case(name: str, verbose: bool = False) -> dict:
             raise
         result["category"] = categorize(e, stage)
         result["message"] = f"{type(e).__name__}: {_first_line(e)}"
+        if hasattr(e, "errors") and type(e).__name__ == "UnsupportedOpsError":
+            # One entry per distinct op and reason, with a count.
+            seen: dict = {}
+            for u in e.errors:
+                key = (str(getattr(u, "op", u)), getattr(u, "reason", ""))
+                seen[key] = seen.get(key, 0) + 1
+            result["message"] = "UnsupportedOpsError: " + "; ".join(
+                f"{op}{f' x{n}' if n > 1 else ''} ({why})"
+                for (op, why), n in seen.items())
         result["detail"] = "".join(traceback.format_exception(e)) \
             if verbose else str(e)
     result["seconds"] = time.perf_counter() - start
@@ -307,6 +335,9 @@ def main(argv=None) -> int:
                         help="list the selected cases and exit")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print tracebacks / details of failures")
+    parser.add_argument("--coverage", action="store_true",
+                        help="report the documented graph ops that no "
+                             "passing case's imported MLIR uses")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the results as JSON")
     parser.add_argument("--fresh", action="store_true",
@@ -428,6 +459,15 @@ def main(argv=None) -> int:
             desc = CATEGORIES.get(cat, "an xfail.txt case passed")
             print(f"  {cat} ({len(members)}): {desc}")
             print("    " + ", ".join(members))
+    if args.coverage:
+        used = set()
+        for r in results:
+            if r["status"] == "PASS":
+                used |= set(r.get("ops", []))
+        missing = sorted(documented_ops() - used)
+        print(f"Op coverage: {len(used)} graph ops in passing cases; "
+              f"documented ops not exercised by a passing case: "
+              f"{', '.join(missing) if missing else 'none'}")
     if stale:
         print(f"note: xfail.txt names unknown cases: {', '.join(stale)}")
     print(f"{counts['PASS']} passed, {counts['XFAIL']} expected failures, "

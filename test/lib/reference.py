@@ -855,6 +855,663 @@ def two_results(rng):
 
 
 # ----------------------------------------------------------------------------
+# Second op set: convolution, pooling, normalization (nn.mlir)
+#
+# Written directly from the definitions (PyTorch's, for conv2d, pooling and
+# the norms), in float64, independently of the lowering: conv2d sums shifted
+# slices of the zero-padded input per kernel tap, pooling loops over output
+# positions and clips each window to the input.
+# ----------------------------------------------------------------------------
+
+def conv2d(x, w, b=None, strides=(1, 1), padding=(0, 0, 0, 0),
+           dilations=(1, 1), groups=1):
+    """torch.nn.functional.conv2d with padding [top, left, bottom, right]."""
+    x, w = f64(x), f64(w)
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    assert c == cg * groups and f % groups == 0
+    (sh, sw), (dh, dw), (pt, pl, pb, pr) = strides, dilations, padding
+    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
+    wg = w.reshape(groups, f // groups, cg, kh, kw)
+    out = np.zeros((n, groups, f // groups, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xg[:, :, :, i * dh: i * dh + sh * (oh - 1) + 1: sh,
+                       j * dw: j * dw + sw * (ow - 1) + 1: sw]
+            out += np.einsum("ngcyx,gfc->ngfyx", patch, wg[:, :, :, i, j])
+    out = out.reshape(n, f, oh, ow)
+    if b is not None:
+        out += f64(b).reshape(1, f, 1, 1)
+    return out
+
+
+def pool_out_size(size, k, s, pad_before, pad_after, d, ceil_mode):
+    """PyTorch's pooling_output_shape, with the two paddings separate: with
+    ceil_mode the size rounds up, less one if the last window would start
+    in the bottom/right padding."""
+    numer = size + pad_before + pad_after - d * (k - 1) - 1
+    out = (-(-numer // s) if ceil_mode else numer // s) + 1
+    if ceil_mode and (out - 1) * s >= size + pad_before:
+        out -= 1
+    return out
+
+
+def max_pool2d(x, kernel, strides=None, padding=(0, 0, 0, 0),
+               dilations=(1, 1), ceil_mode=False):
+    """The max over the window taps inside the input (padding never wins)."""
+    x = f64(x)
+    strides = strides or kernel
+    n, c, h, w = x.shape
+    oh = pool_out_size(h, kernel[0], strides[0], padding[0], padding[2],
+                       dilations[0], ceil_mode)
+    ow = pool_out_size(w, kernel[1], strides[1], padding[1], padding[3],
+                       dilations[1], ceil_mode)
+    out = np.full((n, c, oh, ow), -np.inf)
+    for i in range(oh):
+        rows = [i * strides[0] - padding[0] + a * dilations[0]
+                for a in range(kernel[0])]
+        rows = [r for r in rows if 0 <= r < h]
+        for j in range(ow):
+            cols = [j * strides[1] - padding[1] + a * dilations[1]
+                    for a in range(kernel[1])]
+            cols = [q for q in cols if 0 <= q < w]
+            if rows and cols:
+                out[:, :, i, j] = x[:, :, rows][:, :, :, cols].max(axis=(2, 3))
+    return out
+
+
+def avg_pool2d(x, kernel, strides=None, padding=(0, 0, 0, 0),
+               ceil_mode=False, count_include_pad=False):
+    """PyTorch's avg_pool2d divisor rule (ONNX AveragePool agrees): the
+    window [hs, hs + k) is first cut at the end of the padded input
+    (H + bottom padding); with count_include_pad the divisor is that window's
+    size, padding included; without, the window is cut to the input
+    [0, H) and the divisor is the number of input elements in it. The
+    parts of a ceil_mode window past the padded input never count."""
+    x = f64(x)
+    strides = strides or kernel
+    n, c, h, w = x.shape
+    pt, pl, pb, pr = padding
+    oh = pool_out_size(h, kernel[0], strides[0], pt, pb, 1, ceil_mode)
+    ow = pool_out_size(w, kernel[1], strides[1], pl, pr, 1, ceil_mode)
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        hs = i * strides[0] - pt
+        he = min(hs + kernel[0], h + pb)
+        for j in range(ow):
+            ws = j * strides[1] - pl
+            we = min(ws + kernel[1], w + pr)
+            size = (he - hs) * (we - ws)
+            hs0, he0, ws0, we0 = max(hs, 0), min(he, h), max(ws, 0), min(we, w)
+            total = x[:, :, hs0:he0, ws0:we0].sum(axis=(2, 3))
+            if not count_include_pad:
+                size = (he0 - hs0) * (we0 - ws0)
+            out[:, :, i, j] = total / size
+    return out
+
+
+def adaptive_avg_pool2d(x, out_size):
+    """torch.nn.AdaptiveAvgPool2d: cell (i, j) averages rows
+    [floor(i*H/OH), ceil((i+1)*H/OH)) and the matching columns."""
+    x = f64(x)
+    n, c, h, w = x.shape
+    oh, ow = out_size
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        r0, r1 = (i * h) // oh, -(-((i + 1) * h) // oh)
+        for j in range(ow):
+            c0, c1 = (j * w) // ow, -(-((j + 1) * w) // ow)
+            out[:, :, i, j] = x[:, :, r0:r1, c0:c1].mean(axis=(2, 3))
+    return out
+
+
+def batch_norm(x, mean, var, weight, bias, eps):
+    shape = (1, -1) + (1,) * (np.ndim(x) - 2)
+    r = lambda v: f64(v).reshape(shape)
+    return (f64(x) - r(mean)) / np.sqrt(r(var) + eps) * r(weight) + r(bias)
+
+
+def layer_norm(x, weight, bias, eps):
+    x = f64(x)
+    axes = tuple(range(x.ndim - np.ndim(weight), x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * f64(weight) + f64(bias)
+
+
+# conv2d_* inputs in [-1, 1): results O(1); the f32 sums of up to 72
+# products stay within atol 1e-5.
+
+@case
+def conv2d_basic(rng):
+    x, w = uniform(rng, (2, 3, 7, 9), -1, 1), uniform(rng, (4, 3, 3, 3), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w))]
+
+
+@case
+def conv2d_stride_pad_bias(rng):
+    x, w = uniform(rng, (1, 3, 9, 8), -1, 1), uniform(rng, (5, 3, 3, 3), -1, 1)
+    b = uniform(rng, (5,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (2, 2), (1, 1, 1, 1)))]
+
+
+@case
+def conv2d_asymmetric(rng):
+    # ONNX-style pads [top, left, bottom, right], different strides per dim,
+    # a non-square kernel, and dilation.
+    x, w = uniform(rng, (2, 2, 8, 10), -1, 1), uniform(rng, (3, 2, 2, 3), -1, 1)
+    b = uniform(rng, (3,), -1, 1)
+    return [x, w, b], [
+        as_f32(conv2d(x, w, b, (1, 2), (0, 2, 1, 3))),
+        as_f32(conv2d(x, w, b, (2, 1), (1, 0, 2, 1), (2, 3)))]
+
+
+@case
+def conv2d_grouped(rng):
+    x, w = uniform(rng, (2, 6, 7, 7), -1, 1), uniform(rng, (4, 3, 3, 3), -1, 1)
+    b = uniform(rng, (4,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (2, 2), (1, 1, 1, 1),
+                                     groups=2))]
+
+
+@case
+def conv2d_depthwise(rng):
+    # groups = C = F (linalg.depthwise_conv_2d_nchw_chw), and groups = C with
+    # 2 filters per channel (a grouped convolution).
+    x = uniform(rng, (2, 4, 8, 8), -1, 1)
+    w, b = uniform(rng, (4, 1, 3, 3), -1, 1), uniform(rng, (4,), -1, 1)
+    w2 = uniform(rng, (8, 1, 3, 3), -1, 1)
+    return [x, w, b, w2], [
+        as_f32(conv2d(x, w, b, (1, 1), (1, 1, 1, 1), groups=4)),
+        as_f32(conv2d(x, w2, None, (2, 2), (0, 0, 0, 0), (2, 2), groups=4))]
+
+
+@case
+def conv2d_pointwise(rng):
+    x, w = uniform(rng, (2, 8, 5, 5), -1, 1), uniform(rng, (3, 8, 1, 1), -1, 1)
+    b = uniform(rng, (3,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b))]
+
+
+def conv2d_dynamic(rng, batch):
+    x = uniform(rng, (batch, 3, 8, 8), -1, 1)
+    w, b = uniform(rng, (4, 3, 3, 3), -1, 1), uniform(rng, (4,), -1, 1)
+    y = conv2d(x, w, b, (1, 1), (1, 1, 1, 1))
+    return [x, w, b], [as_f32(y), as_f32(max_pool2d(y, (2, 2)))]
+
+
+@case
+def conv2d_dynamic_b1(rng):
+    return conv2d_dynamic(rng, 1)
+
+
+@case
+def conv2d_dynamic_b3(rng):
+    return conv2d_dynamic(rng, 3)
+
+
+@case
+def max_pool2d_cases(rng):
+    # 7x7 input, several configurations (see nn.mlir for each).
+    x = uniform(rng, (2, 3, 7, 7))
+    return [x], [
+        as_f32(max_pool2d(x, (2, 2))),
+        as_f32(max_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1))),
+        as_f32(max_pool2d(x, (2, 2), (2, 2), (0, 0, 0, 0), ceil_mode=True)),
+        as_f32(max_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1), ceil_mode=True)),
+        as_f32(max_pool2d(x, (3, 2), (1, 2), (1, 0, 0, 1), (2, 1))),
+        as_f32(max_pool2d(x, (2, 2), (3, 3), (1, 0, 1, 0), ceil_mode=True))]
+
+
+@case
+def max_pool2d_negative(rng):
+    # All inputs negative: a -inf (not 0) padding value matters.
+    x = uniform(rng, (1, 2, 5, 5), -3, -1)
+    return [x], [as_f32(max_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1)))]
+
+
+@case
+def max_pool2d_i32(rng):
+    x = ints(rng, (1, 2, 5, 5), -100, 100)
+    x[0, 0, 0, 0] = INT32_MIN
+    return [x], [max_pool2d(x, (2, 2), (2, 2), (1, 1, 1, 1)).astype(I32)]
+
+
+@case
+def avg_pool2d_cases(rng):
+    x = uniform(rng, (2, 3, 7, 7))
+    return [x], [
+        as_f32(avg_pool2d(x, (2, 2))),
+        as_f32(avg_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1))),
+        as_f32(avg_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1),
+                          count_include_pad=True)),
+        as_f32(avg_pool2d(x, (2, 2), (2, 2), ceil_mode=True)),
+        as_f32(avg_pool2d(x, (2, 2), (2, 2), ceil_mode=True,
+                          count_include_pad=True)),
+        as_f32(avg_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1), ceil_mode=True,
+                          count_include_pad=True)),
+        as_f32(avg_pool2d(x, (3, 2), (2, 1), (1, 0, 0, 1)))]
+
+
+@case
+def adaptive_avg_pool2d_cases(rng):
+    x = uniform(rng, (2, 3, 6, 9))
+    return [x], [as_f32(adaptive_avg_pool2d(x, (1, 1))),
+                 as_f32(adaptive_avg_pool2d(x, (3, 3))),
+                 as_f32(adaptive_avg_pool2d(x, (4, 5))),
+                 as_f32(adaptive_avg_pool2d(x, (7, 2)))]
+
+
+@case
+def adaptive_avg_pool2d_global_dynamic(rng):
+    x = uniform(rng, (3, 4, 5, 6))
+    return [x], [as_f32(adaptive_avg_pool2d(x, (1, 1)))]
+
+
+@case
+def case_batch_norm(rng):
+    x = uniform(rng, (2, 4, 5, 3))
+    mean, var = uniform(rng, (4,), -1, 1), uniform(rng, (4,), 0.1, 2)
+    weight, bias = uniform(rng, (4,)), uniform(rng, (4,))
+    y = uniform(rng, (3, 4))
+    return [x, mean, var, weight, bias, y], [
+        as_f32(batch_norm(x, mean, var, weight, bias, 1e-5)),
+        as_f32(batch_norm(y, mean, var, weight, bias, 0.1))]
+
+
+@case
+def case_layer_norm(rng):
+    x = uniform(rng, (2, 3, 16), -3, 3)
+    w, b = uniform(rng, (16,)), uniform(rng, (16,))
+    y = uniform(rng, (4, 3, 5), -3, 3)
+    w2, b2 = uniform(rng, (3, 5)), uniform(rng, (3, 5))
+    return [x, w, b, y, w2, b2], [as_f32(layer_norm(x, w, b, 1e-5)),
+                                  as_f32(layer_norm(y, w2, b2, 1e-3))]
+
+
+# ----------------------------------------------------------------------------
+# Second op set: elementwise (activations.mlir)
+# ----------------------------------------------------------------------------
+
+@case
+def case_erf(rng):
+    x = np.concatenate([uniform(rng, (3, 30), -4, 4).ravel(),
+                        np.array([0.0, -0.0, 1e-8, 6.0, -6.0, 10.0],
+                                 dtype=F32)]).reshape(3, 32)
+    return [x], [as_f32(erf(x))]
+
+
+def hardsigmoid(x):
+    return np.minimum(np.maximum(f64(x) + 3.0, 0.0), 6.0) / 6.0
+
+
+@case
+def case_hardswish(rng):
+    # Includes the kinks at -3 and 3.
+    x = np.concatenate([uniform(rng, (33,), -6, 6),
+                        np.array([-3.0, 3.0, 0.0, -3.5], dtype=F32)])
+    return [x], [as_f32(f64(x) * hardsigmoid(x))]
+
+
+@case
+def case_hardsigmoid(rng):
+    x = np.concatenate([uniform(rng, (33,), -6, 6),
+                        np.array([-3.0, 3.0, 0.0, 2.5], dtype=F32)])
+    return [x], [as_f32(hardsigmoid(x))]
+
+
+@case
+def case_leaky_relu(rng):
+    x = np.concatenate([uniform(rng, (33,), -5, 5),
+                        np.array([0.0, -0.0, np.nan, -np.inf], dtype=F32)])
+    v = f64(x)
+    return [x], [as_f32(np.where(v >= 0, v, 0.01 * v)),
+                 as_f32(np.where(v >= 0, v, 0.2 * v))]
+
+
+def clamp_float(x, lo=None, hi=None):
+    v = f64(x)
+    if lo is not None:
+        v = np.where(np.isnan(v), v, np.maximum(v, lo))
+    if hi is not None:
+        v = np.where(np.isnan(v), v, np.minimum(v, hi))
+    return v
+
+
+@case
+def clamp_f32(rng):
+    x = np.concatenate([uniform(rng, (33,), -8, 8),
+                        np.array([np.nan, np.inf, -np.inf, 6.0], dtype=F32)])
+    return [x], [as_f32(clamp_float(x, 0.0, 6.0)),
+                 as_f32(clamp_float(x, -1.5)),
+                 as_f32(clamp_float(x, None, 2.25))]
+
+
+@case
+def clamp_int(rng):
+    # Integer bounds round toward the range (ceil(min), floor(max)) and
+    # saturate to the element type.
+    x = np.concatenate([ints(rng, (12,), -10, 10),
+                        np.array([INT32_MIN, INT32_MAX, -3, -2, 3, 4],
+                                 dtype=I32)])
+    y = np.array([-(2 ** 40), 2 ** 40, -3, 3, 0, INT64_MIN], dtype=I64)
+    return [x, y], [np.clip(x, -2, 3).astype(I32),        # [-2.5, 3.7]
+                    np.maximum(x, INT32_MIN).astype(I32),  # min = -1e10
+                    np.clip(y, -3, 2 ** 35).astype(I64)]   # [-3, 2^35]
+
+
+# ----------------------------------------------------------------------------
+# Second op set: scaled_dot_product_attention (attention.mlir), with sdpa()
+# above (torch semantics)
+# ----------------------------------------------------------------------------
+
+@case
+def sdpa_bool_mask(rng):
+    q, k = uniform(rng, (2, 3, 5, 8)), uniform(rng, (2, 3, 7, 8))
+    v = uniform(rng, (2, 3, 7, 4))
+    mask = rng.random((5, 7)) < 0.6
+    mask[:, 2] = True  # every row attends somewhere
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask))]
+
+
+@case
+def sdpa_float_mask(rng):
+    q, k, v = (uniform(rng, (2, 3, 5, 8)) for _ in range(3))
+    mask = uniform(rng, (2, 1, 5, 5), -3, 1)
+    mask[0, 0, 1, :4] = -np.inf
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask, scale=0.3))]
+
+
+@case
+def sdpa_causal(rng):
+    q, k, v = (uniform(rng, (2, 4, 6, 8)) for _ in range(3))
+    # L = 3 < S = 5: the causal mask is top-left aligned (j <= i).
+    q2, k2, v2 = uniform(rng, (3, 8)), uniform(rng, (5, 8)), uniform(rng, (5, 2))
+    return [q, k, v, q2, k2, v2], [as_f32(sdpa(q, k, v, causal=True)),
+                                   as_f32(sdpa(q2, k2, v2, causal=True))]
+
+
+@case
+def sdpa_broadcast(rng):
+    # Batch dims [2, 1], [3] and [1, 3] broadcast to [2, 3]; Ev = 6 != E.
+    q, k = uniform(rng, (2, 1, 5, 8)), uniform(rng, (3, 7, 8))
+    v = uniform(rng, (1, 3, 7, 6))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+# ----------------------------------------------------------------------------
+# Second op set: indexing, padding, splitting, scans (indexing.mlir)
+# ----------------------------------------------------------------------------
+
+def clamp_index(i, n):
+    """Python negative indices, then clamped into [0, n)."""
+    i = np.where(i < 0, i + n, i)
+    return np.clip(i, 0, n - 1)
+
+
+@case
+def case_gather(rng):
+    table = uniform(rng, (10, 4))
+    # In range, negative (from the end), and out of range (clamped).
+    ids = np.array([[0, 9, 3], [-1, -10, 12], [100, -11, 5]], dtype=I64)
+    x = ints(rng, (2, 5, 3), -50, 50)
+    cols = np.array([4, -2, 0, 7], dtype=I32)
+    s = np.array(-2, dtype=I64)
+    return [table, ids, x, cols, s], [
+        table[clamp_index(ids, 10)],
+        x[:, clamp_index(cols, 5)],
+        x[:, :, int(clamp_index(s, 3))].copy()]
+
+
+@case
+def case_dynamic_update_slice(rng):
+    dest, upd = uniform(rng, (5, 4)), uniform(rng, (4,))
+    d3, u3 = ints(rng, (2, 3, 4), -9, 9, I64), ints(rng, (2, 4), -9, 9, I64)
+    outs = []
+    idx = [np.array(v, dtype=I64) for v in (2, -1, 7, -9)]
+    for i in idx:
+        r = dest.copy()
+        r[int(clamp_index(i, 5))] = upd
+        outs.append(r)
+    r = d3.copy()
+    r[:, int(clamp_index(idx[0], 3))] = u3
+    outs.append(r)
+    return [dest, upd, d3, u3] + idx, outs
+
+
+@case
+def case_pad(rng):
+    x = uniform(rng, (2, 3))
+    y = ints(rng, (3, 2, 2), -9, 9)
+    return [x, y], [
+        np.pad(x, ((0, 0), (1, 2))),
+        np.pad(x, ((2, 1), (0, 3)), constant_values=1.5).astype(F32),
+        np.pad(y, ((1, 0), (0, 0), (2, 1)), constant_values=-1).astype(I32)]
+
+
+@case
+def case_split(rng):
+    x = uniform(rng, (3, 6))
+    y = ints(rng, (5, 2, 3), -9, 9)
+    return [x, y], [x[:, 0:1].copy(), x[:, 1:3].copy(), x[:, 3:6].copy(),
+                    y[0:2].copy(), y[2:5].copy()]
+
+
+@case
+def case_argmax(rng):
+    # Small integers: many ties, which go to the first index.
+    x = small_int_floats(rng, (4, 7))
+    x[1] = 2.0                 # a row of ties
+    x[2, 3] = np.nan           # a NaN is the maximum (torch.argmax)
+    x[2, 5] = np.nan           # ... the first one
+    x[3] = -np.inf             # all -inf: index 0
+    y = ints(rng, (3, 4, 5), -3, 3)
+    return [x, y], [np.argmax(x, axis=1).astype(I64),
+                    np.argmax(x, axis=0).astype(I64)[None, :],
+                    np.argmax(y, axis=1).astype(I64),
+                    np.argmax(y, axis=2).astype(I64)[:, :, None]]
+
+
+@case
+def case_cumsum(rng):
+    x = uniform(rng, (3, 8))
+    y = ints(rng, (4, 3), -1000, 1000)
+    z = ints(rng, (5,), -(2 ** 40), 2 ** 40, I64)
+    return [x, y, z], [as_f32(np.cumsum(f64(x), axis=1)),
+                       as_f32(np.cumsum(f64(x), axis=0)),
+                       np.cumsum(y, axis=0).astype(I32),
+                       np.cumsum(z).astype(I64)]
+
+
+# ----------------------------------------------------------------------------
+# Second op set: graph.if and graph.loop (control-flow.mlir)
+# ----------------------------------------------------------------------------
+
+def if_case(rng, cond):
+    a, b = uniform(rng, (4,)), uniform(rng, (2, 4))
+    c = np.array(cond)
+    if cond:
+        r0, r1 = f64(a) * 2.0, f64(b).sum(axis=0)
+    else:
+        r0, r1 = np.exp(f64(a)), f64(b).max(axis=0)
+    return [c, a, b], [as_f32(r0), as_f32(r1)]
+
+
+@case
+def if_true(rng):
+    return if_case(rng, True)
+
+
+@case
+def if_false(rng):
+    return if_case(rng, False)
+
+
+def for_loop(rng, n):
+    """x <- x * 0.5 + i; acc <- acc + sum(x), n times."""
+    x0 = uniform(rng, (5,))
+    x, acc = f64(x0), 0.0
+    for i in range(n):
+        x = x * 0.5 + i
+        acc = acc + x.sum()
+    return [np.array(n, dtype=I64), x0], [as_f32(x), as_f32(acc)]
+
+
+@case
+def loop_for_5(rng):
+    return for_loop(rng, 5)
+
+
+@case
+def loop_for_0(rng):
+    return for_loop(rng, 0)
+
+
+def while_loop(rng, limit):
+    """while sum(x) < limit: x <- x * 2 + 1; also counts the iterations (the
+    condition is computed in the body, ONNX/TorchScript style: the body
+    yields the condition for the next iteration)."""
+    x0 = uniform(rng, (4,), 0.1, 1.0)
+    x, count = f64(x0), 0
+    cond = x.sum() < limit
+    while cond:
+        x = x * 2.0 + 1.0
+        count += 1
+        cond = x.sum() < limit
+    return [x0, np.array(limit, dtype=F32)], [as_f32(x),
+                                              np.array(count, dtype=I64)]
+
+
+@case
+def loop_while_100(rng):
+    return while_loop(rng, 100.0)
+
+
+@case
+def loop_while_never(rng):
+    return while_loop(rng, 0.0)
+
+
+@case
+def loop_rnn(rng):
+    """An RNN over time steps, read with gather and written with
+    dynamic_update_slice: h <- tanh(x[t] @ W + h @ U); out[t] = h."""
+    t, b, d = 6, 2, 5
+    x = uniform(rng, (t, b, d), -1, 1)
+    w, u = uniform(rng, (d, d), -0.5, 0.5), uniform(rng, (d, d), -0.5, 0.5)
+    h = np.zeros((b, d))
+    out = np.zeros((t, b, d))
+    for i in range(t):
+        h = np.tanh(f64(x[i]) @ f64(w) + h @ f64(u))
+        out[i] = h
+    return [x, w, u], [as_f32(out), as_f32(h)]
+
+
+@case
+def loop_rnn_dynamic(rng):
+    """loop_rnn with a dynamic batch (3) and a given initial state."""
+    t, b, d = 6, 3, 5
+    x = uniform(rng, (t, b, d), -1, 1)
+    w, u = uniform(rng, (d, d), -0.5, 0.5), uniform(rng, (d, d), -0.5, 0.5)
+    h0 = uniform(rng, (b, d), -1, 1)
+    h = f64(h0)
+    out = np.zeros((t, b, d))
+    for i in range(t):
+        h = np.tanh(f64(x[i]) @ f64(w) + h @ f64(u))
+        out[i] = h
+    return [x, w, u, h0], [as_f32(out), as_f32(h)]
+
+
+@case
+def loop_nested(rng):
+    """A graph.if in a loop body (even iterations add 1, odd ones negate)
+    and a loop (3 doublings) in the then region of a graph.if."""
+    n, x0 = 5, uniform(rng, (3,))
+    x = f64(x0)
+    for i in range(n):
+        x = x + 1.0 if i % 2 == 0 else -x
+    return [np.array(n, dtype=I64), x0, np.array(True)], [
+        as_f32(x), as_f32(f64(x0) * 8.0)]
+
+
+# ----------------------------------------------------------------------------
+# Second op set in f16 and bf16 (f16-nn.mlir, f16-batched-matmul.mlir): f16
+# inputs widened to f32, the op computed in f32 (float64 here), the result
+# rounded to f16 once, as docs/Dialects/Graph.md (Numerics) specifies.
+# ----------------------------------------------------------------------------
+
+def to_f16(x):
+    return np.asarray(x, dtype=np.float64).astype(F32).astype(F16)
+
+
+@case
+def f16_nn(rng):
+    x = uniform(rng, (2, 3, 8, 8), -1, 1, F16)
+    w = uniform(rng, (4, 3, 3, 3), -1, 1, F16)
+    y = uniform(rng, (1, 2, 7, 7), -4, 4, F16)
+    return [x, w, y], [
+        to_f16(conv2d(w32(x), w32(w), None, (1, 1), (1, 1, 1, 1))),
+        to_f16(max_pool2d(w32(y), (3, 3), (2, 2), (1, 1, 1, 1))),
+        to_f16(avg_pool2d(w32(y), (3, 3), (2, 2), (1, 1, 1, 1),
+                          ceil_mode=True)),
+        to_f16(adaptive_avg_pool2d(w32(y), (1, 1))),
+        to_f16(erf(w32(y))),
+        to_f16(w32(y) * hardsigmoid(w32(y))),
+        to_f16(clamp_float(w32(y), -1.0, 2.0))]
+
+
+@case
+def f16_accumulation(rng):
+    # Positive inputs, no cancellation: the once-rounded result is within
+    # half an f16 ulp of the exact one, so rtol 1e-3 separates "rounded
+    # once" from "rounded at every partial sum".
+    x = uniform(rng, (1, 4, 8, 8), 0, 1, F16)
+    wd = uniform(rng, (4, 1, 5, 5), 0, 1, F16)
+    wg = uniform(rng, (4, 2, 5, 5), 0, 1, F16)
+    c = uniform(rng, (64,), 0, 1, F16)
+    ln = uniform(rng, (4, 64), 0, 4, F16)
+    lw, lb = uniform(rng, (64,), -2, 2, F16), uniform(rng, (64,), -2, 2, F16)
+    m, v = uniform(rng, (4,), -1, 1, F16), uniform(rng, (4,), 0.5, 2, F16)
+    return [x, wd, wg, c, ln, lw, lb, m, v], [
+        to_f16(conv2d(w32(x), w32(wd), groups=4)),
+        to_f16(conv2d(w32(x), w32(wg), groups=2)),
+        to_f16(np.cumsum(f64(w32(c)))),
+        to_f16(layer_norm(w32(ln), w32(lw), w32(lb), 1e-5)),
+        to_f16(batch_norm(w32(x), w32(m), w32(v), w32(m), w32(v), 1e-5))]
+
+
+@case
+def f16_batched_matmul(rng):
+    a, b = uniform(rng, (2, 8, 16), -1, 1, F16), uniform(rng, (2, 16, 8), -1, 1, F16)
+    return [a, b], [to_f16(np.matmul(f64(w32(a)), f64(w32(b))))]
+
+
+@case
+def bf16_batched_matmul(rng):
+    a, b = uniform(rng, (2, 8, 16), -1, 1), uniform(rng, (2, 16, 8), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(as_f32(np.matmul(f64(x), f64(y))))]
+
+
+@case
+def f16_conv2d_bias(rng):
+    x = uniform(rng, (2, 3, 8, 8), -1, 1, F16)
+    w = uniform(rng, (4, 3, 3, 3), -1, 1, F16)
+    b = uniform(rng, (4,), -1, 1, F16)
+    return [x, w, b], [to_f16(conv2d(w32(x), w32(w), w32(b), (1, 1),
+                                     (1, 1, 1, 1)))]
+
+
+@case
+def f16_sdpa(rng):
+    q, k, v = (uniform(rng, (2, 8, 16), -2, 2, F16) for _ in range(3))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+# ----------------------------------------------------------------------------
 
 def c_order(x):
     """A C-ordered copy; unlike np.ascontiguousarray it keeps rank 0."""

@@ -197,34 +197,46 @@ def _element_literal(v, dtype: torch.dtype) -> str:
     return format_float(v)  # bf16: the exact value
 
 
-def _raw_bytes(t: torch.Tensor) -> bytes:
+_BITS = {torch.float32: "<i4", torch.float16: "<i2", torch.bfloat16: "<i2",
+         torch.int32: "<i4", torch.int64: "<i8", torch.bool: "u1"}
+
+
+def _bit_array(t: torch.Tensor):
+    """The elements of ``t`` as a flat NumPy integer array of their bits."""
     flat = t.detach().contiguous().reshape(-1).cpu()
     if flat.dtype == torch.bfloat16:
         flat = flat.view(torch.int16)
-    return flat.numpy().tobytes()
+    return flat.numpy().view(_BITS[t.dtype])
 
 
 def format_dense(t: torch.Tensor) -> str:
     """The ``dense<...>`` attribute (without its type) for tensor ``t``.
 
     Splats print one element, small tensors a nested list, larger ones (and
-    any with inf/NaN) the exact hex form ``dense<"0x...">``. Booleans always
-    use the list form (the hex layout of i1 is not portable across MLIR
-    versions).
+    any with inf/NaN) the exact hex form ``dense<"0x...">`` (raw
+    little-endian bytes; one element is a splat). Booleans always use the
+    list form (i1 is bit-packed in MLIR's hex form).
     """
     mlir_element_type(t.dtype)
     t = t.detach().cpu()
     n = t.numel()
     if n == 0:
-        return "dense<>" if t.dim() <= 1 else "dense<" + "[" * t.dim() + "]" * t.dim() + ">"
-    flat = t.reshape(-1)
-    finite = bool(torch.isfinite(flat).all()) if is_float(t.dtype) else True
-    first = flat[0]
-    is_splat = bool((flat == first).all()) if finite else False
-    if t.dtype != torch.bool and (not finite or (not is_splat and n > HEX_THRESHOLD)):
-        return 'dense<"0x' + _raw_bytes(t).hex().upper() + '">'
-    if is_splat:
-        return f"dense<{_element_literal(first.item(), t.dtype)}>"
+        return "dense<>"
+    bits = _bit_array(t)
+    splat = bool((bits == bits[0]).all())  # bitwise: keeps -0.0 and NaNs exact
+    if t.dtype == torch.bool:
+        if splat:
+            return f"dense<{_element_literal(bool(bits[0]), t.dtype)}>"
+    else:
+        first = t.reshape(-1)[0].item()
+        finite = math.isfinite(first) if is_float(t.dtype) else True
+        if splat:
+            if finite:
+                return f"dense<{_element_literal(first, t.dtype)}>"
+            return 'dense<"0x' + bits[:1].tobytes().hex() + '">'
+        if n > HEX_THRESHOLD or (is_float(t.dtype) and
+                                 not bool(torch.isfinite(t).all())):
+            return 'dense<"0x' + bits.tobytes().hex() + '">'
 
     def nested(x):
         if x.dim() == 0:
@@ -310,15 +322,15 @@ def pool_out(size: Dim, kernel: int, stride: int, pad_lo: int, pad_hi: int,
 # ---------------------------------------------------------------------------
 
 class _Region:
-    """Lines of one region, plus its scalar-constant cache."""
+    """The lines of one region."""
 
     def __init__(self, indent: int):
         self.lines: List[str] = []
         self.indent = indent
-        self.scalars: Dict[tuple, Value] = {}
 
 
 _SSA_BAD = re.compile(r"[^A-Za-z0-9_$.-]")
+_SSA_USE = re.compile(r"%[A-Za-z0-9_$.-]+")
 
 
 class FunctionBuilder:
@@ -328,6 +340,11 @@ class FunctionBuilder:
     location and returns the result :class:`Value` (a list for multi-result
     ops). Names are taken from the current name hint (:meth:`set_location`)
     and made unique.
+
+    Constants are emitted lazily, at the top level of the function just
+    before their first use, so constants that end up unused (folded away)
+    are never printed and constants first used inside a region are visible
+    after it too.
     """
 
     def __init__(self, name: str = "main"):
@@ -335,9 +352,12 @@ class FunctionBuilder:
         self.arguments: List[Tuple[Value, Optional[str]]] = []
         self.results: List[Value] = []
         self._names: Dict[str, int] = {}
-        self._regions: List[_Region] = [_Region(indent=2)]
+        # The function is printed inside `module {`: its body at 4 spaces.
+        self._regions: List[_Region] = [_Region(indent=4)]
         self._loc: Optional[str] = None
         self._hint = "v"
+        self._pending: Dict[str, str] = {}   # constant name -> its line
+        self._scalars: Dict[tuple, Value] = {}
 
     # -- names and locations ------------------------------------------------
 
@@ -369,11 +389,20 @@ class FunctionBuilder:
         return f"%{base}" if n == 0 else f"%{base}.{n}"
 
     def _emit(self, text: str, loc: bool = True) -> None:
+        self._materialize(_SSA_USE.findall(text))
         region = self._regions[-1]
         suffix = f" {self._loc}" if loc and self._loc else ""
-        for i, line in enumerate(text.split("\n")):
+        for line in text.split("\n"):
             region.lines.append(" " * region.indent + line)
         region.lines[-1] += suffix
+
+    def _materialize(self, names: Iterable[str]) -> None:
+        """Prints the pending constants among ``names`` at the top level."""
+        top = self._regions[0]
+        for n in names:
+            line = self._pending.pop(n, None)
+            if line is not None:
+                top.lines.append(" " * top.indent + line)
 
     def _op(self, result_type: TensorType, body: str, *, weak: bool = False,
             const: Optional[torch.Tensor] = None) -> Value:
@@ -395,24 +424,25 @@ class FunctionBuilder:
         self.results = list(values)
 
     def text(self) -> str:
-        """The printed ``func.func``."""
+        """The printed ``func.func`` (indented to sit in a ``module``)."""
         args = []
         for v, loc in self.arguments:
             a = f"{v.name}: {v.type}"
             if loc:
                 a += " " + format_location(loc)
             args.append(a)
+        self._materialize(v.name for v in self.results)
         res = ", ".join(str(v.type) for v in self.results)
         if len(self.results) != 1:
             res = f"({res})"
-        lines = [f"func.func @{self.name}({', '.join(args)}) -> {res} {{"]
+        lines = [f"  func.func @{self.name}({', '.join(args)}) -> {res} {{"]
         lines += self._regions[0].lines
-        ret = "  return"
+        ret = "    return"
         if self.results:
             ret += " " + ", ".join(v.name for v in self.results) + " : " + \
                 ", ".join(str(v.type) for v in self.results)
         lines.append(ret)
-        lines.append("}")
+        lines.append("  }")
         return "\n".join(lines)
 
     # -- constants --------------------------------------------------------------
@@ -423,20 +453,17 @@ class FunctionBuilder:
         value = value.detach()
         ty = TensorType(tuple(value.shape), value.dtype)
         v = Value(self.fresh(hint), ty, weak=weak, const=value)
-        self._emit(f"{v.name} = graph.constant {format_dense(value)} : {ty}")
+        loc = f" {self._loc}" if self._loc else ""
+        self._pending[v.name] = f"{v.name} = graph.constant {format_dense(value)} : {ty}{loc}"
         return v
 
     def scalar(self, value, dtype: torch.dtype, *, weak: bool = True) -> Value:
-        """A rank-0 constant (cached per region, so repeated scalars are
-        emitted once)."""
+        """A rank-0 constant (cached: each scalar is emitted once)."""
         key = (repr(float(value)) if is_float(dtype) else int(value), dtype, weak)
-        for region in reversed(self._regions):
-            if key in region.scalars:
-                return region.scalars[key]
-        v = self.constant(torch.tensor(value, dtype=dtype), weak=weak,
-                          hint="cst")
-        self._regions[-1].scalars[key] = v
-        return v
+        if key not in self._scalars:
+            self._scalars[key] = self.constant(
+                torch.tensor(value, dtype=dtype), weak=weak, hint="cst")
+        return self._scalars[key]
 
     # -- first op set ----------------------------------------------------------
 
@@ -747,8 +774,6 @@ class FunctionBuilder:
                 self._yield([self.cast(v, type=t) for v, t in zip(vals, types)])
         name = self.fresh()
         res = ", ".join(str(t) for t in types)
-        if len(types) != 1:
-            res = f"({res})"
         head = f"{name}:{len(types)}" if len(types) > 1 else name
         self._emit(f"{head} = graph.if {cond} : {cond.type} -> {res} {{", loc=False)
         self._regions[-1].lines += then_r.lines
@@ -829,5 +854,4 @@ def _conv_out(size: Dim, kernel: int, stride: int, pad_total: int, dilation: int
 
 def module_text(functions: Iterable[FunctionBuilder]) -> str:
     """A ``module { ... }`` holding the functions."""
-    body = "\n".join(f.text() for f in functions)
-    return "module {\n" + "\n".join("  " + l if l else l for l in body.split("\n")) + "\n}\n"
+    return "module {\n" + "\n".join(f.text() for f in functions) + "\n}\n"

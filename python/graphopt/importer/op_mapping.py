@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-from .emitter import (FLOAT_DTYPES, INT_DTYPES, FunctionBuilder, TensorType,
+from .emitter import (INT_DTYPES, FunctionBuilder, TensorType,
                       Value, is_float, mlir_element_type)
 from .errors import Unsupported
 
@@ -51,9 +51,10 @@ class OpDef:
     """A registered mapping."""
 
     fn: Callable[["Context", "Args"], Any]
-    #: ``check(a) -> reason or None``: finds unsupported attribute values
-    #: before emission. Tensor arguments are Values whose type may be None
-    #: (TorchScript, where types are known only while emitting).
+    #: ``check(a) -> reason or None``: finds unsupported attribute values.
+    #: The importers run it over the whole graph before emitting (and
+    #: :func:`emit_op` again before each emission). Tensor arguments are
+    #: Values whose type may be None (not known at that point).
     check: Optional[Callable[["Args"], Optional[str]]] = None
     #: Whether the op may be evaluated in Python when its inputs are
     #: constants (false for ops whose result is not a pure function).
@@ -254,7 +255,7 @@ class Context:
         if isinstance(x, SymInt):
             return self.b.cast(self.sym_value(x), dtype or torch.int64)
         if isinstance(x, torch.Tensor):
-            v = self.b.constant(x)
+            v = to_graph_value(self, x)
             return self.b.cast(v, dtype) if dtype is not None else v
         if isinstance(x, (bool, int, float)):
             dt = dtype or _python_dtype(x)
@@ -556,6 +557,20 @@ def _floor_divide(ctx, a):
     return _floor_div_int(ctx, lhs, rhs)
 
 
+@op("aten.remainder", "aten.fmod")
+def _remainder(ctx, a):
+    """Integer ``a % b`` (Python's sign convention for remainder, C's for
+    fmod)."""
+    x, y = _lhs_rhs(a)
+    lhs, rhs = ctx.promote(x, y)
+    if is_float(lhs.dtype):
+        raise Unsupported("remainder of float values is not supported")
+    b = ctx.b
+    q = _floor_div_int(ctx, lhs, rhs) if a.schema is None or \
+        "remainder" in a.schema.name else b.binary("div", lhs, rhs)
+    return b.binary("sub", lhs, b.binary("mul", q, rhs))
+
+
 @op("aten.neg")
 def _neg(ctx, a):
     x = ctx.tensor(_t(a))
@@ -592,6 +607,79 @@ def _float_unary(name: str):
 for _name in ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf",
               "hardswish", "hardsigmoid", "silu"):
     op(f"aten.{_name}")(_float_unary(_name))
+
+
+@op("aten.elu", "aten.celu", "aten.selu")
+def _elu(ctx, a):
+    """elu: x > 0 ? scale * x : scale * alpha * (exp(x / input_scale) - 1)."""
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(a.self))
+    name = a.schema.name.split("::")[-1]
+    if name == "selu":
+        alpha, scale, in_scale = 1.6732632423543772, 1.0507009873554805, 1.0
+    else:
+        alpha = ctx.float_(a.get("alpha", 1.0), "alpha")
+        scale = ctx.float_(a.get("scale", 1.0), "scale")
+        in_scale = ctx.float_(a.get("input_scale", 1.0), "input_scale")
+        if name == "celu":
+            in_scale = 1.0 / alpha
+    s = lambda v: b.scalar(v, x.dtype)
+    xs = b.binary("mul", x, s(in_scale)) if in_scale != 1.0 else x
+    neg = b.binary("mul", b.binary("sub", b.unary("exp", xs), s(1.0)), s(alpha))
+    y = b.select(b.compare("gt", x, s(0.0)), x, neg)
+    return b.binary("mul", y, s(scale)) if scale != 1.0 else y
+
+
+def _softplus_value(ctx, x: Value, beta: float, threshold: float) -> Value:
+    b = ctx.b
+    s = lambda v: b.scalar(v, x.dtype)
+    bx = b.binary("mul", x, s(beta)) if beta != 1.0 else x
+    # log(1 + exp(bx)) = max(bx, 0) + log(1 + exp(-|bx|)), without overflow.
+    tail = b.unary("exp", b.unary("neg", b.unary("abs", bx)))
+    soft = b.binary("add", b.unary("relu", bx),
+                    b.unary("log", b.binary("add", s(1.0), tail)))
+    if beta != 1.0:
+        soft = b.binary("div", soft, s(beta))
+    return b.select(b.compare("gt", bx, s(threshold)), x, soft)
+
+
+@op("aten.softplus")
+def _softplus(ctx, a):
+    x = ctx.to_float(ctx.tensor(a.self))
+    return _softplus_value(ctx, x, ctx.float_(a.get("beta", 1.0), "beta"),
+                           ctx.float_(a.get("threshold", 20.0), "threshold"))
+
+
+@op("aten.mish")
+def _mish(ctx, a):
+    x = ctx.to_float(ctx.tensor(a.self))
+    return ctx.b.binary("mul", x, ctx.b.unary("tanh", _softplus_value(ctx, x, 1.0, 20.0)))
+
+
+@op("aten.prelu", "aten._prelu_kernel")
+def _prelu(ctx, a):
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(a.self))
+    w = ctx.tensor(a.weight, x.dtype)
+    if w.rank == 1 and w.shape[0] != 1 and x.rank >= 2:
+        w = b.reshape(w, [w.shape[0]] + [1] * (x.rank - 2))  # per channel (dim 1)
+    return b.select(b.compare("gt", x, b.scalar(0.0, x.dtype)), x, b.binary("mul", w, x))
+
+
+@op("aten.addcmul", "aten.addcdiv")
+def _addcmul(ctx, a):
+    kind = "mul" if a.schema.name.endswith("addcmul") else "div"
+    x, t1, t2 = ctx.promote(a.self, a.tensor1, a.tensor2,
+                            int_to_float=kind == "div")
+    prod = ctx.b.binary(kind, t1, t2)
+    return ctx.b.binary("add", x, _scaled(ctx, prod, a.get("value", 1)))
+
+
+@op("aten.lerp")
+def _lerp(ctx, a):
+    x, end = ctx.promote(a.self, a.end)
+    w = ctx.tensor(a.weight, x.dtype)
+    return ctx.b.binary("add", x, ctx.b.binary("mul", w, ctx.b.binary("sub", end, x)))
 
 
 @op("aten.relu")
@@ -1247,6 +1335,33 @@ op("aten.any")(_any_all("max"))
 op("aten.all")(_any_all("min"))
 
 
+#: prod over at most this many elements per output is unrolled into muls.
+_PROD_LIMIT = 64
+
+
+@op("aten.prod")
+def _prod(ctx, a):
+    """prod as a tree of multiplications of the slices along each reduced
+    axis (graph.reduce has no product)."""
+    b = ctx.b
+    x = _sum_input(ctx, ctx.tensor(a.self), a.get("dtype"))
+    keep = bool(a.get("keepdim", False))
+    axes = ctx.reduce_all_axes(x, a.get("dim"), keep)
+    sizes = [x.shape[d] for d in axes]
+    if None in sizes or math.prod(sizes) > _PROD_LIMIT:
+        raise Unsupported(f"prod over more than {_PROD_LIMIT} elements (or a dynamic "
+                          "dim) is not supported")
+    for d in axes:
+        parts = [ctx.slice_axis(x, d, i, i + 1) for i in range(x.shape[d])]
+        while len(parts) > 1:
+            parts = [b.binary("mul", parts[i], parts[i + 1]) if i + 1 < len(parts)
+                     else parts[i] for i in range(0, len(parts), 2)]
+        x = parts[0] if parts else ctx.full(
+            [1 if i == d else s for i, s in enumerate(x.shape)], 1, x.dtype)
+    return x if keep else ctx.reshape_dims(
+        x, [s for i, s in enumerate(x.shape) if i not in axes])
+
+
 @op("aten.cumsum")
 def _cumsum(ctx, a):
     x = _sum_input(ctx, ctx.tensor(a.self), a.get("dtype"))
@@ -1333,7 +1448,8 @@ def _layer_norm(ctx, a):
     shape = ctx.ints(a.normalized_shape, what="normalized_shape")
     w = a.get("weight")
     bias = a.get("bias")
-    w = ctx.tensor(w, x.dtype) if w is not None else ctx.b.constant(torch.ones(shape, dtype=x.dtype))
+    w = ctx.tensor(w, x.dtype) if w is not None else \
+        ctx.b.constant(torch.ones(shape, dtype=x.dtype))
     bias = ctx.tensor(bias, x.dtype) if bias is not None else \
         ctx.b.constant(torch.zeros(shape, dtype=x.dtype))
     return ctx.b.layer_norm(x, w, bias, ctx.float_(a.get("eps", 1e-5), "eps"))
@@ -1354,7 +1470,6 @@ def _check_batch_norm(a: Args) -> Optional[str]:
 
 def _batch_norm(ctx, a) -> Value:
     x = ctx.to_float(ctx.tensor(a.input))
-    c = x.shape[1]
     mean = ctx.tensor(a.running_mean, x.dtype)
     var = ctx.tensor(a.running_var, x.dtype)
     n = mean.shape[0]
@@ -1363,7 +1478,6 @@ def _batch_norm(ctx, a) -> Value:
     w = ctx.tensor(w, x.dtype) if w is not None else ctx.b.constant(torch.ones(n, dtype=x.dtype))
     bias = ctx.tensor(bias, x.dtype) if bias is not None else \
         ctx.b.constant(torch.zeros(n, dtype=x.dtype))
-    del c
     return ctx.b.batch_norm(x, mean, var, w, bias, ctx.float_(a.get("eps", 1e-5), "eps"))
 
 
@@ -1467,7 +1581,7 @@ def _conv(ctx, a) -> Value:
 
 
 op("aten.conv2d", "aten.conv1d", "aten.convolution", "aten._convolution",
-   check=_check_conv)(_conv)
+   "aten._convolution_mode", check=_check_conv)(_conv)
 
 
 def _pool_params(ctx, a, x: Value):
@@ -1777,6 +1891,13 @@ def _python_only(ctx, a):
                       "at import time)")
 
 
+@op("aten.zero")
+def _zero(ctx, a):
+    x = ctx.tensor(a.self)
+    return ctx.b.select(ctx.b.scalar(True, torch.bool),
+                        ctx.b.scalar(False if x.dtype == torch.bool else 0, x.dtype), x)
+
+
 @op("aten.fill")
 def _fill(ctx, a):
     x = ctx.tensor(a.self)
@@ -1804,6 +1925,11 @@ def _size(ctx, a):
 @op("aten.dim")
 def _dim(ctx, a):
     return ctx.tensor(a.self).rank
+
+
+@op("aten.is_floating_point")
+def _is_floating_point(ctx, a):
+    return is_float(ctx.tensor(a.self).dtype)
 
 
 @op("aten.numel", "aten.sym_numel")
@@ -1840,3 +1966,117 @@ def _num_to_tensor(ctx, a):
     x = a.first("a", "self")
     v = ctx.tensor(x)
     return Value(v.name, v.type, False, v.const)
+
+
+# ---------------------------------------------------------------------------
+# Calling a mapping: evaluate in Python when the inputs are constants
+# ---------------------------------------------------------------------------
+
+class _NotConstant(Exception):
+    pass
+
+
+def constant_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The dtype a folded constant is emitted with: float64 constants become
+    the default float dtype and small integer types int32 (the dialect has
+    no f64/i8/i16; for constants mixed with tensors torch's promotion gives
+    the same result dtype)."""
+    if dtype == torch.float64:
+        return torch.get_default_dtype()
+    if dtype in (torch.int8, torch.uint8, torch.int16):
+        return torch.int32
+    return dtype
+
+
+def to_graph_value(ctx: Context, out):
+    """Converts the Python result of an evaluated op: tensors become
+    ``graph.constant`` Values, containers are converted elementwise."""
+    if isinstance(out, torch.Tensor):
+        dt = constant_dtype(out.dtype)
+        if dt not in (torch.float32, torch.float16, torch.bfloat16, torch.bool,
+                      torch.int32, torch.int64):
+            raise Unsupported(f"constant of dtype {out.dtype} is not supported")
+        return ctx.b.constant(out.to(dt))
+    if isinstance(out, (list, tuple)):
+        return type(out)(to_graph_value(ctx, o) for o in out)
+    return out
+
+
+def try_fold(ctx: Context, qualname: str, a: Args):
+    """Evaluates the op with torch when every tensor argument is an
+    import-time constant. Returns ``(True, result)`` or ``(False, None)``."""
+    opdef = lookup(qualname)
+    if opdef is None or not opdef.foldable or a.schema is None:
+        return False, None
+    has_tensor = False
+
+    def conv(v):
+        nonlocal has_tensor
+        if isinstance(v, Value):
+            if v.const is None:
+                raise _NotConstant
+            has_tensor = True
+            return v.const
+        if isinstance(v, SymInt):
+            raise _NotConstant
+        if isinstance(v, (list, tuple)):
+            return type(v)(conv(x) for x in v)
+        return v
+    try:
+        values = {k: conv(v) for k, v in a.items()}
+    except _NotConstant:
+        return False, None
+    try:
+        fn = resolve_overload(qualname)
+    except AttributeError:
+        return False, None
+    args = [values[p.name] for p in a.schema.arguments if not p.kwarg_only]
+    kwargs = {p.name: values[p.name] for p in a.schema.arguments if p.kwarg_only}
+    try:
+        with torch.no_grad():
+            out = fn(*args, **kwargs)
+    except Exception:  # leave it to the mapping (which reports properly)
+        return False, None
+    flat = out if isinstance(out, (list, tuple)) else [out]
+    if has_tensor and any(isinstance(t, torch.Tensor) and t.numel() > FOLD_LIMIT
+                          for t in flat):
+        return False, None
+    return True, to_graph_value(ctx, out)
+
+
+def emit_op(ctx: Context, qualname: str, a: Args):
+    """Emits ATen op ``qualname`` with bound arguments ``a`` (folding it
+    when its inputs are constants). Raises :class:`Unsupported`."""
+    opdef = lookup(qualname)
+    if opdef is None:
+        raise Unsupported("unsupported operator")
+    if opdef.check is not None:
+        reason = opdef.check(a)
+        if reason:
+            raise Unsupported(reason)
+    folded, result = try_fold(ctx, qualname, a)
+    if folded:
+        return result
+    return opdef.fn(ctx, a)
+
+
+class _Poison:
+    """The value of a node that could not be imported. The importers keep
+    going after an unsupported op to report every problem at once; ops
+    consuming a poisoned value are skipped silently."""
+
+    def __repr__(self) -> str:
+        return "<unsupported>"
+
+
+POISON = _Poison()
+
+
+def is_poisoned(x) -> bool:
+    if x is POISON:
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(is_poisoned(v) for v in x)
+    if isinstance(x, dict):
+        return any(is_poisoned(v) for v in x.values())
+    return False

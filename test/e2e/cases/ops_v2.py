@@ -85,7 +85,20 @@ def avg_pool2d_pad_include():
 
 @case(tags=("op", "v2"))
 def adaptive_avg_pool2d():
+    """Global pooling (output 1x1; the importer may emit a mean)."""
     return nn.AdaptiveAvgPool2d((1, 1)), (randn(2, 16, 7, 7),)
+
+
+@case(tags=("op", "v2"))
+def adaptive_avg_pool2d_2x3():
+    """Output 2x3 of 8x9: divisible rows, overlapping column windows."""
+    return nn.AdaptiveAvgPool2d((2, 3)), (randn(2, 16, 8, 9),)
+
+
+@case(tags=("op", "v2"))
+def adaptive_avg_pool2d_uneven():
+    """Output 3x4 of 7x10: windows of different sizes."""
+    return nn.AdaptiveAvgPool2d((3, 4)), (randn(1, 4, 7, 10),)
 
 
 # ------------------------------------------------------------------- norms

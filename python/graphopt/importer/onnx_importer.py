@@ -1,0 +1,566 @@
+"""ONNX models -> MLIR in the ``graph`` dialect.
+
+    text = import_onnx("model.onnx")                    # a path, bytes or ModelProto
+    text = import_onnx(model, dim_values={"batch": 1})  # fix named dynamic dims
+    program = graphopt.Program(text)                    # JIT-compile, run on NumPy
+
+What is imported:
+
+* ONNX opsets 13 to 28 (:data:`~.onnx_ops.MIN_OPSET`, ``MAX_OPSET``) of the
+  default domain; models with local functions are inlined first.
+* Graph inputs become function arguments, in order; a dimension with a
+  ``dim_param`` (or none) becomes a dynamic (``?``) dimension unless
+  ``dim_values`` / ``input_shapes`` fix it. Initializers (also ones listed
+  as inputs) and ``Constant`` nodes become constants; external data files
+  are loaded (relative to the model's directory).
+* Every op is emitted with the location ``loc("<node name>"("<op type>"))``
+  (a missing node name is replaced by ``<op type>_<index>``).
+* Shape computations (``Shape -> Gather -> Concat -> Reshape`` and the
+  like) are evaluated at import time; a shape entry that depends on a
+  dynamic dimension stays unknown and becomes the ``-1`` of a reshape.
+
+Everything unsupported -- an op, an op version, an attribute value, an
+element type (double, int8, uint8, strings, ...), a value the ``graph``
+dialect needs as a static attribute but that is only known at run time --
+is collected over the whole graph and raised at once as
+:class:`~.errors.UnsupportedOpsError`, one line per problem with the node's
+name and op type. Nothing is reported as supported that would compute a
+different result.
+
+The op coverage is :data:`~.onnx_ops.REGISTRY`; ``python -m
+graphopt.importer.onnx_importer --support-table`` prints it as the table of
+docs/ONNXSupport.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from .errors import Unsupported, UnsupportedOp, UnsupportedOpsError
+from .onnx_emitter import Builder, TType, Value
+from .onnx_ops import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node,
+                       OpSpec, Sym, Tensor, dtype_name, is_dim,
+                       onnx_type_name)
+
+__all__ = ["import_onnx", "support_table", "INTERNAL_ERROR"]
+
+#: Reasons of errors that are importer bugs (not user-facing limitations)
+#: start with this prefix.
+INTERNAL_ERROR = "internal error"
+
+ModelLike = Union[str, os.PathLike, bytes, "onnx.ModelProto"]
+
+
+def import_onnx(model: ModelLike, *, entry: str = "main",
+                dim_values: Optional[Mapping[str, int]] = None,
+                input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
+                constants: Optional[Mapping[str, np.ndarray]] = None,
+                base_dir: Optional[Union[str, os.PathLike]] = None) -> str:
+    """Imports an ONNX model and returns MLIR text (a module holding
+    ``func.func @<entry>``).
+
+    Args:
+        model: a path to a ``.onnx`` file, the serialized bytes, or an
+            ``onnx.ModelProto``.
+        entry: the name of the MLIR function.
+        dim_values: sizes for named dynamic dimensions (``dim_param``),
+            e.g. ``{"batch": 1}``; the others stay dynamic.
+        input_shapes: full static shapes for inputs, by input name.
+        constants: values for inputs, by name: such an input becomes a
+            constant (and not an argument), like an initializer. Inputs the
+            graph dialect needs as static attributes (shapes, axes, pads)
+            can be bound this way.
+        base_dir: where external data files are, for a ``ModelProto``
+            whose tensors are still external (a path loads them itself).
+
+    Raises:
+        UnsupportedOpsError: listing every unsupported op, attribute value,
+            element type or dynamic shape of the model.
+    """
+    proto, source = _load(model, base_dir)
+    return _Importer(proto, source, entry, dict(dim_values or {}),
+                     {k: list(v) for k, v in (input_shapes or {}).items()},
+                     dict(constants or {})).run()
+
+
+# ---------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------
+
+def _load(model: ModelLike, base_dir):
+    import onnx
+    from onnx import external_data_helper
+    if isinstance(model, (str, os.PathLike)):
+        path = Path(model)
+        if not path.is_file():
+            raise FileNotFoundError(f"no such ONNX model: {path}")
+        try:
+            proto = onnx.load(str(path), load_external_data=True)
+        except Exception as e:  # a truncated file, missing external data, ...
+            raise ValueError(f"{path}: cannot load the ONNX model: {e}") from e
+        return proto, path.name
+    if isinstance(model, (bytes, bytearray)):
+        return onnx.load_from_string(bytes(model)), "<model>"
+    if isinstance(model, onnx.ModelProto):
+        if any(external_data_helper.uses_external_data(t)
+               for t in external_data_helper._get_all_tensors(model)):
+            if base_dir is None:
+                raise ValueError(
+                    "the model's tensors are stored in external data files: "
+                    "pass the model's path, or base_dir=<its directory>")
+            model = onnx.ModelProto.FromString(model.SerializeToString())
+            external_data_helper.load_external_data_for_model(model, str(base_dir))
+        return model, model.graph.name or "<model>"
+    raise TypeError(f"import_onnx: expected a path, bytes or onnx.ModelProto, "
+                    f"got {type(model).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# The importer
+# ---------------------------------------------------------------------------
+
+class _Importer:
+    def __init__(self, model, source: str, entry: str,
+                 dim_values: Dict[str, int], input_shapes: Dict[str, list],
+                 constants: Optional[Dict[str, np.ndarray]] = None):
+        import onnx
+        self.onnx = onnx
+        self.source = source
+        self.constants = constants or {}
+        self.dim_values = dim_values
+        self.input_shapes = input_shapes
+        self.errors: List[UnsupportedOp] = []
+        self.builder = Builder(entry)
+        self.tensors: Dict[str, Tensor] = {}
+        self._schemas: Dict[str, object] = {}
+        self.opset = None
+        for imp in model.opset_import:
+            if imp.domain in ("", "ai.onnx"):
+                self.opset = imp.version
+        if model.functions:
+            from onnx import inliner
+            model = inliner.inline_local_functions(model)
+        self.model = model
+        self.inferred = self._infer_types(model)
+
+    # -- errors ---------------------------------------------------------------
+
+    def error(self, op: str, node: str, reason: str, index: int = 0) -> None:
+        self.errors.append(UnsupportedOp(op=op, node=node, reason=reason,
+                                         file=self.source, line=index))
+
+    # -- type information -----------------------------------------------------
+
+    def _infer_types(self, model) -> Dict[str, tuple]:
+        """ONNX shape inference: value name -> (element type, dims or None),
+        used to check nodes that are not emitted (downstream of a problem)
+        and to cross-check the shapes the importer computes."""
+        try:
+            inferred = self.onnx.shape_inference.infer_shapes(
+                model, check_type=False, strict_mode=False, data_prop=True)
+        except Exception:
+            inferred = model
+        out = {}
+        g = inferred.graph
+        for vi in list(g.value_info) + list(g.input) + list(g.output):
+            if not vi.type.HasField("tensor_type"):
+                continue
+            tt = vi.type.tensor_type
+            dims = None
+            if tt.HasField("shape"):
+                dims = [d.dim_value if d.HasField("dim_value") else
+                        (d.dim_param or None) for d in tt.shape.dim]
+            out[vi.name] = (tt.elem_type, dims)
+        return out
+
+    def schema(self, proto):
+        key = proto.op_type
+        if key not in self._schemas:
+            self._schemas[key] = self.onnx.defs.get_schema(
+                proto.op_type, self.opset, proto.domain or "")
+        return self._schemas[key]
+
+    # -- values -----------------------------------------------------------------
+
+    def sym_dims(self, name: str, ty: TType) -> list:
+        """``ty``'s dims with a :class:`Sym` for each dynamic one."""
+        info = self.inferred.get(name)
+        dims = info[1] if info and info[1] is not None and len(info[1]) == ty.rank else None
+        out = []
+        for axis, d in enumerate(ty.shape):
+            if d is not None:
+                out.append(d)
+            elif dims is not None and isinstance(dims[axis], str):
+                out.append(Sym(dims[axis]))
+            else:
+                out.append(Sym(f"{name}[{axis}]"))
+        return out
+
+    def materialize(self, t: Tensor, name: str) -> Value:
+        """The SSA value of ``t``, printing its constant on first use."""
+        if t.value is not None:
+            return t.value
+        if t.const is None:
+            raise Unsupported(f"{INTERNAL_ERROR}: '{name}' has no value")
+        if t.is_partial:
+            raise Unsupported(
+                f"'{name}' depends on a dynamic dimension at run time (the "
+                "graph dialect has no shape-of op); give the inputs static "
+                "shapes (import_onnx(..., dim_values=...))")
+        t.value = self.builder.constant(np.ascontiguousarray(t.const).reshape(t.const.shape))
+        return t.value
+
+    # -- the graph --------------------------------------------------------------
+
+    def run(self) -> str:
+        g = self.model.graph
+        unknown = sorted(set(self.constants) - {i.name for i in g.input})
+        if unknown:
+            raise ValueError(f"constants: the model has no input named {unknown[0]!r}")
+        if self.opset is None and all(n.domain not in ("", "ai.onnx") for n in g.node):
+            self.opset = MAX_OPSET  # no default-domain op: each node is reported
+        if self.opset is None or not MIN_OPSET <= self.opset:
+            self.error("<model>", g.name or "<graph>",
+                       f"opset {self.opset} is not supported (supported: "
+                       f"{MIN_OPSET} to {MAX_OPSET}); convert the model with "
+                       "onnx.version_converter.convert_version(model, 13)")
+            raise UnsupportedOpsError(self.errors)
+        self._initializers(g)
+        self._inputs(g)
+        for index, proto in enumerate(g.node, start=1):
+            self._node(index, proto)
+        results = []
+        for out in g.output:
+            t = self.tensors.get(out.name)
+            if t is None:
+                continue  # its producer was reported
+            self.builder.set_location(out.name, "output", hint=out.name)
+            try:
+                v = self.materialize(t, out.name)
+            except Unsupported as e:
+                self.error("<output>", out.name, str(e))
+                continue
+            declared = out.type.tensor_type.elem_type if out.type.HasField("tensor_type") else 0
+            if declared and ONNX_TO_NUMPY.get(declared) != v.dtype:
+                self.error("<output>", out.name,
+                           f"{INTERNAL_ERROR}: the output is {dtype_name(v.dtype)} but "
+                           f"declared {onnx_type_name(declared)}")
+            results.append(v)
+        if self.errors:
+            raise UnsupportedOpsError(self.errors)
+        self.builder.set_results(results)
+        return self.builder.module_text()
+
+    def _initializers(self, g) -> None:
+        from onnx import numpy_helper
+        for init in g.initializer:
+            arr = numpy_helper.to_array(init)
+            self.tensors[init.name] = Tensor(TType(arr.shape, arr.dtype), const=arr)
+        for sp in g.sparse_initializer:
+            self.error("<initializer>", sp.values.name, "sparse initializers are not supported")
+
+    def _inputs(self, g) -> None:
+        for inp in g.input:
+            if inp.name in self.constants:
+                arr = np.asarray(self.constants[inp.name])
+                self.tensors[inp.name] = Tensor(TType(arr.shape, arr.dtype), const=arr)
+                continue
+            if inp.name in self.tensors:
+                continue  # an initializer listed as an input: a constant
+            kind = inp.type.WhichOneof("value")
+            if kind != "tensor_type":
+                self.error("<input>", inp.name, f"{kind or 'untyped'} inputs are not supported")
+                continue
+            tt = inp.type.tensor_type
+            if tt.elem_type not in ONNX_TO_NUMPY:
+                self.error("<input>", inp.name, f"element type {onnx_type_name(tt.elem_type)} "
+                           "is not supported (supported: float, float16, int32, int64, bool)")
+                continue
+            if not tt.HasField("shape"):
+                self.error("<input>", inp.name, "an input of unknown rank is not supported")
+                continue
+            dims = []
+            for d in tt.shape.dim:
+                if d.HasField("dim_value"):
+                    dims.append(d.dim_value)
+                elif d.HasField("dim_param") and d.dim_param in self.dim_values:
+                    dims.append(int(self.dim_values[d.dim_param]))
+                else:
+                    dims.append(None)
+            if inp.name in self.input_shapes:
+                given = self.input_shapes[inp.name]
+                if len(given) != len(dims) or any(
+                        d is not None and d != s for d, s in zip(dims, given)):
+                    raise ValueError(f"input_shapes: {given} does not match input "
+                                     f"'{inp.name}' of shape {dims}")
+                dims = list(given)
+            ty = TType(dims, ONNX_TO_NUMPY[tt.elem_type])
+            self.tensors[inp.name] = Tensor(ty, value=self.builder.add_argument(inp.name, ty))
+
+    # -- nodes ------------------------------------------------------------------
+
+    def _check(self, proto, node: Optional[Node], spec: OpSpec) -> List[str]:
+        """The node's static problems: attributes, element types, outputs."""
+        reasons = []
+        for a in proto.attribute:
+            rule = spec.attrs.get(a.name)
+            if rule is None:
+                reasons.append(f"attribute '{a.name}' is not supported")
+            elif rule.check is not None and node is not None:
+                v = node.attr(a.name)
+                why = rule.check(v, node)
+                if why:
+                    reasons.append(f"attribute {a.name}: {why}")
+        if spec.check is not None and node is not None:
+            why = spec.check(node)
+            if why:
+                reasons.append(why)
+        for i in spec.typed:
+            if i >= len(proto.input) or not proto.input[i]:
+                continue
+            name = proto.input[i]
+            t = self.tensors.get(name)
+            if t is not None:
+                ok = t.type.dtype in spec.dtypes
+                shown = dtype_name(t.type.dtype) if t.type.dtype in ONNX_TO_NUMPY.values() \
+                    else _numpy_onnx_name(t.type.dtype)
+            elif name in self.inferred:
+                code = self.inferred[name][0]
+                ok = ONNX_TO_NUMPY.get(code) in spec.dtypes
+                shown = onnx_type_name(code)
+            else:
+                continue
+            if not ok:
+                allowed = ", ".join(dtype_name(d) for d in spec.dtypes) or "none"
+                reasons.append(f"input {i} ('{name}') has element type {shown} "
+                               f"(supported: {allowed})")
+        if not reasons:
+            for name in proto.output:
+                info = self.inferred.get(name)
+                if name and info and info[0] and info[0] not in ONNX_TO_NUMPY:
+                    reasons.append(f"output '{name}' has element type "
+                                   f"{onnx_type_name(info[0])}, which is not supported")
+        return reasons
+
+    def _node(self, index: int, proto) -> None:
+        label = proto.name or f"{proto.op_type}_{index}"
+        op = proto.op_type
+        self.builder.set_location(label, op, hint=op.lower())
+
+        def fail(reason: str) -> None:
+            self.error(op, label, reason, index)
+
+        if proto.domain not in ("", "ai.onnx"):
+            return fail(f"op domain '{proto.domain}' is not supported (only the "
+                        "default ONNX domain is)")
+        spec = REGISTRY.get(op)
+        if spec is None:
+            return fail("op is not supported")
+        try:
+            version = self.schema(proto).since_version
+        except Exception:
+            return fail(f"op is not defined in opset {self.opset}")
+        if version > MAX_OPSET:
+            return fail(f"version {version} of the op is newer than the importer "
+                        f"knows (it was checked against opsets up to {MAX_OPSET})")
+        available = all(name == "" or name in self.tensors for name in proto.input)
+        node = Node(self, proto, spec, version, label)
+        try:
+            reasons = self._check(proto, node if available else None, spec)
+        except Unsupported as e:
+            reasons = [str(e)]
+        if reasons or not available:
+            for r in reasons:
+                fail(r)
+            return  # outputs stay undefined: their users are checked only statically
+        try:
+            outputs = self._evaluate(node, spec)
+        except Unsupported as e:
+            return fail(str(e))
+        except Exception as e:  # an importer bug: report it, never crash
+            if os.environ.get("GRAPHOPT_DEBUG"):
+                raise
+            return fail(f"{INTERNAL_ERROR}: {type(e).__name__}: {e} "
+                        f"({traceback.extract_tb(e.__traceback__)[-1].lineno})")
+        for k, name in enumerate(proto.output):
+            if name:
+                self.tensors[name] = outputs[k]
+
+    def _evaluate(self, node: Node, spec: OpSpec) -> List[Optional[Tensor]]:
+        """Folds the node when its inputs are known, else emits it."""
+        proto = node.proto
+        outs = None
+        if spec.fold is not None:
+            ins = [self.tensors[n].const if n else None for n in proto.input]
+            needed = range(len(ins)) if spec.fold_inputs is None else spec.fold_inputs
+            if all(ins[i] is not None for i in needed if i < len(ins) and proto.input[i]):
+                try:
+                    outs = spec.fold(node, ins)
+                except (Unsupported, ValueError, IndexError, TypeError, ZeroDivisionError):
+                    outs = None
+        if outs is None:
+            outs = list(spec.emit(node))
+        result: List[Optional[Tensor]] = []
+        for k, name in enumerate(proto.output):
+            out = outs[k] if k < len(outs) else None
+            if not name:
+                result.append(None)
+                continue
+            if out is None:
+                raise Unsupported(f"output {k} ('{name}') is not supported")
+            t = _as_tensor(out)
+            self._cross_check(name, t)
+            result.append(t)
+        return result
+
+    def _cross_check(self, name: str, t: Tensor) -> None:
+        """The importer's type must agree with ONNX shape inference."""
+        info = self.inferred.get(name)
+        if not info:
+            return
+        code, dims = info
+        if code and code in ONNX_TO_NUMPY and ONNX_TO_NUMPY[code] != t.type.dtype \
+                and t.type.dtype in ONNX_TO_NUMPY.values():
+            raise Unsupported(f"{INTERNAL_ERROR}: '{name}' is {dtype_name(t.type.dtype)}, "
+                              f"ONNX infers {onnx_type_name(code)}")
+        if dims is not None:
+            ours = t.type.shape
+            if len(dims) != len(ours) or any(
+                    isinstance(a, int) and b is not None and a != b
+                    for a, b in zip(dims, ours)):
+                raise Unsupported(
+                    f"{INTERNAL_ERROR}: '{name}' has shape {_fmt(ours)}, ONNX infers "
+                    f"{_fmt(dims)}")
+
+
+def _fmt(dims) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def _numpy_onnx_name(dtype: np.dtype) -> str:
+    try:
+        from onnx import helper
+        return onnx_type_name(helper.np_dtype_to_tensor_dtype(dtype))
+    except Exception:
+        return str(dtype)
+
+
+def _as_tensor(out) -> Tensor:
+    if isinstance(out, Tensor):
+        return out
+    if isinstance(out, Value):
+        return Tensor(out.type, value=out)
+    arr = np.asarray(out)
+    if arr.dtype == object and all(is_dim(v) for v in arr.reshape(-1)):
+        arr = arr.astype(np.int64)
+    dtype = np.dtype(np.int64) if arr.dtype == object else arr.dtype
+    return Tensor(TType(arr.shape, dtype), const=arr)
+
+
+# ---------------------------------------------------------------------------
+# The support table
+# ---------------------------------------------------------------------------
+
+def _versions(op: str) -> str:
+    """The op versions in effect from opset MIN_OPSET to MAX_OPSET."""
+    import onnx.defs
+    vs = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history()
+                 if s.name == op and s.domain in ("", "ai.onnx")})
+    start = max([v for v in vs if v <= MIN_OPSET], default=None)
+    kept = [v for v in vs if (start is None or v >= start) and v <= MAX_OPSET]
+    return ", ".join(str(v) for v in kept)
+
+
+def support_table() -> str:
+    """docs/ONNXSupport.md: generated from :data:`REGISTRY`."""
+    lines = [
+        "# ONNX support",
+        "",
+        "<!-- Generated by `python3 -m graphopt.importer.onnx_importer "
+        "--support-table` from the importer's op registry "
+        "(python/graphopt/importer/onnx_ops.py); do not edit. -->",
+        "",
+        f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
+        "(default domain). Supported element types are float (f32), float16, "
+        "int32, int64 and bool; double, bfloat16, the 8/16-bit and unsigned "
+        "integers, strings, sequences and optionals are reported as "
+        "unsupported, as is every op, attribute and attribute value not listed "
+        "here. Inputs whose values the graph dialect needs as static "
+        "attributes (shapes, axes, pads, ...) must be constants or computable "
+        "at import time. Every problem of a model is reported at once, with "
+        "the node's name.",
+        "",
+        "Versions: the op versions (`since_version`) accepted. Types: the "
+        "element types of the inputs named by the ONNX type constraint (other "
+        "inputs, such as shapes and indices, have their own). Attributes: "
+        "the supported attributes with their supported values (any attribute "
+        "not listed is rejected).",
+        "",
+        f"{len(REGISTRY)} ops.",
+        "",
+        "| Op | Versions | Types | Attributes | Maps to, limitations |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for op in sorted(REGISTRY):
+        spec = REGISTRY[op]
+        types = ", ".join(dtype_name(d) for d in spec.dtypes) or "-"
+        attrs = "<br>".join(f"`{k}`: {v.doc}" for k, v in sorted(spec.attrs.items())) or "-"
+        doc = spec.doc.replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| {op} | {_versions(op)} | {types} | {attrs.replace('|', chr(92) + '|')} "
+                     f"| {doc} |")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m graphopt.importer.onnx_importer",
+        description="Imports an ONNX model to MLIR (graph dialect), or prints "
+                    "the ONNX support table.")
+    parser.add_argument("model", nargs="?", help="the .onnx file")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the MLIR (or the table) here instead of stdout")
+    parser.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
+                        help="fix a named dynamic dimension (dim_param), repeatable")
+    parser.add_argument("--entry", default="main", help="function name (default main)")
+    parser.add_argument("--support-table", action="store_true",
+                        help="print docs/ONNXSupport.md (generated from the registry)")
+    args = parser.parse_args(argv)
+    if args.support_table:
+        text = support_table()
+    else:
+        if not args.model:
+            parser.error("a model is required (or --support-table)")
+        dims = {}
+        for d in args.dim:
+            name, sep, size = d.partition("=")
+            if not sep or not size.isdigit():
+                parser.error(f"bad --dim {d!r}: expected NAME=SIZE")
+            dims[name] = int(size)
+        try:
+            text = import_onnx(args.model, entry=args.entry, dim_values=dims)
+        except UnsupportedOpsError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        except (OSError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""Writes the small ONNX models of importer.test into a directory.
+
+    python3 make_models.py DIR
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+
+def tensor(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def save(model, path, **kwargs):
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path), **kwargs)
+
+
+def conv_reshape(d: Path):
+    """A dynamic batch ('N'), named nodes, an initializer, and a shape
+    computation Shape -> Gather -> Unsqueeze -> Concat -> Reshape."""
+    rng = np.random.default_rng(0)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu1"),
+        helper.make_node("Shape", ["r"], ["s"], name="shape"),
+        helper.make_node("Gather", ["s", "zero"], ["n"], name="batch", axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsq"),
+        helper.make_node("Concat", ["n1", "minus1"], ["target"], name="target", axis=0),
+        helper.make_node("Reshape", ["r", "target"], ["y"], name="flatten"),
+    ]
+    graph = helper.make_graph(
+        nodes, "conv_reshape",
+        [helper.make_tensor_value_info("x", TP.FLOAT, ["N", 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, ["N", 256])],
+        initializer=[tensor("w", rng.standard_normal((4, 3, 3, 3), dtype=np.float32)),
+                     tensor("b", rng.standard_normal(4, dtype=np.float32)),
+                     tensor("zero", np.array(0, np.int64)),
+                     tensor("axes0", np.array([0], np.int64)),
+                     tensor("minus1", np.array([-1], np.int64))])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+         d / "conv_reshape.onnx")
+
+
+def unsupported(d: Path):
+    """Several problems at once: an unknown op, an unsupported attribute
+    value, a double input, and a node downstream of a problem."""
+    nodes = [
+        helper.make_node("Cast", ["x"], ["xd"], name="to_double", to=TP.DOUBLE),
+        helper.make_node("Sin", ["x"], ["s"], name="sine"),
+        helper.make_node("Relu", ["s"], ["r"], name="relu_after_sine"),
+        helper.make_node("Pad", ["x", "pads"], ["p"], name="pad_reflect_huge", mode="reflect"),
+        helper.make_node("Add", ["r", "d"], ["y"], name="add_double"),
+    ]
+    graph = helper.make_graph(
+        nodes, "unsupported",
+        [helper.make_tensor_value_info("x", TP.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("d", TP.DOUBLE, [2, 3])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("xd", TP.DOUBLE, [2, 3]),
+         helper.make_tensor_value_info("p", TP.FLOAT, [2, 11])],
+        initializer=[tensor("pads", np.array([0, 4, 0, 4], np.int64))])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+         d / "unsupported.onnx")
+
+
+def external_data(d: Path):
+    """A MatMul whose weight lives in an external data file."""
+    w = np.arange(64 * 32, dtype=np.float32).reshape(64, 32) / 1000
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "external",
+        [helper.make_tensor_value_info("x", TP.FLOAT, [4, 64])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, [4, 32])],
+        initializer=[tensor("w", w)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    save(model, d / "external.onnx", save_as_external_data=True,
+         all_tensors_to_one_file=True, location="external.weights", size_threshold=0)
+
+
+def old_opset(d: Path):
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "old",
+        [helper.make_tensor_value_info("x", TP.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TP.FLOAT, [2])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)]),
+         d / "old_opset.onnx")
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    for make in (conv_reshape, unsupported, external_data, old_opset):
+        make(out)
