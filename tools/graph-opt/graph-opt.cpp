@@ -11,14 +11,19 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 int main(int argc, char **argv) {
-  // `--replace-patterns=FILE` is shorthand for the pass flag
-  // `--graph-replace-patterns=patterns-file=FILE`.
+  // Shorthands for the rewrite-rule passes: `--replace-patterns=FILE` and
+  // `--load-patterns=FILE` stand for `--graph-replace-patterns` and
+  // `--graph-apply-pdl-patterns` with `patterns-file=FILE`;
+  // `--verify-rewrites` adds `verify-rewrites=true` to them.
+  static constexpr std::pair<const char *, const char *> kShorthands[] = {
+      {"replace-patterns=", "--graph-replace-patterns=patterns-file="},
+      {"load-patterns=", "--graph-apply-pdl-patterns=patterns-file="}};
   std::vector<std::string> storage;
   storage.reserve(argc); // Stable c_str() pointers.
-  // `--verify-rewrites` adds `verify-rewrites=true` to it.
   std::vector<char *> args;
   bool verify = false;
   for (int i = 0; i < argc; ++i) {
@@ -30,10 +35,12 @@ int main(int argc, char **argv) {
   }
   for (char *&arg : args) {
     std::string a = arg;
-    for (const char *prefix : {"--replace-patterns=", "-replace-patterns="}) {
-      if (a.rfind(prefix, 0) == 0) {
-        storage.push_back("--graph-replace-patterns=patterns-file=" +
-                          a.substr(std::string(prefix).size()) +
+    for (auto [flag, expansion] : kShorthands) {
+      for (const char *dashes : {"--", "-"}) {
+        std::string prefix = std::string(dashes) + flag;
+        if (a.rfind(prefix, 0) != 0)
+          continue;
+        storage.push_back(expansion + a.substr(prefix.size()) +
                           (verify ? " verify-rewrites=true" : ""));
         arg = storage.back().data();
         break;
