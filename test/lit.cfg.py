@@ -47,6 +47,12 @@ tool_dirs = [config.graphopt_tools_dir, config.llvm_tools_dir]
 tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# graph-apply-pdl-patterns runs mlir-pdll to translate .pdll rule files; the
+# tests that give it one declare REQUIRES: mlir-pdll.
+if config.mlir_pdll and os.access(config.mlir_pdll, os.X_OK):
+    config.available_features.add("mlir-pdll")
+    config.substitutions.append(("%mlir_pdll", config.mlir_pdll))
+
 # Host CPU features, for tests that check vector code.
 try:
     flags = open("/proc/cpuinfo").read()

@@ -2,8 +2,10 @@
 # other projects can `find_package(GraphOpt CONFIG)` and link GraphOpt::GraphOpt.
 include(CMakePackageConfigHelpers)
 
+# The ODS (.td) and PDLL files too: run-time .pdll rules include them.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/graphopt
-        DESTINATION include FILES_MATCHING PATTERN "*.h")
+        DESTINATION include FILES_MATCHING
+        PATTERN "*.h" PATTERN "*.td" PATTERN "*.pdll")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/graphopt-c
         DESTINATION include FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/graphopt

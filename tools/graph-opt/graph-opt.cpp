@@ -11,14 +11,25 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 int main(int argc, char **argv) {
-  // `--replace-patterns=FILE` is shorthand for the pass flag
-  // `--graph-replace-patterns=patterns-file=FILE`.
+  // Shorthands for the rewrite-rule passes: `--replace-patterns=FILE` and
+  // `--load-patterns=FILE` stand for `--graph-replace-patterns` and
+  // `--graph-apply-pdl-patterns` with `patterns-file=FILE`;
+  // `--verify-rewrites` adds `verify-rewrites=true` to them.
+  // `--fusion-report=FILE` stands for `--fusion-form-groups=report=FILE`.
+  struct Shorthand {
+    const char *flag, *expansion;
+    bool takesVerify;
+  };
+  static constexpr Shorthand kShorthands[] = {
+      {"replace-patterns=", "--graph-replace-patterns=patterns-file=", true},
+      {"load-patterns=", "--graph-apply-pdl-patterns=patterns-file=", true},
+      {"fusion-report=", "--fusion-form-groups=report=", false}};
   std::vector<std::string> storage;
   storage.reserve(argc); // Stable c_str() pointers.
-  // `--verify-rewrites` adds `verify-rewrites=true` to it.
   std::vector<char *> args;
   bool verify = false;
   for (int i = 0; i < argc; ++i) {
@@ -30,21 +41,14 @@ int main(int argc, char **argv) {
   }
   for (char *&arg : args) {
     std::string a = arg;
-    // `--fusion-report=FILE` is shorthand for
-    // `--fusion-form-groups=report=FILE`.
-    for (const char *prefix : {"--fusion-report=", "-fusion-report="}) {
-      if (a.rfind(prefix, 0) == 0) {
-        storage.push_back("--fusion-form-groups=report=" +
-                          a.substr(std::string(prefix).size()));
-        arg = storage.back().data();
-        break;
-      }
-    }
-    for (const char *prefix : {"--replace-patterns=", "-replace-patterns="}) {
-      if (a.rfind(prefix, 0) == 0) {
-        storage.push_back("--graph-replace-patterns=patterns-file=" +
-                          a.substr(std::string(prefix).size()) +
-                          (verify ? " verify-rewrites=true" : ""));
+    for (const Shorthand &s : kShorthands) {
+      for (const char *dashes : {"--", "-"}) {
+        std::string prefix = std::string(dashes) + s.flag;
+        if (a.rfind(prefix, 0) != 0)
+          continue;
+        storage.push_back(s.expansion + a.substr(prefix.size()) +
+                          (verify && s.takesVerify ? " verify-rewrites=true"
+                                                   : ""));
         arg = storage.back().data();
         break;
       }

@@ -8,7 +8,8 @@
 
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
-#include "graphopt/Runtime/Runner.h"
+
+#include "RewriteVerification.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -17,8 +18,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <cmath>
-
 namespace mlir::graphopt::graph {
 #define GEN_PASS_DEF_GRAPHREPLACEPATTERNSPASS
 #include "graphopt/Dialect/Graph/Transforms/Passes.h.inc"
@@ -26,7 +25,6 @@ namespace mlir::graphopt::graph {
 
 using namespace mlir;
 using namespace mlir::graphopt::graph;
-namespace runtime = mlir::graphopt::runtime;
 
 namespace {
 
@@ -206,115 +204,21 @@ OwningOpRef<ModuleOp> extractFunction(func::FuncOp source, TypeRange argTypes) {
   return module;
 }
 
-/// The inputs of one verification run: `kind` 0 random, 1 zeros, 2 large
-/// magnitudes, 3 negative values.
-llvm::Expected<runtime::HostTensor> verificationInput(runtime::DType dtype,
-                                                      ArrayRef<int64_t> shape,
-                                                      int kind, uint64_t seed) {
-  auto created = runtime::randomTensor(dtype, shape, seed);
-  if (!created)
-    return created.takeError();
-  runtime::HostTensor t = std::move(*created);
-  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
-    double v = t.getDouble(i);
-    switch (kind) {
-    case 1:
-      v = 0;
-      break;
-    case 2:
-      v = dtype == runtime::DType::I1 ? v : v * 1e4;
-      break;
-    case 3:
-      v = dtype == runtime::DType::I1 ? v : -std::fabs(v);
-      break;
-    default:
-      break;
-    }
-    t.setDouble(i, v);
-  }
-  return t;
-}
-
 /// Runs `pattern` and `replacement` (as matched in `m`) on the same inputs.
 /// Returns a description of the first disagreement, or std::nullopt.
 std::optional<std::string> verifyRewrite(func::FuncOp pattern,
                                          func::FuncOp replacement, Match &m) {
   SmallVector<Type> argTypes;
-  SmallVector<SmallVector<int64_t>> shapes;
-  SmallVector<runtime::DType> dtypes;
   for (BlockArgument arg : pattern.getArguments()) {
     auto t = dyn_cast<RankedTensorType>(m.values.lookup(arg).getType());
     if (!t)
       return std::string("a wildcard matched a non-tensor value");
-    SmallVector<int64_t> shape;
-    for (int64_t d : t.getShape())
-      shape.push_back(ShapedType::isDynamic(d) ? 5 : d);
-    std::string et;
-    llvm::raw_string_ostream(et) << t.getElementType();
-    std::optional<runtime::DType> dt = runtime::parseDType(et);
-    if (!dt)
-      return "element type " + et + " cannot be checked";
-    argTypes.push_back(RankedTensorType::get(shape, t.getElementType()));
-    shapes.push_back(shape);
-    dtypes.push_back(*dt);
+    argTypes.push_back(t);
   }
-  auto compile = [&](func::FuncOp source)
-      -> llvm::Expected<std::unique_ptr<runtime::Runner>> {
-    OwningOpRef<ModuleOp> module = extractFunction(source, argTypes);
-    runtime::RunnerOptions options;
-    options.entry = "check";
-    return runtime::Runner::compile(*module, options);
-  };
-  auto before = compile(pattern);
-  if (!before)
-    return "the matched subgraph does not compile: " +
-           llvm::toString(before.takeError());
-  auto after = compile(replacement);
-  if (!after)
-    return "the replacement does not compile: " +
-           llvm::toString(after.takeError());
-  static const char *kinds[] = {"random values (seed 1)", "zeros",
-                                "large magnitudes", "negative values"};
-  for (int kind = 0; kind < 4; ++kind) {
-    SmallVector<runtime::HostTensor> inputs;
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(dtypes, shapes))) {
-      auto input =
-          verificationInput(std::get<0>(pair), std::get<1>(pair), kind, 1 + i);
-      if (!input)
-        return llvm::toString(input.takeError());
-      inputs.push_back(std::move(*input));
-    }
-    auto want = (*before)->invoke(inputs);
-    if (!want)
-      return llvm::toString(want.takeError());
-    auto got = (*after)->invoke(inputs);
-    if (!got)
-      return llvm::toString(got.takeError());
-    for (auto [r, pair] : llvm::enumerate(llvm::zip(*want, *got))) {
-      auto &[w, g] = pair;
-      double rtol = 1e-4, atol = 1e-5;
-      if (w.dtype() == runtime::DType::F16)
-        rtol = atol = 1e-2;
-      else if (w.dtype() == runtime::DType::BF16)
-        rtol = atol = 5e-2;
-      else if (!runtime::isFloatDType(w.dtype()))
-        rtol = atol = 0;
-      runtime::Comparison c = runtime::compareTensors(g, w, atol, rtol);
-      if (c.ok)
-        continue;
-      std::string msg;
-      llvm::raw_string_ostream os(msg);
-      os << "result " << r << " differs on " << kinds[kind];
-      if (!c.message.empty())
-        os << ": " << c.message;
-      else
-        os << ": worst at " << runtime::formatIndex(c.worstIndex, g.shape())
-           << " the pattern gives " << c.worstExpected << ", the replacement "
-           << c.worstActual;
-      return msg;
-    }
-  }
-  return std::nullopt;
+  OwningOpRef<ModuleOp> before = extractFunction(pattern, argTypes);
+  OwningOpRef<ModuleOp> after = extractFunction(replacement, argTypes);
+  return checkSameResults(*before, *after, "check",
+                          {"the pattern", "the replacement"});
 }
 
 struct GraphReplacePatternsPass

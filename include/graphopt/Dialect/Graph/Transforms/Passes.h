@@ -2,7 +2,7 @@
 //
 /// \file
 /// Graph-level passes (shape refinement, constant folding, the fixed-point
-/// optimizer) and the public pattern sets they are built from.
+/// optimizer, rewrite rules) and the public pattern sets they are built from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +38,11 @@ int64_t refineShapes(ModuleOp module);
 /// scaled_dot_product_attention, split, adaptive_avg_pool2d) into simpler
 /// graph ops; what `graph-decompose` applies.
 void populateGraphDecompositionPatterns(RewritePatternSet &patterns);
+
+/// Patterns that recognize decomposed SiLU, GELU and layer norm and rewrite
+/// them into graph.silu, graph.gelu and graph.layer_norm; what
+/// `graph-raise-composites` applies. Written in PDLL, compiled at build time.
+void populateRaiseCompositesPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "graphopt/Dialect/Graph/Transforms/Passes.h.inc"
