@@ -4,6 +4,7 @@ encoder layer and an LSTM (test/onnx/models.py).
 
     python3 bench/onnx_vs_ort.py --reps 20
     python3 bench/onnx_vs_ort.py --models lstm bert_layer --reps 50
+    python3 bench/onnx_vs_ort.py --unfused      # also graphopt with fuse=False
 
 Each model is exported with ``torch.onnx.export`` in the run, imported with
 ``graphopt.import_onnx`` and JIT-compiled (specialized to the input shapes);
@@ -34,7 +35,7 @@ sys.path.insert(0, str(ROOT / "python"))
 import models  # noqa: E402
 
 
-def bench_model(name: str, tmp: Path, reps: int, warmup: int) -> dict:
+def bench_model(name: str, tmp: Path, reps: int, warmup: int, with_unfused: bool) -> dict:
     import graphopt
     import onnxruntime
     from graphopt.importer.onnx_importer import import_onnx
@@ -42,24 +43,30 @@ def bench_model(name: str, tmp: Path, reps: int, warmup: int) -> dict:
     t0 = time.perf_counter()
     text = import_onnx(path)
     t1 = time.perf_counter()
-    program = graphopt.Program(text, specialize=[a.shape for a in inputs])
+    shapes = [a.shape for a in inputs]
+    program = graphopt.Program(text, specialize=shapes)
     t2 = time.perf_counter()
+    unfused = graphopt.Program(text, specialize=shapes, fuse=False) if with_unfused else None
     session = models.ort_session(path, threads=1)
-    got, want = program.run(inputs), models.ort_run(session, inputs)
-    err = max(float(np.abs(g.astype(np.float64) - w).max()) for g, w in zip(got, want))
+    want = models.ort_run(session, inputs)
+    err = max(float(np.abs(g.astype(np.float64) - w).max())
+              for g, w in zip(program.run(inputs), want))
+    runs = {"graphopt": lambda: program.run(inputs),
+            "ort": lambda: models.ort_run(session, inputs)}
+    if unfused is not None:
+        runs["unfused"] = lambda: unfused.run(inputs)
     for _ in range(warmup):
-        program.run(inputs)
-        models.ort_run(session, inputs)
-    ours, theirs = [], []
+        for fn in runs.values():
+            fn()
+    times = {k: [] for k in runs}
     for _ in range(reps):
-        s = time.perf_counter()
-        program.run(inputs)
-        ours.append(time.perf_counter() - s)
-        s = time.perf_counter()
-        models.ort_run(session, inputs)
-        theirs.append(time.perf_counter() - s)
-    g, o = statistics.median(ours), statistics.median(theirs)
-    return {"name": name, "graphopt_ms": g * 1e3, "ort_ms": o * 1e3, "ratio": g / o,
+        for k, fn in runs.items():
+            s = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - s)
+    med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+    return {"name": name, "graphopt_ms": med["graphopt"], "ort_ms": med["ort"],
+            "ratio": med["graphopt"] / med["ort"], "unfused_ms": med.get("unfused"),
             "import_s": t1 - t0, "compile_s": t2 - t1, "max_err": err,
             "ort_version": onnxruntime.__version__}
 
@@ -70,18 +77,23 @@ def main(argv=None) -> int:
                    choices=list(models.ALL), help="models (default: %(default)s)")
     p.add_argument("--reps", type=int, default=20, help="timed calls each (default 20)")
     p.add_argument("--warmup", type=int, default=3, help="untimed calls first (default 3)")
+    p.add_argument("--unfused", action="store_true",
+                   help="also time graphopt compiled with fuse=False")
     args = p.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="onnx-bench-") as tmp:
         for name in args.models:
             print(f"{name} ...", file=sys.stderr, flush=True)
-            rows.append(bench_model(name, Path(tmp), args.reps, args.warmup))
+            rows.append(bench_model(name, Path(tmp), args.reps, args.warmup, args.unfused))
+    extra = " graphopt fuse=False (ms) | unfused / ORT |" if args.unfused else ""
     print(f"| model | graphopt (ms) | ONNX Runtime {rows[0]['ort_version']} (ms) | "
-          "graphopt / ORT | import (s) | compile (s) | max abs diff |")
-    print("|---|---|---|---|---|---|---|")
+          f"graphopt / ORT |{extra} import (s) | compile (s) | max abs diff |")
+    print("|---|---|---|---|" + ("---|---|" if args.unfused else "") + "---|---|---|")
     for r in rows:
-        print(f"| {r['name']} | {r['graphopt_ms']:.2f} | {r['ort_ms']:.2f} | {r['ratio']:.2f} | "
-              f"{r['import_s']:.1f} | {r['compile_s']:.1f} | {r['max_err']:.1e} |")
+        unf = f" {r['unfused_ms']:.2f} | {r['unfused_ms'] / r['ort_ms']:.2f} |" \
+            if args.unfused else ""
+        print(f"| {r['name']} | {r['graphopt_ms']:.2f} | {r['ort_ms']:.2f} | {r['ratio']:.2f} |"
+              f"{unf} {r['import_s']:.1f} | {r['compile_s']:.1f} | {r['max_err']:.1e} |")
     print(f"\nmedians of {args.reps} alternating calls after {args.warmup} warm-up calls, "
           "1 thread each", file=sys.stderr)
     return 0

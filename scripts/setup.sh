@@ -74,6 +74,16 @@ else
   log "Python modules present"
 fi
 
+# The ONNX importer's tests (test/onnx): onnx, onnxruntime (the reference),
+# and onnxscript (torch.onnx.export's exporter). PyPI wheels only, so
+# optional: without them those tests are reported unsupported.
+ONNX_PIP=(onnx onnxruntime onnxscript)
+if ! "$PYTHON" -c "import onnx, onnxruntime, onnxscript" 2>/dev/null; then
+  log "installing Python modules ${ONNX_PIP[*]} for $PYTHON"
+  "$PYTHON" -m pip install -q "${ONNX_PIP[@]}" 2>/dev/null \
+    || log "cannot pip install ${ONNX_PIP[*]}: the ONNX tests will be skipped"
+fi
+
 [[ "${1:-}" == "--no-build" ]] && exit 0
 
 LLVM_PREFIX="$(llvm-config-${LLVM_VERSION} --prefix)"

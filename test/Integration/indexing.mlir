@@ -50,6 +50,14 @@
 // RUN:   --expected-output=@%t/split/expected4.npy \
 // RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=FIVE
 
+// split with a dynamic dim other than the axis, compiled as dynamic-shape
+// code (tensor.extract_slice sized at run time).
+// RUN: %reference split_dynamic %t/split_dynamic
+// RUN: graph-run %s --entry=split_dynamic --quiet --specialize-shapes=false \
+// RUN:   --input=@%t/split_dynamic/x0.npy --expected-output=@%t/split_dynamic/expected.npy \
+// RUN:   --expected-output=@%t/split_dynamic/expected1.npy \
+// RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=TWO
+
 // argmax: ties go to the first index, a NaN is the maximum (the first
 // NaN), an all -inf row gives 0; axis 0 with keepdims; i32 along axis 1 and
 // along axis 2 with keepdims.
@@ -69,6 +77,9 @@
 // RUN:   --expected-output=@%t/cumsum/expected1.npy --expected-output=@%t/cumsum/expected2.npy \
 // RUN:   --expected-output=@%t/cumsum/expected3.npy \
 // RUN:   --rtol=1e-6 --atol=1e-6 | FileCheck %s --check-prefix=FOUR
+
+// TWO: result 0: matches expected
+// TWO: result 1: matches expected
 
 // THREE: result 0: matches expected
 // THREE: result 1: matches expected
@@ -114,6 +125,11 @@ func.func @split(%x: tensor<3x6xf32>, %y: tensor<5x2x3xi32>) -> (tensor<3x1xf32>
   %a:3 = graph.split %x {axis = 1 : i64, sizes = array<i64: 1, 2, 3>} : tensor<3x6xf32> -> tensor<3x1xf32>, tensor<3x2xf32>, tensor<3x3xf32>
   %b:2 = graph.split %y {axis = 0 : i64, sizes = array<i64: 2, 3>} : tensor<5x2x3xi32> -> tensor<2x2x3xi32>, tensor<3x2x3xi32>
   return %a#0, %a#1, %a#2, %b#0, %b#1 : tensor<3x1xf32>, tensor<3x2xf32>, tensor<3x3xf32>, tensor<2x2x3xi32>, tensor<3x2x3xi32>
+}
+
+func.func @split_dynamic(%x: tensor<?x6xf32>) -> (tensor<?x2xf32>, tensor<?x4xf32>) {
+  %r:2 = graph.split %x {axis = 1 : i64, sizes = array<i64: 2, 4>} : tensor<?x6xf32> -> tensor<?x2xf32>, tensor<?x4xf32>
+  return %r#0, %r#1 : tensor<?x2xf32>, tensor<?x4xf32>
 }
 
 func.func @argmax(%x: tensor<4x7xf32>, %y: tensor<3x4x5xi32>) -> (tensor<4xi64>, tensor<1x7xi64>, tensor<3x5xi64>, tensor<3x4x1xi64>) {

@@ -1301,6 +1301,12 @@ def case_split(rng):
 
 
 @case
+def split_dynamic(rng):
+    x = uniform(rng, (5, 6))
+    return [x], [x[:, 0:2].copy(), x[:, 2:6].copy()]
+
+
+@case
 def case_argmax(rng):
     # Small integers: many ties, which go to the first index.
     x = small_int_floats(rng, (4, 7))

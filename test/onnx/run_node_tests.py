@@ -23,6 +23,12 @@ Each case ends as
 * ``unsupported``: the importer reported the model as unsupported (a clear
   diagnostic naming the node).
 
+The suite feeds every input at run time, including the ones ONNX models
+normally hold as initializers: shapes, axes, pads, repeats. The ``graph``
+dialect takes those as static attributes, so when the importer asks for
+such an input to be a constant, the runner binds it to the data set's value
+(``import_onnx(..., constants=...)``) and imports again.
+
 expectations.txt lists every case that does not pass, with its status and a
 reason. A case whose status differs from its expectation (a new failure, an
 unexpected pass, a status change) fails the run. The cases run in worker
@@ -80,10 +86,15 @@ def collect_cases(data_dir: Path | None) -> dict:
         import numpy as np
         with np.errstate(all="ignore"):
             cases = node.collect_testcases(None)
+    from onnx import TensorProto, numpy_helper
+
+    def array(v):  # some cases hold TensorProtos (float16 casts)
+        return numpy_helper.to_array(v) if isinstance(v, TensorProto) else v
     out = {}
     for c in cases:
         out[c.name] = {"model": c.model.SerializeToString(),
-                       "data_sets": [(list(i), list(o)) for i, o in c.data_sets],
+                       "data_sets": [([array(v) for v in i], [array(v) for v in o])
+                                     for i, o in c.data_sets],
                        "rtol": c.rtol, "atol": c.atol}
     return out
 
@@ -175,7 +186,10 @@ def _import(model: bytes, input_names, inputs):
     """Imports the model. Graph inputs that the importer needs at import
     time (shapes, axes, pads, ...: static attributes in the graph dialect)
     are bound to the data set's values, as a model would hold them in
-    initializers. Returns (MLIR text, names of the bound inputs)."""
+    initializers: first the inputs the importer names, then, when it names
+    values computed from inputs, every integer input. Returns (MLIR text,
+    names of the bound inputs)."""
+    import numpy as np
     from graphopt.importer.errors import UnsupportedOpsError
     from graphopt.importer.onnx_importer import import_onnx
     values = dict(zip(input_names, inputs))
@@ -184,8 +198,12 @@ def _import(model: bytes, input_names, inputs):
         try:
             return import_onnx(model, constants=bound), set(bound)
         except UnsupportedOpsError as e:
-            wanted = {m.group(1) for r in e.errors for m in [_NEEDS_CONSTANT.search(r.reason)] if m}
-            wanted = {n for n in wanted if n in values and n not in bound}
+            named = {m.group(1) for r in e.errors for m in [_NEEDS_CONSTANT.search(r.reason)] if m}
+            wanted = {n for n in named if n in values}
+            if named - set(values):
+                wanted |= {n for n, v in values.items()
+                           if isinstance(v, np.ndarray) and v.dtype.kind in "iu"}
+            wanted -= set(bound)
             if not wanted:
                 raise
             bound.update({n: values[n] for n in wanted})

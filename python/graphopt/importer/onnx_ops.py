@@ -22,8 +22,9 @@ importer turns that into an entry of the model's error report.
 
 Values known at import time are NumPy arrays. A shape that involves a
 dynamic dimension is a *partial* value: an ``object`` array of ints whose
-unknown entries are ``None`` (always int64 data). The shape ops propagate
-them, so that a reshape target with one unknown entry becomes a ``-1``.
+unknown entries are :class:`Sym` (always int64 data). The shape ops
+propagate them, so that a reshape target with one unknown entry becomes a
+``-1``.
 """
 
 from __future__ import annotations
@@ -101,8 +102,8 @@ class Tensor:
     """An ONNX value during import: an SSA ``value``, a ``const`` known at
     import time, or both (a constant is materialized on first use).
 
-    ``const`` with dtype ``object`` is a partial int64 value: its ``None``
-    entries depend on a dynamic dimension.
+    ``const`` with dtype ``object`` is a partial int64 value: its
+    :class:`Sym` entries depend on a dynamic dimension.
     """
 
     type: TType
@@ -223,7 +224,8 @@ REGISTRY: Dict[str, OpSpec] = {}
 MIN_OPSET = 13
 MAX_OPSET = 28
 
-ALL = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)  # "typed": every input
+#: ``typed`` for ops whose every input has the op's element type.
+ALL = tuple(range(32))
 
 
 def register(*op_types: str, dtypes: Sequence[np.dtype], typed=(0,),
@@ -779,7 +781,7 @@ def _mod(n: Node):
     return [b.select(fix, b.binary("add", r, y), r)]
 
 
-def _variadic_fold(fn, int_only=False):
+def _variadic_fold(fn):
     def fold(_node, ins):
         arrays = [a for a in ins if a is not None]
         if any(a.dtype == object for a in arrays):
@@ -868,24 +870,22 @@ def _where(n: Node):
               "`graph.min` with them")
 def _clip(n: Node):
     b, x = n.b, n.value(0)
-    attrs = {}
-    out = x
+    bounds = {}           # constant bounds: clamp attributes
+    tensors = []          # run-time bounds: (op, value)
     for i, key, op in ((1, "min", "max"), (2, "max", "min")):
         if not n.has(i):
             continue
         c = n.maybe_const(i)
-        if c is not None:
-            if c.size != 1:
-                raise Unsupported(f"{key} must be a scalar")
-            attrs[key] = float(c.reshape(-1)[0])
+        if c is None:
+            tensors.append((op, n.value(i)))
+        elif c.size != 1:
+            raise Unsupported(f"{key} must be a scalar")
         else:
-            attrs.setdefault("_tensors", []).append((op, n.value(i)))
-    tensors = attrs.pop("_tensors", [])
-    if attrs:
-        out = b.unary("clamp", out, attrs)
+            bounds[key] = float(c.reshape(-1)[0])
+    y = b.unary("clamp", x, bounds) if bounds else x
     for op, v in tensors:
-        out = b.binary(op, out, b.cast(v, x.dtype))
-    return [out]
+        y = b.binary(op, y, b.cast(v, x.dtype))
+    return [y]
 
 
 # -- casts -----------------------------------------------------------------
@@ -994,6 +994,33 @@ def _fold_reduce(n: Node, ins):
     return [np.asarray(fn(x, axis=tuple(axes), keepdims=bool(n.attr("keepdims")))).astype(x.dtype)]
 
 
+#: The largest reduced dim ReduceProd unrolls into multiplications.
+PROD_LIMIT = 64
+
+
+def _reduce_prod(b: Builder, x: Value, axes: Sequence[int], keep: bool) -> Value:
+    """Product over ``axes`` as multiplications of unit slices."""
+    y = x
+    for a in axes:
+        d = y.shape[a]
+        if d is None or d > PROD_LIMIT:
+            raise Unsupported(f"ReduceProd over a dim of size {d}: the dialect has no "
+                              f"product reduction (static dims up to {PROD_LIMIT} are "
+                              "multiplied out)")
+        if None in y.shape:
+            raise Unsupported("ReduceProd of a tensor with dynamic dims")
+        acc = None
+        for i in range(d):
+            start, limit = [0] * y.rank, list(y.shape)
+            start[a], limit[a] = i, i + 1
+            s = b.slice(y, start, limit, [1] * y.rank)
+            acc = s if acc is None else b.binary("mul", acc, s)
+        y = acc
+    if not keep:
+        y = reshape_dims(b, y, [dim for i, dim in enumerate(y.shape) if i not in axes])
+    return y
+
+
 def _emit_reduce(n: Node):
     b, x = n.b, n.value(0)
     axes = reduce_axes(n, x.rank)
@@ -1015,8 +1042,7 @@ def _emit_reduce(n: Node):
             value = {np.inf: info.max, -np.inf: info.min}.get(value, 0)
         return [np.full(shape, value, dtype=dt)]
     if op == "ReduceProd":
-        raise Unsupported("ReduceProd is supported only on values known at import "
-                          "time (the graph dialect has no product reduction)")
+        return [_reduce_prod(b, x, axes, keep)]
     if op in ("ReduceSum", "ReduceMax", "ReduceMin"):
         return [b.reduce(op[6:].lower(), x, axes, keep)]
     if op == "ReduceMean":
@@ -1055,8 +1081,8 @@ register("ReduceL2", "ReduceLogSum", "ReduceLogSumExp", dtypes=FLOATS,
          doc="`graph.reduce` with elementwise ops (LogSumExp in the stable "
              "max-shifted form)")(_emit_reduce)
 register("ReduceProd", dtypes=NUMERIC, attrs=_REDUCE_ATTRS, fold=_fold_reduce,
-         doc="Only on integer values known at import time (shape "
-             "arithmetic): the dialect has no product reduction")(_emit_reduce)
+         doc="A chain of `graph.mul` of slices (the dialect has no product "
+             f"reduction): static reduced dims of at most {PROD_LIMIT} elements")(_emit_reduce)
 
 
 @register("Softmax", dtypes=FLOATS, attrs={"axis": ANY_VALUE}, doc="`graph.softmax`")
@@ -1105,10 +1131,6 @@ def reverse_along(b: Builder, x: Value, axis: int) -> Value:
     return b.generic("gather", [x, b.constant(np.arange(d - 1, -1, -1, dtype=np.int64),
                                               hint="rev")],
                      {"axis": axis}, x.type)
-
-
-def _check_select_last(v, _node):
-    return None if v in (0, 1) else f"value {v!r}"
 
 
 @register("ArgMax", "ArgMin", dtypes=NUMERIC,
@@ -1171,22 +1193,9 @@ def _cumsum(n: Node):
 # Linear algebra
 # ===========================================================================
 
-def matmul(b: Builder, x: Value, w: Value) -> Value:
-    """``x @ w``; a rank > 2 ``x`` times a 2-D ``w`` is computed as one 2-D
-    matmul on ``x`` with its leading dims flattened (the same arithmetic:
-    the CPU pipeline runs the batched form of this product far slower)."""
-    if x.rank > 2 and w.rank == 2:
-        lead = list(x.shape[:-1])
-        if sum(d is None for d in lead) <= 1:
-            rows = None if None in lead else math.prod(lead)
-            y = b.matmul(reshape_dims(b, x, [rows, x.shape[-1]]), w)
-            return reshape_dims(b, y, lead + [w.shape[1]])
-    return b.matmul(x, w)
-
-
 @register("MatMul", dtypes=NUMERIC, typed=(0, 1), doc="`graph.matmul` (NumPy semantics)")
 def _matmul(n: Node):
-    return [matmul(n.b, n.value(0), n.value(1))]
+    return [n.b.matmul(n.value(0), n.value(1))]
 
 
 def transposed(n: Node, i: int, perm: Sequence[int]) -> Value:
@@ -1319,8 +1328,10 @@ _POOL_ATTRS = {
 }
 
 
-def _pool(n: Node, kind: str):
-    b, x = n.b, n.value(0)
+def _pool(n: Node, kind: str, x: Optional[Value] = None,
+          count_include_pad: Optional[bool] = None):
+    b = n.b
+    x = n.value(0) if x is None else x
     kernel = list(n.attr("kernel_shape"))
     k = len(kernel)
     if x.rank != k + 2:
@@ -1343,7 +1354,8 @@ def _pool(n: Node, kind: str):
         attrs["dilations"] = list(dilations)
     attrs["ceil_mode"] = ceil
     if kind == "avg_pool2d":
-        attrs["count_include_pad"] = bool(n.attr("count_include_pad"))
+        attrs["count_include_pad"] = bool(n.attr("count_include_pad")) \
+            if count_include_pad is None else count_include_pad
     y = b.generic(kind, [x2], attrs, x2.type.with_shape([n_, c, oh, ow]))
     return _from_2d(n, y) if one_d else y
 
@@ -1369,6 +1381,21 @@ def _max_pool(n: Node):
           doc="`graph.avg_pool2d` (1-D and 2-D, no dilation)")
 def _avg_pool(n: Node):
     return [_pool(n, "avg_pool2d")]
+
+
+@register("LpPool", dtypes=FLOATS,
+          attrs={**_POOL_ATTRS, "p": ANY_VALUE, "dilations": one_of([1], [1, 1])},
+          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D and 2-D, "
+              "no dilation)")
+def _lp_pool(n: Node):
+    b, x = n.b, n.value(0)
+    p = float(n.attr("p"))
+    dt = x.dtype
+    powered = b.binary("pow", b.unary("abs", x), n.splat(p, dt))
+    kernel = list(n.attr("kernel_shape"))
+    pooled = _pool(n, "avg_pool2d", powered, count_include_pad=True)
+    total = b.binary("mul", pooled, n.splat(float(math.prod(kernel)), dt))
+    return [b.binary("pow", total, n.splat(1.0 / p, dt))]
 
 
 @register("GlobalAveragePool", "GlobalMaxPool", dtypes=FLOATS,
@@ -2102,7 +2129,8 @@ def _depth_to_space(n: Node):
     return [reshape_dims(b, y, [nb, c // bs // bs, h * bs, w * bs])]
 
 
-@register("SpaceToDepth", dtypes=ANY, attrs={"blocksize": ANY_VALUE},
+@register("SpaceToDepth", dtypes=ANY,
+          attrs={"blocksize": ANY_VALUE, "mode": Attr("DCR or CRD", _check_d2s_mode)},
           doc="`graph.reshape` + `graph.transpose` (static C, H, W)")
 def _space_to_depth(n: Node):
     b, x = n.b, n.value(0)
@@ -2111,7 +2139,8 @@ def _space_to_depth(n: Node):
     if None in (c, h, w) or h % bs or w % bs:
         raise Unsupported("needs static C, H and W (multiples of blocksize)")
     y = reshape_dims(b, x, [nb, c, h // bs, bs, w // bs, bs])
-    y = b.transpose(y, [0, 3, 5, 1, 2, 4])
+    crd = n.attr("mode", "DCR") == "CRD"
+    y = b.transpose(y, [0, 1, 3, 5, 2, 4] if crd else [0, 3, 5, 1, 2, 4])
     return [reshape_dims(b, y, [nb, c * bs * bs, h // bs, w // bs])]
 
 
@@ -2225,7 +2254,7 @@ def _rnn(n: Node):
         a0 = per_dir * d
         wt = _direction_weights(n, 1, d, gh)          # [I, G*H]
         rt = _direction_weights(n, 2, d, gh)          # [H, G*H]
-        xw = matmul(b, x, wt)                         # [T, B, G*H]
+        xw = b.matmul(x, wt)                          # [T, B, G*H]
         rb = None
         if bias is not None:
             bd = _direction_row(n, bias, d)           # [2*G*H]

@@ -220,6 +220,21 @@ func.func @composites(%q: tensor<2x4x8xf32>, %x: tensor<2x3x8xf32>, %w: tensor<8
 
 // -----
 
+// split with a dynamic dim other than the axis (which graph-decompose leaves
+// alone): one tensor.extract_slice per piece, sized from the run-time dim.
+// CHECK-LABEL: func.func @split_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x6xf32>)
+// CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x6xf32>
+// CHECK: %[[A:.+]] = tensor.extract_slice %[[X]][0, 0] [%[[N]], 2] [1, 1] : tensor<?x6xf32> to tensor<?x2xf32>
+// CHECK: %[[B:.+]] = tensor.extract_slice %[[X]][0, 2] [%[[N]], 4] [1, 1] : tensor<?x6xf32> to tensor<?x4xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @split_dynamic(%x: tensor<?x6xf32>) -> (tensor<?x2xf32>, tensor<?x4xf32>) {
+  %0:2 = graph.split %x {axis = 1 : i64, sizes = array<i64: 2, 4>} : tensor<?x6xf32> -> tensor<?x2xf32>, tensor<?x4xf32>
+  return %0#0, %0#1 : tensor<?x2xf32>, tensor<?x4xf32>
+}
+
+// -----
+
 // gather: a linalg.generic over the result reading the indices; each index
 // is wrapped (negative + size) and clamped into [0, size - 1] before the
 // tensor.extract.

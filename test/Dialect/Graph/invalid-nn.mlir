@@ -1008,12 +1008,24 @@ func.func @loop_condition_i1(%n: tensor<i64>, %t: tensor<i32>, %x: tensor<4xf32>
 
 // -----
 
-// Results have exactly the carried types (not merely compatible ones).
+// The carried operands need only be compatible with the results (the
+// carried types); a static mismatch is an error.
 func.func @loop_c1(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.loop' op result types must equal the carried operand types}}
-  %0 = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32> {
-  ^bb0(%i: tensor<i64>, %y: tensor<4xf32>):
-    graph.yield %t, %y : tensor<i1>, tensor<4xf32>
+  // expected-error @+1 {{'graph.loop' op carried operand types must be compatible with the result types}}
+  %0 = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<5xf32> {
+  ^bb0(%i: tensor<i64>, %y: tensor<5xf32>):
+    graph.yield %t, %y : tensor<i1>, tensor<5xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_c1_element_type(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.loop' op carried operand types must be compatible with the result types}}
+  %0 = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf16> {
+  ^bb0(%i: tensor<i64>, %y: tensor<4xf16>):
+    graph.yield %t, %y : tensor<i1>, tensor<4xf16>
   }
   return
 }
@@ -1021,7 +1033,7 @@ func.func @loop_c1(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>) {
 // -----
 
 func.func @loop_c1_count(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.loop' op result types must equal the carried operand types}}
+  // expected-error @+1 {{'graph.loop' op carried operand types must be compatible with the result types}}
   %0:2 = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   ^bb0(%i: tensor<i64>, %y: tensor<4xf32>):
     graph.yield %t, %y : tensor<i1>, tensor<4xf32>
@@ -1055,10 +1067,23 @@ func.func @loop_c2_iteration_type(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4x
 // -----
 
 func.func @loop_c2_argument_type(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>, %z: tensor<f32>) {
-  // expected-error @+1 {{'graph.loop' op body argument 2 has type 'tensor<?xf32>', carried operand 'tensor<f32>'}}
+  // expected-error @+1 {{'graph.loop' op body argument 2 has type 'tensor<?xf32>', but the carried type (result 1) is 'tensor<f32>'}}
   %0:2 = graph.loop %n, %t, %x, %z : (tensor<i64>, tensor<i1>, tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>) {
   ^bb0(%i: tensor<i64>, %y: tensor<4xf32>, %w: tensor<?xf32>):
     graph.yield %t, %y, %z : tensor<i1>, tensor<4xf32>, tensor<f32>
+  }
+  return
+}
+
+// -----
+
+// The body arguments have exactly the result (carried) types, even where the
+// carried operand is more static.
+func.func @loop_c2_argument_exact(%n: tensor<i64>, %t: tensor<i1>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.loop' op body argument 1 has type 'tensor<4xf32>', but the carried type (result 0) is 'tensor<?xf32>'}}
+  %0 = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32> {
+  ^bb0(%i: tensor<i64>, %y: tensor<4xf32>):
+    graph.yield %t, %y : tensor<i1>, tensor<4xf32>
   }
   return
 }

@@ -310,6 +310,13 @@ func.func @loop(%n: tensor<i64>, %x0: tensor<4xf32>, %d: tensor<?x3xf32>) -> (te
     %y2 = graph.cast %y : tensor<?x3xf32> -> tensor<2x3xf32>
     graph.yield %go, %y2 : tensor<i1>, tensor<2x3xf32>
   }
+  // A carried operand more static than the carried (result) type.
+  // CHECK: graph.loop %[[N]], %[[T]], %[[X0]] : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32> {
+  // CHECK-NEXT: ^bb0(%{{.+}}: tensor<i64>, %{{.+}}: tensor<?xf32>):
+  %v = graph.loop %n, %true, %x0 : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32> {
+  ^bb0(%l: tensor<i64>, %z: tensor<?xf32>):
+    graph.yield %true, %z : tensor<i1>, tensor<?xf32>
+  }
   // No carried values.
   // CHECK: graph.loop %[[N]], %[[T]] : (tensor<i64>, tensor<i1>) -> () {
   // CHECK-NEXT: ^bb0(%{{.+}}: tensor<i64>):

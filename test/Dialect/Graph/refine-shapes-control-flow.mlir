@@ -1,18 +1,20 @@
 // RUN: graph-opt %s -graph-refine-shapes -split-input-file | FileCheck %s
 // RUN: graph-opt %s -graph-optimize -split-input-file | FileCheck %s --check-prefix=OPT
 
-// Shape refinement around graph.loop and graph.if. A graph.loop's results
-// and body arguments have exactly its carried operands' types (C1, C2), so
-// making a carried operand more static must keep the loop valid; a region's
-// yielded values need only be compatible with the results.
+// Shape refinement around graph.loop and graph.if. A graph.loop's carried
+// operands need only be compatible with its results (C1), so a carried
+// operand may become more static while the results and the body arguments
+// (the carried types, C2) keep theirs; a region's yielded values need only be
+// compatible with the results.
 
-// The carried operand %x0 refines to tensor<4xf32>.
+// The carried operand %x0 refines to tensor<4xf32>; the loop is unchanged.
 // CHECK-LABEL: func.func @loop_carried_operand
 // CHECK: %[[X0:.+]] = graph.add %{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-// CHECK: graph.loop %{{.+}}, %{{.+}}, %{{.+}} : (tensor<i64>, tensor<i1>, tensor<{{.+}}xf32>) -> tensor<{{.+}}xf32> {
-// CHECK: graph.yield
+// CHECK: graph.loop %{{.+}}, %{{.+}}, %[[X0]] : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32> {
+// CHECK-NEXT: ^bb0(%{{.+}}: tensor<i64>, %{{.+}}: tensor<?xf32>):
+// CHECK-NEXT: graph.mul %{{.+}}, %{{.+}} : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
 // OPT-LABEL: func.func @loop_carried_operand
-// OPT: graph.loop
+// OPT: graph.loop %{{.+}}, %{{.+}}, %{{.+}} : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<?xf32>
 func.func @loop_carried_operand(%n: tensor<i64>, %a: tensor<4xf32>) -> tensor<?xf32> {
   %true = graph.constant dense<true> : tensor<i1>
   %x0 = graph.add %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<?xf32>

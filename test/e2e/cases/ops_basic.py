@@ -6,7 +6,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from framework import Spec, add_case, case
+from framework import add_case, case
 
 
 def randn(*shape):
