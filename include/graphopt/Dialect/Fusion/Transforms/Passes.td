@@ -31,8 +31,11 @@ def FusionFormAttentionPass : Pass<"fusion-form-attention"> {
     additive mask (`add`) or a boolean one (`select(mask, scores, -inf)`),
     and replaces it by one `fusion.attention`. These are the forms PyTorch's
     and ONNX's exporters produce for scaled dot-product attention.
-    Intermediate values used elsewhere block the match. The patterns are
-    public (`populateFormAttentionPatterns`).
+    Intermediate values used elsewhere block the match. It also rewrites
+    `graph.scaled_dot_product_attention`, whose semantics are the same
+    (mask kinds, default scale, causal alignment), into `fusion.attention`
+    unless its scale is not positive. The patterns are public
+    (`populateFormAttentionPatterns`).
   }];
   let dependentDialects = ["::mlir::graphopt::fusion::FusionDialect"];
   let statistics = [
@@ -44,10 +47,10 @@ def FusionExpandPass : Pass<"fusion-expand"> {
   let summary = "Expand fused kernels and groups back into graph ops";
   let description = [{
     Rewrites `fusion.linear` and `fusion.attention` into the graph ops that
-    define them and inlines `fusion.group` bodies. This is how fusion ops are
-    compiled today (the CPU pipeline runs it first); fused code generation
-    (tile-and-fuse, flash attention) will replace it for the kernels it
-    covers.
+    define them and inlines `fusion.group` bodies. This is how fusion ops
+    without fused code generation are compiled: the CPU pipeline runs it
+    after `convert-fusion-attention` (which lowers attention itself unless
+    `flash-attention=false`).
   }];
   let dependentDialects = ["::mlir::graphopt::graph::GraphDialect"];
 }
