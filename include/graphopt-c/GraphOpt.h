@@ -55,7 +55,8 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
 
 /* Compiles function `entry` of `mlir_text` for the host CPU.
  * `options` is a space-separated list of key=value pairs:
- *   optimize=0|1 vectorize=0|1 fuse=0|1 opt-level=0..3 timing=0|1
+ *   optimize=0|1 vectorize=0|1 fuse=0|1 flash-attention=0|1 opt-level=0..3
+ *   timing=0|1
  *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES
  *                      being one entry per argument separated by ';', each
  *                      dims joined by 'x' ("1x3x224x224;7"); "" for rank 0.

@@ -57,11 +57,17 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
-  // Fused kernels without a dedicated lowering and composite ops become
-  // primitive graph ops; a second optimization round folds their constant
-  // parts (batch-norm statistics into one scale and shift per channel).
+  // Attention (the exported subgraph and graph.scaled_dot_product_attention)
+  // becomes fusion.attention and then the flash-attention loop nest. Fused
+  // kernels without a dedicated lowering and composite ops become primitive
+  // graph ops; a second optimization round folds their constant parts
+  // (batch-norm statistics into one scale and shift per channel).
   {
     OpPassManager &fn = pm.nest<func::FuncOp>();
+    if (options.flashAttention) {
+      fn.addPass(fusion::createFusionFormAttentionPass());
+      fn.addPass(createConvertFusionAttentionPass());
+    }
     fn.addPass(fusion::createFusionExpandPass());
     fn.addPass(graph::createGraphDecomposePass());
   }

@@ -78,6 +78,11 @@ static cl::opt<bool>
     fuse("fuse", cl::desc("Fuse elementwise chains (off: one loop nest and "
                           "buffer per op, to measure what fusion buys)"),
          cl::init(true), cl::cat(category));
+static cl::opt<bool> flashAttention(
+    "flash-attention",
+    cl::desc("Compile attention as a tiled online-softmax loop nest (off: "
+             "as separate matmul, softmax and elementwise ops)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -188,6 +193,7 @@ int main(int argc, char **argv) {
   options.optimize = optimize;
   options.vectorize = vectorize;
   options.fuse = fuse;
+  options.flashAttention = flashAttention;
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

@@ -39,6 +39,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Fuse elementwise producer/consumer chains into one "
                      "loop nest (off: one loop nest and buffer per op)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("Form fusion.attention from attention subgraphs and "
+                     "graph.scaled_dot_product_attention and lower it to a "
+                     "tiled online-softmax loop nest (off: attention is "
+                     "expanded into matmul, softmax and elementwise ops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),

@@ -51,6 +51,8 @@ struct RunnerOptions {
   bool vectorize = true;
   /// Fuse elementwise chains (off: one loop nest per op, for comparison).
   bool fuse = true;
+  /// Flash-attention lowering of attention (off: expanded into separate ops).
+  bool flashAttention = true;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
   /// Print per-pass and per-phase timing to stderr.
