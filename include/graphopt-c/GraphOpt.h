@@ -55,7 +55,8 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
 
 /* Compiles function `entry` of `mlir_text` for the host CPU.
  * `options` is a space-separated list of key=value pairs:
- *   optimize=0|1 vectorize=0|1 fuse=0|1 opt-level=0..3 timing=0|1
+ *   optimize=0|1 vectorize=0|1 fuse=0|1 flash-attention=0|1 opt-level=0..3
+ *   timing=0|1
  *   fusion-report=FILE writes the fusion report ('-': stderr, *.json: JSON)
  *   shared-libs=A.so,B.so  libraries providing fusion.custom_call kernels
  *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES

@@ -217,6 +217,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ok = flag(ro.vectorize);
     else if (key == "fuse")
       ok = flag(ro.fuse);
+    else if (key == "flash-attention")
+      ok = flag(ro.flashAttention);
     else if (key == "timing")
       ok = flag(ro.timing);
     else if (key == "fusion-report")

@@ -57,13 +57,19 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
-  // Fused kernels without a dedicated lowering and composite ops become
-  // primitive graph ops; a second optimization round folds their constant
-  // parts (batch-norm statistics into one scale and shift per channel).
+  // Attention (the exported subgraph and graph.scaled_dot_product_attention)
+  // becomes fusion.attention and then the flash-attention loop nest. Fused
+  // kernels without a dedicated lowering and composite ops become primitive
+  // graph ops; a second optimization round folds their constant parts
+  // (batch-norm statistics into one scale and shift per channel).
   {
     OpPassManager &fn = pm.nest<func::FuncOp>();
     if (options.fuseElementwise)
       fn.addPass(fusion::createFusionFormConvPass());
+    if (options.flashAttention) {
+      fn.addPass(fusion::createFusionFormAttentionPass());
+      fn.addPass(createConvertFusionAttentionPass());
+    }
     fusion::FusionExpandPassOptions expand;
     expand.inlineGroups = !options.fuseElementwise;
     fn.addPass(fusion::createFusionExpandPass(expand));

@@ -194,6 +194,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   cpu.vectorize = options.vectorize;
   cpu.fuseElementwise = options.fuse;
   cpu.fusionReport = options.fusionReport;
+  cpu.flashAttention = options.flashAttention;
   // Buffers come from the runtime's caching allocator, so repeated calls
   // reuse memory; results are released through it too.
   cpu.runtimeAllocator = true;

@@ -7,6 +7,14 @@
 // RUN:   --rtol=1e-5 --atol=1e-6 | FileCheck %s
 // RUN: graph-run %s --entry=attention_causal --quiet --input=@%t/ac/x0.npy --input=@%t/ac/x1.npy \
 // RUN:   --input=@%t/ac/x2.npy --expected-output=@%t/ac/expected.npy --rtol=1e-5 --atol=1e-6 | FileCheck %s
+// The same through fusion-expand (flash-attention=false), which the CPU
+// pipeline otherwise no longer takes for attention:
+// RUN: graph-run %s --entry=attention_masked --quiet --flash-attention=false --input=@%t/am/x0.npy \
+// RUN:   --input=@%t/am/x1.npy --input=@%t/am/x2.npy --input=@%t/am/x3.npy \
+// RUN:   --expected-output=@%t/am/expected.npy --rtol=1e-5 --atol=1e-6 | FileCheck %s
+// RUN: graph-run %s --entry=attention_causal --quiet --flash-attention=false --input=@%t/ac/x0.npy \
+// RUN:   --input=@%t/ac/x1.npy --input=@%t/ac/x2.npy --expected-output=@%t/ac/expected.npy \
+// RUN:   --rtol=1e-5 --atol=1e-6 | FileCheck %s
 // RUN: graph-run %s --entry=linear_gelu --quiet --input=@%t/lg/x0.npy --input=@%t/lg/x1.npy \
 // RUN:   --input=@%t/lg/x2.npy --expected-output=@%t/lg/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // The unfused form, rewritten by fusion-form-linear, computes the same.

@@ -193,6 +193,79 @@ def attention_causal(rng):
     return [q, k, v], [as_f32(sdpa(q, k, v, causal=True, scale=0.25))]
 
 
+# flash-attention.mlir: the flash lowering of fusion.attention, with block
+# edges (L and S not multiples of the 64x64 blocks), masks that empty whole
+# blocks of a row, fully masked rows (NaN, as softmax over -inf only gives),
+# broadcast batch dims, causal with L < S and L > S, and f16.
+
+def bool_mask(rng, shape, keep=0.6):
+    return rng.random(shape) < keep
+
+
+@case
+def flash_plain(rng):
+    q, k, v = (uniform(rng, (2, 3, 128, 64), -1, 1) for _ in range(3))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+@case
+def flash_causal_odd(rng):
+    # L = 77 < S = 130: two query blocks of 40 rows, three key blocks of 48.
+    q = uniform(rng, (2, 3, 77, 16))
+    k, v = uniform(rng, (2, 3, 130, 16)), uniform(rng, (2, 3, 130, 8))
+    return [q, k, v], [as_f32(sdpa(q, k, v, causal=True))]
+
+
+@case
+def flash_causal_tall(rng):
+    # L = 150 > S = 70: rows past S see every key.
+    q = uniform(rng, (4, 150, 32))
+    k, v = uniform(rng, (4, 70, 32)), uniform(rng, (4, 70, 16))
+    return [q, k, v], [as_f32(sdpa(q, k, v, causal=True, scale=0.3))]
+
+
+@case
+def flash_bool_mask(rng):
+    q = uniform(rng, (2, 2, 70, 32))
+    k, v = uniform(rng, (2, 2, 150, 32)), uniform(rng, (2, 2, 150, 16))
+    mask = bool_mask(rng, (70, 150))
+    mask[3, :] = False     # fully masked: NaN
+    mask[5, :100] = False  # masked in the first key blocks only
+    mask[9, :] = False
+    mask[9, 149] = True    # only the last (padded) key block
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask))]
+
+
+@case
+def flash_float_mask(rng):
+    q = uniform(rng, (3, 77, 16))
+    k, v = uniform(rng, (3, 130, 16)), uniform(rng, (3, 130, 24))
+    mask = uniform(rng, (3, 77, 130), -4, 4)
+    mask[:, :, :64] = -np.inf       # the first key blocks of every row
+    # Row 10: scores exactly -1000 (a zero query row), far below the 0 an
+    # online softmax may not clamp m to: exp(-1000) underflows.
+    q[:, 10, :] = 0
+    mask[:, 10, 64:] = -1000.0
+    mask[:, 11, :] = -np.inf        # fully masked: NaN
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask, scale=0.5))]
+
+
+@case
+def flash_broadcast(rng):
+    # Keys and values shared by 4 heads, a key-padding mask per batch.
+    q = uniform(rng, (2, 4, 90, 32))
+    k, v = uniform(rng, (2, 1, 200, 32)), uniform(rng, (2, 1, 200, 32))
+    mask = np.ones((2, 1, 1, 200), dtype=bool)
+    mask[0, :, :, 150:] = False
+    return [q, k, v, mask], [as_f32(sdpa(q, k, v, mask=mask))]
+
+
+@case
+def flash_f16(rng):
+    q, k, v = (uniform(rng, (2, 100, 32), -1, 1, F16) for _ in range(3))
+    return [q, k, v], [sdpa(q, k, v, causal=True).astype(F16)]
+
+
 @case
 def linear_gelu(rng):
     x, w, b = uniform(rng, (3, 10)), uniform(rng, (20, 10)), uniform(rng, (20,))

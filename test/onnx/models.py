@@ -12,8 +12,6 @@ import math
 import warnings
 from pathlib import Path
 
-import numpy as np
-
 
 def _torch():
     import torch

@@ -90,6 +90,11 @@ static cl::list<std::string>
                cl::desc("A shared library providing external kernels "
                         "(fusion.custom_call callees); repeatable"),
                cl::value_desc("path"), cl::cat(category));
+static cl::opt<bool> flashAttention(
+    "flash-attention",
+    cl::desc("Compile attention as a tiled online-softmax loop nest (off: "
+             "as separate matmul, softmax and elementwise ops)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
@@ -203,6 +208,7 @@ int main(int argc, char **argv) {
   options.fusionReport = fusionReport;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);
+  options.flashAttention = flashAttention;
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

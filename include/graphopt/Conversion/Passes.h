@@ -13,6 +13,9 @@
 namespace mlir {
 class RewritePatternSet;
 class ConversionTarget;
+namespace affine {
+class AffineDialect;
+}
 namespace arith {
 class ArithDialect;
 }
@@ -46,6 +49,13 @@ namespace mlir::graphopt {
 
 /// Patterns lowering every `graph` op to linalg/tensor/arith/math on tensors.
 void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+/// Patterns lowering `fusion.attention` to a flash-attention loop nest (scf
+/// loops over blocks of `blockRows` query rows and `blockCols` key/value
+/// positions, linalg on tensors inside, online softmax).
+void populateFusionAttentionLoweringPatterns(RewritePatternSet &patterns,
+                                             int64_t blockRows = 64,
+                                             int64_t blockCols = 64);
 
 #define GEN_PASS_REGISTRATION
 #include "graphopt/Conversion/Passes.h.inc"

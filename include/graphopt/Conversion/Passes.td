@@ -28,4 +28,49 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
   ];
 }
 
+def ConvertFusionAttentionPass : Pass<"convert-fusion-attention"> {
+  let summary = "Lower fusion.attention to a tiled online-softmax (flash "
+                "attention) loop nest";
+  let description = [{
+    Rewrites every `fusion.attention` into `scf.for` loops over the batch,
+    over blocks of `block-rows` query rows and over blocks of `block-cols`
+    key/value positions, with `linalg` ops on tensors inside, so that the
+    `[L, S]` score matrix is never materialized: each key/value block
+    computes a `[Br, Bc]` score tile with `linalg.matmul` (the query block is
+    scaled once, the keys are transposed once per batch index), applies the
+    mask, and updates a running row max, a running row sum and the `[Br, Dv]`
+    output accumulator (online softmax), which a second `linalg.matmul`
+    accumulates `P V` into; the result rows are `O / l`.
+
+    Every block has a static shape, so `graph-cpu-tile-and-vectorize`
+    register-blocks both matmuls and vectorizes the softmax arithmetic.
+    Lengths the blocks do not divide are padded (static lengths get blocks
+    that split them evenly: L = 77 runs two blocks of 40 rows); padded keys
+    are masked with -inf and padded rows never written. With `causal`, key
+    blocks above the diagonal are skipped and only the blocks crossing it
+    compute the index mask. f16/bf16 attention computes in f32. A boolean
+    mask is converted to i8 once, so that the blocks reading it vectorize
+    (i1 tensors are not vectorized).
+
+    Ops it cannot lower (a default scale with a dynamic head dim, a mask that
+    broadcasts the batch dims) are left for `fusion-expand`. The patterns
+    are public (`populateFusionAttentionLoweringPatterns`).
+  }];
+  let options = [
+    Option<"blockRows", "block-rows", "int64_t", /*default=*/"64",
+           "Query rows per block (Br)">,
+    Option<"blockCols", "block-cols", "int64_t", /*default=*/"64",
+           "Key/value positions per block (Bc)">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let statistics = [
+    Statistic<"numLowered", "lowered-attentions",
+              "fusion.attention ops lowered to the flash loop nest">
+  ];
+}
+
 #endif // GRAPHOPT_CONVERSION_PASSES_TD

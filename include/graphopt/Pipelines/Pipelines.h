@@ -47,6 +47,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Write the fusion report here ('-': stderr; .json: "
                      "JSON)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("Form fusion.attention from attention subgraphs and "
+                     "graph.scaled_dot_product_attention and lower it to a "
+                     "tiled online-softmax loop nest (off: attention is "
+                     "expanded into matmul, softmax and elementwise ops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),

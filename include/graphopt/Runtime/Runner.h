@@ -53,6 +53,8 @@ struct RunnerOptions {
   bool fuse = true;
   /// Write the fusion report here ("-": stderr; *.json: JSON).
   std::string fusionReport;
+  /// Flash-attention lowering of attention (off: expanded into separate ops).
+  bool flashAttention = true;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
   /// Print per-pass and per-phase timing to stderr.

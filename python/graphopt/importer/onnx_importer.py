@@ -39,7 +39,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from .onnx_emitter import Builder, TType, Value
 from .onnx_ops import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node,
                        OpSpec, Sym, Tensor, dtype_name, is_dim,
                        onnx_type_name)
+
+if TYPE_CHECKING:
+    import onnx
 
 __all__ = ["import_onnx", "support_table", "INTERNAL_ERROR"]
 

@@ -30,14 +30,13 @@ propagate them, so that a reshape target with one unknown entry becomes a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_emitter import (BOOL, FLOAT_TYPES, I64, INT_TYPES, Builder, TType,
-                           Value, broadcast_shapes, is_float, pool_out)
+from .onnx_emitter import BOOL, I64, Builder, TType, Value, is_float, pool_out
 
 # ---------------------------------------------------------------------------
 # Element types

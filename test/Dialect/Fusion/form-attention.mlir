@@ -74,3 +74,30 @@ func.func @round_trip(%q: tensor<2x3x8xf32>, %k: tensor<2x3x8xf32>, %v: tensor<2
   %r = fusion.attention %q, %k, %v causal : (tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %r : tensor<2x3x4xf32>
 }
+
+// -----
+
+// graph.scaled_dot_product_attention maps one to one: mask, causal flag and
+// scale carry over; an absent scale stays absent (both default to 1/sqrt(E)).
+// CHECK-LABEL: func.func @sdpa
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x2x4x8xf32>, %[[K:.+]]: tensor<1x2x6x8xf32>, %[[V:.+]]: tensor<1x2x6x5xf32>, %[[M:.+]]: tensor<4x6xi1>)
+// CHECK: %[[A:.+]] = fusion.attention %[[Q]], %[[K]], %[[V]] mask(%[[M]] : tensor<4x6xi1>) causal scale = 2.500000e-01 : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x5xf32>) -> tensor<1x2x4x5xf32>
+// CHECK: %[[B:.+]] = fusion.attention %[[Q]], %[[K]], %[[V]] : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x5xf32>) -> tensor<1x2x4x5xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @sdpa(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x5xf32>, %m: tensor<4x6xi1>) -> (tensor<1x2x4x5xf32>, tensor<1x2x4x5xf32>) {
+  %a = graph.scaled_dot_product_attention %q, %k, %v, %m {is_causal, scale = 0.25 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x5xf32>, tensor<4x6xi1>) -> tensor<1x2x4x5xf32>
+  %b = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x5xf32>) -> tensor<1x2x4x5xf32>
+  return %a, %b : tensor<1x2x4x5xf32>, tensor<1x2x4x5xf32>
+}
+
+// -----
+
+// fusion.attention requires a positive scale (C8): a zero or negative one
+// stays a graph op.
+// CHECK-LABEL: func.func @sdpa_negative_scale
+// CHECK-NOT: fusion.attention
+// CHECK: graph.scaled_dot_product_attention
+func.func @sdpa_negative_scale(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %o = graph.scaled_dot_product_attention %q, %k, %v {scale = -1.0 : f64} : (tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}

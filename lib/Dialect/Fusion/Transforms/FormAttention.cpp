@@ -111,6 +111,33 @@ struct SoftmaxMatMulToAttention : OpRewritePattern<graph::MatMulOp> {
   }
 };
 
+/// graph.scaled_dot_product_attention has fusion.attention's semantics
+/// (docs/Dialects/Graph.md and Fusion.md): the same operands, a mask that is
+/// i1 (keep) or additive, a scale defaulting to 1/sqrt(E), and top-left
+/// aligned causal masking. fusion.attention requires a positive scale (C8).
+struct SdpaToAttention : OpRewritePattern<graph::ScaledDotProductAttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(graph::ScaledDotProductAttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<APFloat> scale = op.getScale();
+        scale && !(scale->convertToDouble() > 0))
+      return rewriter.notifyMatchFailure(op, "non-positive scale");
+    auto attention = AttentionOp::create(
+        rewriter, op.getLoc(), op.getType(), op.getQuery(), op.getKey(),
+        op.getValue(), op.getMask(),
+        op.getIsCausal() ? rewriter.getUnitAttr() : UnitAttr(),
+        op.getScaleAttr());
+    SmallVector<RankedTensorType> inferred;
+    if (failed(graph::inferResultTypes(attention, inferred)) ||
+        !graph::areCompatibleTensorTypes(inferred[0], op.getType())) {
+      rewriter.eraseOp(attention);
+      return rewriter.notifyMatchFailure(op, "operands do not form attention");
+    }
+    rewriter.replaceOp(op, attention.getResult());
+    return success();
+  }
+};
+
 struct FusionFormAttentionPass
     : public mlir::graphopt::fusion::impl::FusionFormAttentionPassBase<
           FusionFormAttentionPass> {
@@ -131,5 +158,6 @@ struct FusionFormAttentionPass
 
 void mlir::graphopt::fusion::populateFormAttentionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SoftmaxMatMulToAttention>(patterns.getContext());
+  patterns.add<SoftmaxMatMulToAttention, SdpaToAttention>(
+      patterns.getContext());
 }

@@ -1,0 +1,32 @@
+// Attention over L = S = 2048 (12 heads, head dim 64) through the CPU
+// pipeline, after bufferization and buffer planning: the flash lowering
+// allocates nothing of the [L, S] score matrix: four 64x64 tiles (the
+// score tile, the scaled Q block, the accumulator, and the zero tile they
+// start from, reused for the normalized output block), 64-element row
+// statistics on the stack and K^T of one head ([64, 2048]), all hoisted out
+// of the loops and freed at the end. The expanded form
+// (flash-attention=false) allocates [12, 2048, 2048] scores.
+// RUN: graph-opt %s --graph-cpu-pipeline --mlir-print-ir-after=convert-bufferization-to-memref -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --implicit-check-not=2048x2048
+// RUN: graph-opt %s --graph-cpu-pipeline="flash-attention=false" --mlir-print-ir-after=convert-bufferization-to-memref -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EXPANDED
+
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: scf.for
+// CHECK: memref.alloc() {{.+}} : memref<1x12x2048x64xf32>
+// CHECK-NOT: scf.for
+// CHECK: memref.alloc() {{.+}} : memref<64x2048xf32>
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: memref.alloc() {{.+}} : memref<64x64xf32>
+// CHECK-NOT: memref.alloc()
+// CHECK: scf.for
+// CHECK-NOT: memref.alloc()
+// CHECK: memref.dealloc
+// CHECK: return
+
+// EXPANDED-LABEL: func.func @main
+// EXPANDED: memref.alloc() {{.+}} : memref<12x2048x2048xf32>
+func.func @main(%q: tensor<1x12x2048x64xf32>, %k: tensor<1x12x2048x64xf32>, %v: tensor<1x12x2048x64xf32>) -> tensor<1x12x2048x64xf32> {
+  %o = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x12x2048x64xf32>, tensor<1x12x2048x64xf32>, tensor<1x12x2048x64xf32>) -> tensor<1x12x2048x64xf32>
+  return %o : tensor<1x12x2048x64xf32>
+}
