@@ -20,17 +20,29 @@ using namespace mlir;
 
 namespace {
 
+bool isKernel(Operation *op) {
+  auto l = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return l && (linalg::isaContractionOpInterface(l) ||
+               linalg::isaConvolutionOpInterface(l));
+}
+
 /// Fuse a producer into its only user, unless that user is a contraction or
 /// a convolution (the tiled kernels must still recognize it).
 bool shouldFuse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
-  if (auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner()))
-    if (linalg::isaContractionOpInterface(consumer) ||
-        linalg::isaConvolutionOpInterface(consumer))
-      return false;
-  return true;
+  return !isKernel(fused->getOwner());
+}
+
+/// Propagate a reshape through a linalg op by expanding the op's loops,
+/// unless the op is a contraction or a convolution: an expanded batch_matmul
+/// becomes a generic loop nest the matmul kernel no longer recognizes.
+bool shouldPropagateReshape(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  return !isKernel(fused->getOwner()) && !isKernel(producer);
 }
 
 struct GraphFuseElementwisePass
@@ -39,7 +51,8 @@ struct GraphFuseElementwisePass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, shouldFuse);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      shouldPropagateReshape);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);

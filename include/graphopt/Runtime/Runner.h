@@ -18,6 +18,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
+#include <vector>
 
 namespace mlir {
 class ExecutionEngine;
@@ -99,6 +100,10 @@ private:
   Runner() = default;
   EntrySignature sig;
   CompileStats stats;
+  /// Data of the large constants, kept out of the LLVM module (LLVM handles
+  /// 100 MB of weights as IR constants slowly): 64-byte aligned copies the
+  /// JIT'ed code addresses by symbol.
+  std::vector<std::unique_ptr<void, void (*)(void *)>> constantData;
   std::unique_ptr<ExecutionEngine> engine;
 };
 

@@ -82,8 +82,10 @@ LogicalResult needStaticSpatial(PatternRewriter &rewriter, Operation *op,
                                 RankedTensorType in, RankedTensorType out) {
   for (int d = 1; d < 4; ++d)
     if (in.isDynamicDim(d) || out.isDynamicDim(d))
-      return rewriter.notifyMatchFailure(
-          op, "the CPU lowering needs static channel and spatial dims");
+      return op->emitOpError()
+             << "the CPU lowering needs static channel and spatial dims "
+                "(only the batch dim may be dynamic), got input "
+             << in << " and result " << out;
   return success();
 }
 
@@ -95,8 +97,12 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     RankedTensorType x = tensorTypeOf(op.getInput());
     RankedTensorType w = tensorTypeOf(op.getWeight());
     RankedTensorType out = op.getType();
-    if (failed(needStaticSpatial(b, op, x, out)) || !w.hasStaticShape())
-      return b.notifyMatchFailure(op, "dynamic spatial dims or weight");
+    if (failed(needStaticSpatial(b, op, x, out)))
+      return failure();
+    if (!w.hasStaticShape())
+      return op.emitOpError() << "the CPU lowering needs a static weight "
+                                 "shape, got "
+                              << w;
     Type et = x.getElementType();
     ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
                       dil = op.getDilations();

@@ -766,7 +766,10 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    // C5: the kernel fits in the padded input.
+    // C5: the kernel is not empty and fits in the padded input.
+    if (k < 1)
+      return opError<Conv2DOp>(loc, "kernel dim ", d + 2, " (weight dim ",
+                               d + 2, ") is ", k, ", must be >= 1");
     auto o = slidingWindowOutputSize(x.getDimSize(d + 2), padding[d], padding[d + 2],
                               k, strides[d], dilations[d], false);
     if (!o)
@@ -1098,10 +1101,11 @@ LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
                                          CumSumOp::Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   RankedTensorType t = tensorOf(adaptor.getInput());
+  int64_t axis = adaptor.getAxis();
   // C1: axis in range.
-  if (adaptor.getAxis() < 0 || (int64_t)adaptor.getAxis() >= t.getRank())
-    return opError<CumSumOp>(loc, "axis ", adaptor.getAxis(),
-                             " is outside [0, ", t.getRank(), ")");
+  if (axis < 0 || axis >= t.getRank())
+    return opError<CumSumOp>(loc, "axis ", axis, " is outside [0, ",
+                             t.getRank(), ")");
   inferred.push_back(t);
   return success();
 }

@@ -99,6 +99,8 @@ struct DecomposeAttention : OpRewritePattern<ScaledDotProductAttentionOp> {
     RankedTensorType q = tensorOf(op.getQuery()), k = tensorOf(op.getKey());
     Type et = q.getElementType();
     int64_t rk = k.getRank();
+    if (ShapedType::isDynamic(q.getShape().back()) && !op.getScale())
+      return b.notifyMatchFailure(op, "dynamic embedding dim needs a scale");
     SmallVector<int64_t> perm;
     for (int64_t d = 0; d < rk; ++d)
       perm.push_back(d);
@@ -107,8 +109,6 @@ struct DecomposeAttention : OpRewritePattern<ScaledDotProductAttentionOp> {
     Value s = MatMulOp::create(b, loc, op.getQuery(), kt);
     double scale = op.getScale() ? op.getScale()->convertToDouble()
                                  : 1.0 / std::sqrt((double)q.getShape().back());
-    if (ShapedType::isDynamic(q.getShape().back()) && !op.getScale())
-      return b.notifyMatchFailure(op, "dynamic embedding dim needs a scale");
     s = MulOp::create(b, loc, s, scalar(b, loc, et, scale));
     Value negInf = scalar(b, loc, et, -INFINITY);
     if (Value m = op.getMask()) {
