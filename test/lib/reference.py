@@ -179,6 +179,14 @@ def sdpa(q, k, v, mask=None, causal=False, scale=None):
 
 
 @case
+def attention_custom_kernel(rng):
+    """softmax(q k^T / sqrt(8)) v, [1, 2, 16, 8]: the seed's attention, run
+    through a user C kernel (examples/kernels/scaled_attention.c)."""
+    q, k, v = (uniform(rng, (1, 2, 16, 8)) for _ in range(3))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+@case
 def attention_masked(rng):
     q, k = uniform(rng, (2, 4, 8)), uniform(rng, (2, 6, 8))
     v = uniform(rng, (2, 6, 5))

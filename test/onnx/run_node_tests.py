@@ -486,6 +486,8 @@ def main(argv=None) -> int:
         print("failures by category: " + ", ".join(f"{k} {v}" for k, v in sorted(categories.items())))
     print(f"float32 single-op cases of supported ops: {claimed['pass']} passed, "
           f"{claimed['fail']} failed, {claimed['unsupported']} unsupported")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, sort_keys=True))
     if args.update:
         write_expectations(args.expectations, results, expectations, set(cases))
         print(f"wrote {args.expectations}")
@@ -501,8 +503,6 @@ def main(argv=None) -> int:
     if stale and not args.filter:
         print(f"note: expectations.txt names unknown cases: {', '.join(stale[:10])}"
               + (" ..." if len(stale) > 10 else ""))
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1, sort_keys=True))
     print(f"{len(names) - len(mismatched)} passed, {len(mismatched)} failed")
     return 1 if mismatched else 0
 

@@ -391,8 +391,14 @@ FusionPlan Planner::run() {
   }
   FusionPlan result;
   llvm::DenseMap<Operation *, unsigned> finalIndex;
+  // A lone consumer with a recomputed producer still forms a group (of the
+  // producer's clone and itself).
+  llvm::DenseSet<Operation *> recomputeConsumers;
+  for (auto [producer, consumer] : recomputes)
+    recomputeConsumers.insert(consumer);
   for (auto &group : plan.groups) {
-    if (group.size() < 2)
+    if (group.size() < 2 &&
+        !(group.size() == 1 && recomputeConsumers.contains(group.front())))
       continue;
     GroupInfo &gi = infos[leader(group.front())];
     for (Operation *op : group)
