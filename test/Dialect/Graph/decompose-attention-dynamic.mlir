@@ -14,9 +14,9 @@ func.func @sdpa_dynamic_embedding(%q: tensor<4x?xf32>, %k: tensor<4x?xf32>, %v: 
 }
 
 // CHECK-LABEL: func.func @sdpa_dynamic_embedding_scale
+// CHECK: graph.constant dense<2.500000e-01>
 // CHECK: graph.transpose
 // CHECK: graph.matmul
-// CHECK: graph.constant dense<2.500000e-01>
 // CHECK: graph.softmax
 // CHECK-NOT: graph.scaled_dot_product_attention
 func.func @sdpa_dynamic_embedding_scale(%q: tensor<4x?xf32>, %k: tensor<4x?xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
