@@ -1,7 +1,7 @@
 // Operator fusion keeps fused intermediates out of full-size buffers. After
 // bufferization of the CPU pipeline:
 //  - @mlp: matmul + bias + GELU is one output group; the matmul result lives
-//    in a 64x256 tile buffer, the only 256x4096 buffer is the result.
+//    in a 256x256 tile buffer (of 256x4096), the only 256x4096 buffer is the result.
 //  - @softmax: exp -> softmax -> relu is one input group tiled by 16 rows:
 //    the intermediates are 16x1024 tiles, the only 64x1024 buffer is the
 //    result.
@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func @mlp
 // CHECK-COUNT-1: memref.alloc() {{.*}} : memref<256x4096xf32>
 // CHECK-NOT: memref.alloc() {{.*}} : memref<256x4096xf32>
-// CHECK: memref.alloc() {{.*}} : memref<64x256xf32>
+// CHECK: memref.alloc() {{.*}} : memref<256x256xf32>
 // CHECK-NOT: memref.alloc() {{.*}} : memref<256x4096xf32>
 // CHECK-LABEL: func.func @softmax
 // CHECK-COUNT-1: memref.alloc() {{.*}} : memref<64x1024xf32>

@@ -149,15 +149,14 @@ def gpt2_block():
 
 
 #: name -> factory. ``MODELS``: ResNet-18, the BERT-base layer and the LSTM
-#: (the benchmark's models); ``EXTRA``: more exporter patterns, fast enough
-#: for every test run; ``SLOW``: larger ones (dynamic-shape compilation of
-#: whole networks takes ~1.5 min each).
+#: (the benchmark's models); ``EXTRA``: more exporter patterns (dynamic
+#: batch dims, SDPA, depthwise convolutions and hardswish, bidirectional GRU).
 MODELS = {"resnet18": resnet18, "bert_layer": bert_layer, "lstm": lstm}
 EXTRA = {"bert_small_dynamic_batch": bert_small_dynamic_batch,
-         "gpt2_block": gpt2_block, "gru_bidirectional": gru_bidirectional}
-SLOW = {"mobilenet_v3_small": mobilenet_v3_small,
-        "resnet18_dynamic_batch": resnet18_dynamic_batch}
-ALL = {**MODELS, **EXTRA, **SLOW}
+         "resnet18_dynamic_batch": resnet18_dynamic_batch,
+         "gpt2_block": gpt2_block, "mobilenet_v3_small": mobilenet_v3_small,
+         "gru_bidirectional": gru_bidirectional}
+ALL = {**MODELS, **EXTRA}
 
 
 def export(name: str, directory: Path, seed: int = 0):

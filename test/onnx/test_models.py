@@ -8,8 +8,7 @@ must match ONNX Runtime's (1 thread) on the same inputs within f32
 tolerances (rtol 1e-4, atol 1e-4). Models with a dynamic batch dim are
 compiled once, without specializing it, and checked at two batch sizes.
 
-    python3 test/onnx/test_models.py                 # MODELS and EXTRA
-    python3 test/onnx/test_models.py --all           # and the SLOW ones
+    python3 test/onnx/test_models.py                 # every model
     python3 test/onnx/test_models.py resnet18 lstm   # some of them
 
 Ends with ``N passed, N failed``.
@@ -81,10 +80,9 @@ def check(name: str, tmp: Path) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("names", nargs="*", choices=[[]] + list(models.ALL), metavar="NAME",
-                   help="models (default: MODELS and EXTRA of models.py)")
-    p.add_argument("--all", action="store_true", help="every model, the slow ones too")
+                   help="models of models.py (default: all)")
     args = p.parse_args(argv)
-    names = args.names or list(models.ALL if args.all else {**models.MODELS, **models.EXTRA})
+    names = args.names or list(models.ALL)
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="onnx-models-") as tmp:
         for name in names:

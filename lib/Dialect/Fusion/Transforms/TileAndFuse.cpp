@@ -6,7 +6,8 @@
 // slice the tile needs. Intermediates then live as tiles, never as
 // full-size tensors (so never as full-size buffers after bufferization).
 // Tile sizes by kind:
-//   output: the last two dims (the contraction's M, N) in 64 x 256 tiles;
+//   output: the last two dims (the contraction's M, N) in tiles of up to
+//           256 x 256 that divide them;
 //   input:  rows of 16 along the last dim no reduction in the group runs
 //           over, 1 for the other non-reduced dims, reduced dims untiled;
 //   loop:   not tiled (elementwise fusion already made one loop nest).
@@ -59,11 +60,25 @@ SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root) {
   case GroupKind::Loop:
     return {};
   case GroupKind::Output: {
+    // Tiles that divide the dims (a partial tile would have dynamic sizes
+    // and lose the vectorized matmul kernel), rows up to 256 so the
+    // kernel's column blocks are reused across many rows as in the unfused
+    // loop order.
+    SmallVector<int64_t> ranges =
+        cast<linalg::LinalgOp>(root.getOperation()).getStaticLoopRanges();
+    auto divisor = [](int64_t size, int64_t limit) -> int64_t {
+      if (ShapedType::isDynamic(size))
+        return 0;
+      for (int64_t d = std::min(size, limit); d > 1; --d)
+        if (size % d == 0)
+          return d;
+      return 1;
+    };
     for (int64_t d = 0; d + 2 < rank; ++d)
       sizes[d] = 1;
     if (rank >= 2)
-      sizes[rank - 2] = 64;
-    sizes[rank - 1] = 256;
+      sizes[rank - 2] = divisor(ranges[rank - 2], 256);
+    sizes[rank - 1] = divisor(ranges[rank - 1], 256);
     // Only parallel dims of the root may be tiled for fusion.
     SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
     for (int64_t d = 0; d < rank; ++d)

@@ -107,7 +107,7 @@ def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
     `convert-graph-to-linalg`): tiles the op that computes a group's result
     and fuses every producer inside the group into the tile loop, so fused
     intermediates exist only as tiles and never as full-size buffers.
-    `output` groups (contraction + epilogue) are tiled 64 x 256 over the
+    `output` groups (contraction + epilogue) are tiled up to 256 x 256 over the
     last two dims, `input` groups (reductions with their producers and
     normalization consumers) in rows of 16 over the dims no reduction runs
     over; `loop` groups are already one loop nest. Groups are then inlined.
