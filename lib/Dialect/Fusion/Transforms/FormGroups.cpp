@@ -6,8 +6,7 @@
 // merged into the op's group. A merge must keep every group *convex*: all
 // values a group reads from outside are defined before its first op, so the
 // group can be placed there and no path leaves the group and comes back
-// (tracked per group as min position / max external-definition position,
-// an O(1) check). Multi-consumer producers are recomputed in each
+// (checked by scanning the two groups' ops, at most max-group-size each). Multi-consumer producers are recomputed in each
 // consumer's group when the cost model allows, and left unfused otherwise.
 //
 //===----------------------------------------------------------------------===//
@@ -117,8 +116,6 @@ std::string locLabel(Location loc) {
 
 struct GroupInfo {
   int64_t minPos = 0;
-  /// Latest position of a value read from outside the group (-1: arguments).
-  int64_t maxExternalDef = -1;
   unsigned size = 1;
   bool hasReduction = false, hasContraction = false;
 };
@@ -150,7 +147,39 @@ private:
   llvm::DenseMap<Operation *, int64_t> position;
   llvm::EquivalenceClasses<Operation *> groups;
   llvm::DenseMap<Operation *, GroupInfo> infos;
+  /// Ops of each group, by leader (groups are at most maxGroupSize ops, so
+  /// scanning them is O(1) per merge).
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> members;
   FusionPlan plan;
+
+  /// Latest position of a value that the union of the groups led by `a`
+  /// and `b` reads from outside itself (-1: only arguments).
+  int64_t externalMax(Operation *a, Operation *b) {
+    int64_t m = -1;
+    for (Operation *l : {a, b})
+      for (Operation *op : members[l])
+        for (Value v : op->getOperands()) {
+          Operation *d = v.getDefiningOp();
+          if (d && groups.contains(d) &&
+              (leader(d) == a || leader(d) == b))
+            continue;
+          m = std::max(m, posOf(v));
+        }
+    return m;
+  }
+  /// Merges the group led by `b` into the one led by `a`; returns the new
+  /// leader.
+  Operation *merge(Operation *a, Operation *b) {
+    SmallVector<Operation *> ma = std::move(members[a]),
+                             mb = std::move(members[b]);
+    members.erase(a);
+    members.erase(b);
+    groups.unionSets(a, b);
+    Operation *l = leader(a);
+    ma.append(mb.begin(), mb.end());
+    members[l] = std::move(ma);
+    return l;
+  }
   /// Producers recomputed in a consumer's group: (producer, consumer).
   llvm::SmallVector<std::pair<Operation *, Operation *>> recomputes;
 };
@@ -216,9 +245,16 @@ bool Planner::decide(Operation *producer, Operation *consumer,
   }
   if (pc == OpClass::Reduction) {
     // Elementwise consumer of a reduction: fused if it runs over the
-    // reduction's input space (softmax / layer-norm normalization).
+    // reduction's input space (softmax / layer-norm normalization) or over
+    // the reduced values themselves (var + eps, rsqrt: once per row).
     RankedTensorType in =
         cast<RankedTensorType>(producer->getOperand(0).getType());
+    if (sameShape && ct.getShape() != in.getShape()) {
+      set("reduction-epilogue", opLabel(consumer) +
+                                    " runs on the reduced values, once per "
+                                    "row of the reduction");
+      return true;
+    }
     if (ct.getShape() != in.getShape()) {
       set("shape-mismatch",
           "the consumer does not iterate over the reduction's input space");
@@ -230,6 +266,17 @@ bool Planner::decide(Operation *producer, Operation *consumer,
     return true;
   }
   // Elementwise / layout producer into an elementwise consumer.
+  if (!sameShape && info(producer).hasReduction &&
+      pt.getRank() == ct.getRank() &&
+      llvm::all_of(llvm::zip(pt.getShape(), ct.getShape()), [](auto p) {
+        return std::get<0>(p) == 1 || std::get<0>(p) == std::get<1>(p);
+      })) {
+    set("row-broadcast", opLabel(producer) +
+                             " is a per-row value of a reduction group, "
+                             "broadcast along the reduced dims within the "
+                             "row tile (computed once per row)");
+    return true;
+  }
   if (!sameShape) {
     int64_t pn = pt.hasStaticShape() ? pt.getNumElements() : -1;
     int64_t cn = ct.hasStaticShape() ? ct.getNumElements() : -1;
@@ -261,18 +308,17 @@ FusionPlan Planner::run() {
       ops.push_back(&op);
   for (Operation *op : ops) {
     groups.insert(op);
+    members[op].push_back(op);
     GroupInfo &gi = infos[op];
     gi.minPos = position[op];
     gi.hasReduction = classify(op) == OpClass::Reduction;
     gi.hasContraction = classify(op) == OpClass::Contraction;
-    for (Value v : op->getOperands())
-      gi.maxExternalDef = std::max(gi.maxExternalDef, posOf(v));
   }
 
   llvm::DenseSet<Operation *> graphOps(ops.begin(), ops.end());
   for (Operation *consumer : ops) {
     // Decide every incoming edge, then merge the fusible producer groups.
-    SmallVector<std::pair<Operation *, size_t>> candidates;
+    SmallVector<std::pair<Operation *, size_t>> candidates, deferred;
     for (auto [idx, operand] : llvm::enumerate(consumer->getOperands())) {
       Operation *producer = operand.getDefiningOp();
       if (!producer || !graphOps.contains(producer))
@@ -286,6 +332,21 @@ FusionPlan Planner::run() {
         // Multi-consumer producers: fusing would need the value outside
         // the group as well; recompute it if cheap, else keep it apart.
         size_t users = llvm::range_size(producer->getUsers());
+        bool lastUser = llvm::all_of(producer->getUsers(), [&](Operation *u) {
+          return u == consumer || !graphOps.contains(u) ||
+                 position[u] < position[consumer];
+        });
+        if (users > 1 && lastUser &&
+            classify(producer) != OpClass::Contraction &&
+            llvm::all_of(producer->getUsers(), [&](Operation *u) {
+              return graphOps.contains(u);
+            })) {
+          // Maybe all consumers end up in this group: decided after the
+          // single-consumer merges below.
+          deferred.push_back({producer, plan.edges.size()});
+          plan.edges.push_back(edge);
+          continue;
+        }
         if (users > 1) {
           RankedTensorType t = resultType(producer);
           double flops = flopsPerElement(producer) * double(users - 1);
@@ -316,65 +377,90 @@ FusionPlan Planner::run() {
       }
       plan.edges.push_back(edge);
     }
-    // Merge candidates one by one, keeping groups convex and bounded. The
-    // consumer's group is {consumer} plus the groups merged so far here.
+    // Merge candidates one by one, keeping groups convex (everything a group
+    // reads from outside is defined before its first op) and bounded.
     GroupInfo cur = info(consumer);
-    int64_t extGroups = -1;
-    auto inCurrent = [&](Operation *d, Operation *extra) {
-      return d && graphOps.contains(d) &&
-             (leader(d) == leader(consumer) || leader(d) == extra);
-    };
-    auto consumerExternal = [&](Operation *extra) {
-      int64_t m = -1;
-      for (Value v : consumer->getOperands())
-        if (!inCurrent(v.getDefiningOp(), extra))
-          m = std::max(m, posOf(v));
-      return m;
-    };
-    for (auto [producer, edgeIdx] : candidates) {
-      FusionEdge &edge = plan.edges[edgeIdx];
-      Operation *pl = leader(producer);
-      if (pl == leader(consumer)) {
-        edge.fused = true;
-        continue;
-      }
+    auto tryMerge = [&](Operation *producer, FusionEdge &edge) -> bool {
+      Operation *pl = leader(producer), *cl = leader(consumer);
+      if (pl == cl)
+        return true;
       GroupInfo &p = infos[pl];
       if (p.size + cur.size > model.maxGroupSize) {
         edge.rule = "group-size-limit";
         edge.reason = llvm::formatv("the merged group would have {0} ops, "
                                     "more than the limit of {1}",
                                     p.size + cur.size, model.maxGroupSize);
-        continue;
+        return false;
       }
       if (p.hasContraction && cur.hasContraction) {
         edge.rule = "one-contraction-per-group";
         edge.reason = "a group holds at most one contraction";
-        continue;
+        return false;
       }
       if ((p.hasContraction && cur.hasReduction) ||
           (p.hasReduction && cur.hasContraction)) {
         edge.rule = "contraction-with-reduction";
         edge.reason = "a group does not mix a contraction and a reduction";
-        continue;
+        return false;
       }
       int64_t newMin = std::min(cur.minPos, p.minPos);
-      int64_t newExtGroups = std::max(extGroups, p.maxExternalDef);
-      int64_t newExt = std::max(newExtGroups, consumerExternal(pl));
-      if (newExt >= newMin) {
+      if (externalMax(pl, cl) >= newMin) {
         edge.rule = "would-create-cycle";
         edge.reason = "the group would read a value defined after its first "
                       "op (a path would leave the group and come back)";
-        continue;
+        return false;
       }
-      groups.unionSets(pl, leader(consumer));
+      merge(cl, pl);
       cur.minPos = newMin;
       cur.size += p.size;
       cur.hasReduction |= p.hasReduction;
       cur.hasContraction |= p.hasContraction;
-      extGroups = newExtGroups;
-      edge.fused = true;
+      return true;
+    };
+    for (auto [producer, edgeIdx] : candidates) {
+      FusionEdge &edge = plan.edges[edgeIdx];
+      if (tryMerge(producer, edge))
+        edge.fused = true;
     }
-    cur.maxExternalDef = std::max(extGroups, consumerExternal(nullptr));
+    // Multi-consumer producers whose consumers are all in this group now:
+    // merged like single-consumer ones (nothing is needed outside).
+    for (auto [producer, edgeIdx] : deferred) {
+      FusionEdge &edge = plan.edges[edgeIdx];
+      size_t users = llvm::range_size(producer->getUsers());
+      bool allInside = llvm::all_of(producer->getUsers(), [&](Operation *u) {
+        return leader(u) == leader(consumer);
+      });
+      FusionEdge trial = edge;
+      if (allInside && tryMerge(producer, trial)) {
+        edge.fused = true;
+        edge.rule = "multi-consumer-internal";
+        edge.reason = llvm::formatv("all {0} consumers of {1} are in this "
+                                    "group: nothing is needed outside it",
+                                    users, opLabel(producer));
+        continue;
+      }
+      // Otherwise the cost model decides, as for other multi-consumer
+      // producers.
+      RankedTensorType t = resultType(producer);
+      double flops = flopsPerElement(producer) * double(users - 1);
+      double saved = double(elementBytes(t)) * double(1 + users);
+      if (flops <= model.flopsPerByte * saved &&
+          classify(producer) != OpClass::Reduction) {
+        edge.recomputed = true;
+        edge.fused = true;
+        edge.reason += llvm::formatv(
+            "; {0} consumers: recomputed ({1} flop/element redone <= "
+            "{2} flop/byte x {3} bytes/element saved)",
+            users, flops, model.flopsPerByte, saved);
+        recomputes.push_back({producer, consumer});
+      } else {
+        edge.rule = "multi-consumer-cost";
+        edge.reason = llvm::formatv(
+            "{0} has {1} consumers; recomputing it costs {2} flop/element, "
+            "more than {3} flop/byte x {4} bytes/element saved",
+            opLabel(producer), users, flops, model.flopsPerByte, saved);
+      }
+    }
     infos[leader(consumer)] = cur;
   }
 
@@ -430,9 +516,19 @@ FusionPlan Planner::run() {
     }
     auto pit = finalIndex.find(producer);
     if (pit != finalIndex.end()) {
-      if (pit->second != it->second)
+      if (pit->second != it->second) {
         dropRecompute(producer, consumer,
                       "it belongs to another group, whose result is read");
+        continue;
+      }
+      // The producer joined the consumer's group later: a plain fused edge.
+      for (FusionEdge &e : plan.edges)
+        if (e.producer == producer && e.consumer == consumer) {
+          e.recomputed = false;
+          e.rule = "multi-consumer-internal";
+          e.reason = "all consumers of " + opLabel(producer) +
+                     " ended up in this group";
+        }
       continue;
     }
     // The clone goes before the group's first op: its operands must be
