@@ -138,6 +138,33 @@ private:
   Operation *leader(Operation *op) { return groups.getLeaderValue(op); }
   GroupInfo &info(Operation *op) { return infos[leader(op)]; }
 
+  /// The multi-consumer cost term: recompute `producer` in `consumer`'s
+  /// group if the arithmetic repeated is worth less than the traffic saved.
+  void applyCostModel(Operation *producer, Operation *consumer,
+                      FusionEdge &edge) {
+    size_t users = llvm::range_size(producer->getUsers());
+    RankedTensorType t = resultType(producer);
+    double flops = flopsPerElement(producer) * double(users - 1);
+    double saved = double(elementBytes(t)) * double(1 + users);
+    if (flops <= model.flopsPerByte * saved &&
+        classify(producer) != OpClass::Contraction &&
+        classify(producer) != OpClass::Reduction) {
+      edge.recomputed = true;
+      edge.fused = true;
+      edge.reason += llvm::formatv(
+          "; {0} consumers: recomputed ({1} flop/element redone <= {2} "
+          "flop/byte x {3} bytes/element saved)",
+          users, flops, model.flopsPerByte, saved);
+      recomputes.push_back({producer, consumer});
+      return;
+    }
+    edge.rule = "multi-consumer-cost";
+    edge.reason = llvm::formatv(
+        "{0} has {1} consumers; recomputing it costs {2} flop/element, more "
+        "than {3} flop/byte x {4} bytes/element saved",
+        opLabel(producer), users, flops, model.flopsPerByte, saved);
+  }
+
   /// Decides the edge producer -> consumer (operand `idx`); returns whether
   /// the producer's group may merge into the consumer's.
   bool decide(Operation *producer, Operation *consumer, FusionEdge &edge);
@@ -348,28 +375,7 @@ FusionPlan Planner::run() {
           continue;
         }
         if (users > 1) {
-          RankedTensorType t = resultType(producer);
-          double flops = flopsPerElement(producer) * double(users - 1);
-          double saved = double(elementBytes(t)) * double(1 + users);
-          bool cheapOperands = true;
-          if (flops <= model.flopsPerByte * saved && cheapOperands &&
-              classify(producer) != OpClass::Contraction &&
-              classify(producer) != OpClass::Reduction) {
-            edge.recomputed = true;
-            edge.fused = true;
-            edge.reason += llvm::formatv(
-                "; {0} consumers: recomputed ({1} flop/element redone <= "
-                "{2} flop/byte x {3} bytes/element saved)",
-                users, flops, model.flopsPerByte, saved);
-            recomputes.push_back({producer, consumer});
-          } else {
-            edge.rule = "multi-consumer-cost";
-            edge.reason = llvm::formatv(
-                "{0} has {1} consumers; recomputing it costs {2} "
-                "flop/element, more than {3} flop/byte x {4} bytes/element "
-                "saved",
-                opLabel(producer), users, flops, model.flopsPerByte, saved);
-          }
+          applyCostModel(producer, consumer, edge);
           plan.edges.push_back(edge);
           continue;
         }
@@ -441,25 +447,7 @@ FusionPlan Planner::run() {
       }
       // Otherwise the cost model decides, as for other multi-consumer
       // producers.
-      RankedTensorType t = resultType(producer);
-      double flops = flopsPerElement(producer) * double(users - 1);
-      double saved = double(elementBytes(t)) * double(1 + users);
-      if (flops <= model.flopsPerByte * saved &&
-          classify(producer) != OpClass::Reduction) {
-        edge.recomputed = true;
-        edge.fused = true;
-        edge.reason += llvm::formatv(
-            "; {0} consumers: recomputed ({1} flop/element redone <= "
-            "{2} flop/byte x {3} bytes/element saved)",
-            users, flops, model.flopsPerByte, saved);
-        recomputes.push_back({producer, consumer});
-      } else {
-        edge.rule = "multi-consumer-cost";
-        edge.reason = llvm::formatv(
-            "{0} has {1} consumers; recomputing it costs {2} flop/element, "
-            "more than {3} flop/byte x {4} bytes/element saved",
-            opLabel(producer), users, flops, model.flopsPerByte, saved);
-      }
+      applyCostModel(producer, consumer, edge);
     }
     infos[leader(consumer)] = cur;
   }
