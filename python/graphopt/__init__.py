@@ -37,6 +37,7 @@ __all__ = [
     "Program", "TensorSpec", "GraphOptError", "CompileError",
     "ExecutionError", "UnsupportedOpsError", "import_torch",
     "import_torchscript", "torch_backend", "native_version", "LIBRARY_PATH",
+    "import_onnx",
 ]
 
 
@@ -61,7 +62,8 @@ def native_version() -> str:
 _LAZY = {
     "import_torch": ("importer", "import_torch"),
     "import_torchscript": ("importer", "import_torchscript"),
-    "UnsupportedOpsError": ("importer", "UnsupportedOpsError"),
+    "UnsupportedOpsError": ("importer.errors", "UnsupportedOpsError"),
+    "import_onnx": ("importer.onnx_importer", "import_onnx"),
     "torch_backend": ("backend", "torch_backend"),
     "GraphOptFallbackWarning": ("backend", "GraphOptFallbackWarning"),
 }

@@ -310,7 +310,9 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append(f"opt-level={int(opt_level)}")
     if timing:
         items.append("timing=1")
-    if specialize is not None:
+    # A function without arguments has nothing to specialize (and an empty
+    # list would read as one rank-0 shape).
+    if specialize:
         shapes = []
         for shape in specialize:
             dims = [int(d) for d in shape]

@@ -86,10 +86,13 @@ def collect_cases(data_dir: Path | None) -> dict:
         import numpy as np
         with np.errstate(all="ignore"):
             cases = node.collect_testcases(None)
+    import numpy as np
     from onnx import TensorProto, numpy_helper
 
-    def array(v):  # some cases hold TensorProtos (float16 casts)
-        return numpy_helper.to_array(v) if isinstance(v, TensorProto) else v
+    def array(v):  # some cases hold TensorProtos (float16 casts) or NumPy scalars
+        if isinstance(v, TensorProto):
+            return numpy_helper.to_array(v)
+        return np.asarray(v) if isinstance(v, np.generic) else v
     out = {}
     for c in cases:
         out[c.name] = {"model": c.model.SerializeToString(),

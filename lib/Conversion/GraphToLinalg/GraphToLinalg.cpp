@@ -972,6 +972,14 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
   LogicalResult matchAndRewrite(SliceOp op,
                                 PatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
+    // An empty slice may start at the dim size, which extract_slice rejects:
+    // it is just an empty tensor.
+    auto rt = cast<RankedTensorType>(op.getType());
+    if (rt.hasStaticShape() && rt.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, rt.getShape(),
+                                                   rt.getElementType());
+      return success();
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (auto [s, l, st] :
          llvm::zip(op.getStart(), op.getLimit(), op.getStep())) {

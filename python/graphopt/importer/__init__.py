@@ -13,9 +13,27 @@ The MLIR text is built by :mod:`.emitter`.
 """
 
 from .errors import UnsupportedOp, UnsupportedOpsError
-from .op_mapping import supported_ops
-from .torch_fx import import_torch, parameter_order
-from .torchscript import import_torchscript
 
-__all__ = ["import_torch", "import_torchscript", "UnsupportedOpsError",
-           "UnsupportedOp", "parameter_order", "supported_ops"]
+# The PyTorch importers import torch and the ONNX importer onnx: each is
+# loaded on first use (PEP 562), so importing one does not pay for the other.
+_LAZY = {
+    "supported_ops": (".op_mapping", "supported_ops"),
+    "import_torch": (".torch_fx", "import_torch"),
+    "parameter_order": (".torch_fx", "parameter_order"),
+    "import_torchscript": (".torchscript", "import_torchscript"),
+    "import_onnx": (".onnx_importer", "import_onnx"),
+}
+
+__all__ = ["import_torch", "import_torchscript", "import_onnx",
+           "UnsupportedOpsError", "UnsupportedOp", "parameter_order",
+           "supported_ops"]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module, __name__), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -386,7 +386,8 @@ def reshape_dims(b: Builder, x: Value, dims: Sequence[Optional[int]]) -> Value:
             return x
         raise Unsupported(
             f"cannot reshape {x.type} to [{', '.join('?' if d is None else str(d) for d in dims)}]: "
-            "graph.reshape takes at most one dynamic (-1) dimension")
+            "graph.reshape takes at most one dynamic (-1) dimension; give the "
+            "others a size (import_onnx(..., dim_values=...))")
     return b.reshape(x, [-1 if d is None else d for d in dims])
 
 
@@ -875,10 +876,12 @@ def _clip(n: Node):
         if not n.has(i):
             continue
         c = n.maybe_const(i)
-        if c is None:
-            tensors.append((op, n.value(i)))
-        elif c.size != 1:
+        if c is not None and c.size != 1:
             raise Unsupported(f"{key} must be a scalar")
+        if c is None or not is_float(x.dtype):
+            # Integer bounds stay exact as tensors (f64 attributes would
+            # round those beyond 2^53).
+            tensors.append((op, n.value(i)))
         else:
             bounds[key] = float(c.reshape(-1)[0])
     y = b.unary("clamp", x, bounds) if bounds else x
@@ -1574,8 +1577,8 @@ def _lrn(n: Node):
 # Shape ops
 # ===========================================================================
 
-def _shape_input(n: Node, i: int, what: str) -> List[Optional[int]]:
-    """A 1-D int64 shape input, known or partial (``None`` entries)."""
+def _shape_input(n: Node, i: int, what: str) -> list:
+    """A 1-D int64 shape input, known or partial (:class:`Sym` entries)."""
     t = n.tensor(i)
     if t.const is None:
         raise Unsupported(
@@ -1819,7 +1822,8 @@ def _fold_slice(n: Node, ins):
 
 @register("Slice", dtypes=ANY, fold=_fold_slice,
           doc="`graph.slice` (constant starts/ends/axes/steps; a sliced dim "
-              "must be static); negative steps: `graph.gather` of constant indices")
+              "must be static; with other dims dynamic: `graph.split`, unit "
+              "steps); negative steps: `graph.gather` of constant indices")
 def _slice(n: Node):
     b, x = n.b, n.value(0)
     params = slice_params(n, x.shape)
@@ -1838,11 +1842,20 @@ def _slice(n: Node):
     step = [1 if p is None else p[2] for p in params]
     limit = [d if p is None else max(p[1], p[0]) for p, d in zip(params, x.shape)]
     if any(d is None for p, d in zip(params, x.shape) if p is None):
-        if all(p is None or (p[0] == 0 and p[2] == 1 and p[1] == x.shape[a])
-               for a, p in enumerate(params)):
-            return [x]
-        raise Unsupported("Slice of a tensor with dynamic dims: graph.slice needs "
-                          "static sizes in every dim")
+        # graph.slice needs every dim static; graph.split does not: take the
+        # middle piece of a split along each sliced dim (unit steps).
+        if any(p is not None and p[2] != 1 for p in params):
+            raise Unsupported("a strided Slice of a tensor with dynamic dims")
+        for a, p in enumerate(params):
+            if p is None or (p[0] == 0 and p[1] == x.shape[a]):
+                continue
+            s, e = p[0], max(p[1], p[0])
+            if e == s:
+                raise Unsupported("an empty Slice of a tensor with dynamic dims")
+            # No empty pieces: the CPU lowering rejects an empty slice at the end.
+            sizes = [v for v in (s, e - s, x.shape[a] - e) if v]
+            x = b.split(x, a, sizes)[1 if s else 0]
+        return [x]
     return [b.slice(x, start, limit, step)]
 
 
@@ -2082,8 +2095,9 @@ def _range(n: Node):
     return [(start + np.arange(count, dtype=dt) * delta).astype(dt)]
 
 
-@register("EyeLike", dtypes=ANY, attrs={"dtype": Attr("a supported type", lambda v, _n: _check_cast_to(v, _n)),
-                                        "k": ANY_VALUE},
+@register("EyeLike", dtypes=ANY,
+          attrs={"dtype": Attr("float, float16, int32, int64, bool", _check_cast_to),
+                 "k": ANY_VALUE},
           doc="a constant (static shape)")
 def _eye_like(n: Node):
     t = n.type(0)

@@ -113,6 +113,15 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
   auto root = yield.getValues()[0].getDefiningOp<TilingInterface>();
   if (!root || !isa<linalg::LinalgOp>(root.getOperation()))
     return false;
+  // Zero-size iteration spaces have nothing to tile.
+  if (llvm::any_of(cast<linalg::LinalgOp>(root.getOperation())
+                       .getStaticLoopRanges(),
+                   [](int64_t r) { return r == 0; }))
+    return false;
+  for (Operation &op : group.getBody().front())
+    if (auto l = dyn_cast<linalg::LinalgOp>(op))
+      if (llvm::is_contained(l.getStaticLoopRanges(), 0))
+        return false;
   SmallVector<int64_t> sizes = tileSizesFor(group, root);
   if (sizes.empty() || llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return false;
