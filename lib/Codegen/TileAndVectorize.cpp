@@ -124,6 +124,27 @@ struct GraphCPUTileAndVectorizePass
           return !getElementTypeOrSelf(t).isF32();
         }))
       return failure();
+    int64_t nDim = batched ? 2 : 1;
+    int64_t nCols = ranges[nDim];
+    // A column count that is not whole vectors (196 = 12 x 16 + 4: a conv
+    // with 14x14 outputs) is split into the whole-vector part, which gets
+    // the full kernel, and a narrow remainder; otherwise the block would be
+    // a divisor like 28 whose odd vectors are ~20x slower.
+    if (!ShapedType::isDynamic(nCols) && nCols > vectorWidth &&
+        nCols % vectorWidth != 0) {
+      int64_t main = nCols / vectorWidth * vectorWidth;
+      rewriter.setInsertionPoint(op);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(op.getOperation()), nDim,
+          rewriter.getIndexAttr(main));
+      if (head && tail) {
+        LogicalResult a =
+            tileMatmul(rewriter, cast<linalg::LinalgOp>(head.getOperation()));
+        LogicalResult b =
+            tileMatmul(rewriter, cast<linalg::LinalgOp>(tail.getOperation()));
+        return success(succeeded(a) && succeeded(b));
+      }
+    }
     int64_t mr = matmulTileM, nr = matmulTileNVectors * vectorWidth;
     // Static sizes: shrink the block to the largest that divides them, so
     // every tile is full and vectorizes without masks (a prime dim degrades
