@@ -19,7 +19,7 @@ status=${PIPESTATUS[0]}
 # lit's summary lines read "  Passed: 33 (100.00%)".
 count() {
   local n
-  n=$(grep -E "^\s*$1:\s*[0-9]+" "$log" | tail -1 | sed -E 's/.*:\s*([0-9]+).*/\1/')
+  n=$(grep -E "^\s*$1\s*:\s*[0-9]+" "$log" | tail -1 | sed -E 's/.*:\s*([0-9]+).*/\1/')
   echo "${n:-0}"
 }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
