@@ -7,14 +7,14 @@
 // Numerics: the split matmul against NumPy (float64 product rounded to f32).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; r=np.random.default_rng(0); a=r.standard_normal((64,96)).astype(np.float32); b=r.standard_normal((96,196)).astype(np.float32); np.save('%t/a.npy',a); np.save('%t/b.npy',b); np.save('%t/e.npy',(a.astype(np.float64)@b.astype(np.float64)).astype(np.float32))"
-// RUN: graph-run %s --quiet --input=@%t/a.npy --input=@%t/b.npy --expected-output=@%t/e.npy --rtol=1e-4 --atol=1e-4 | FileCheck %s --check-prefix=RUN
+// RUN: graph-run %s --quiet --input=@%t/a.npy --input=@%t/b.npy --expected-output=@%t/e.npy --rtol=1e-4 --atol=1e-4 | FileCheck %s --check-prefix=NUM
 // tolerances: 96-term f32 dot products of N(0,1) values (|result| ~ 10).
 
 // CHECK-LABEL: define {{.*}} @main
 // CHECK: call <32 x float> @llvm.fmuladd.v32f32
 // CHECK: call <4 x float> @llvm.fmuladd.v4f32
 // CHECK-NOT: <28 x float>
-// RUN: result 0: matches expected
+// NUM: result 0: matches expected
 func.func @main(%a: tensor<64x96xf32>, %b: tensor<96x196xf32>) -> tensor<64x196xf32> {
   %0 = graph.matmul %a, %b : tensor<64x96xf32>, tensor<96x196xf32> -> tensor<64x196xf32>
   return %0 : tensor<64x196xf32>
