@@ -87,3 +87,12 @@ if shutil.which("nvidia-smi"):
             config.available_features.add("cuda-gpu")
     except Exception:
         pass
+
+# CUDA device-code tests that assemble PTX into cubin need ptxas (the CUDA
+# toolkit); MLIR's gpu-module-to-binary looks for it on PATH or CUDA_HOME.
+_ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas")
+    else None)
+if _ptxas:
+    config.available_features.add("ptxas")
+    config.environment["CUDA_HOME"] = os.path.dirname(os.path.dirname(_ptxas))

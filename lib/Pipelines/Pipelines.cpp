@@ -144,6 +144,40 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   }
 }
 
+void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
+                                       const CUDAPipelineOptions &options) {
+  // The target-independent front half is the CPU pipeline's.
+  buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
+  {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    fn.addPass(fusion::createFusionExpandPass());
+    fn.addPass(graph::createGraphDecomposePass());
+  }
+  buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createConvertGraphToLinalgPass());
+  addUpstream(fn, "canonicalize");
+  fn.addPass(createGraphFuseElementwisePass());
+  addUpstream(fn, "canonicalize,cse");
+  addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                  "allow-return-allocs-from-loops "
+                  "function-boundary-type-conversion=identity-layout-map}");
+  // Every linalg op becomes a parallel loop nest, tiled into blocks of
+  // threads and outlined as one kernel.
+  addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
+                               "scf-parallel-loop-tiling{parallel-loop-tile-"
+                               "sizes=") +
+                   options.tileSizes +
+                   "},gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
+                   "gpu-kernel-outlining,lower-affine,convert-scf-to-cf"));
+  addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
+                      " features=" + options.features + "}");
+  addUpstream(pm, "gpu.module(convert-gpu-to-nvvm,convert-math-to-llvm,"
+                  "reconcile-unrealized-casts)");
+  addUpstream(pm,
+              std::string("gpu-module-to-binary{format=") + options.format + "}");
+}
+
 void mlir::graphopt::registerPipelines() {
   PassPipelineRegistration<GraphOptimizeOptions>(
       "graph-optimize-pipeline",
@@ -155,4 +189,10 @@ void mlir::graphopt::registerPipelines() {
       "Compile graph programs for the host CPU: optimize, lower to linalg, "
       "tile and vectorize, bufferize with deallocation, lower to LLVM",
       buildCPUPipeline);
+  PassPipelineRegistration<CUDAPipelineOptions>(
+      "graph-cuda-pipeline",
+      "Compile graph programs to CUDA device code (first step of issue 5): "
+      "one kernel per loop nest, naive block/thread mapping, PTX or cubin; "
+      "the host side is left at the gpu dialect level",
+      buildCUDAPipeline);
 }

@@ -87,6 +87,28 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// Options of the CUDA device-code pipeline (`graph-cuda-pipeline`).
+struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA target chip (sm_80, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (MLIR 22's default PTX 6.0 is rejected for "
+                     "sm_80/sm_90)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Device code format: 'isa' (PTX text, no CUDA toolkit "
+                     "needed), 'bin' (cubin, runs ptxas) or 'fatbin'"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("Threads per block along the outer parallel loops "
+                     "(comma-separated)"),
+      llvm::cl::init("16,16")};
+};
+
 /// Adds the fixed-point graph optimizer to `pm` (a module pass manager).
 void buildGraphOptimizePipeline(OpPassManager &pm,
                                 const GraphOptimizeOptions &options);
@@ -94,11 +116,19 @@ void buildGraphOptimizePipeline(OpPassManager &pm,
 /// Adds graph -> linalg -> (tiled, vectorized) -> bufferized -> LLVM dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
+/// Adds graph -> linalg -> bufferized -> parallel loops mapped to blocks and
+/// threads -> one outlined kernel per loop nest -> NVVM -> PTX/cubin in a
+/// gpu.binary. The host side stays at the gpu dialect level (gpu.launch_func
+/// on memrefs): lowering it to calls of a CUDA runtime library is not done
+/// yet (issue 5).
+void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
+
 /// The vector width (f32 lanes) of the host CPU: 16 with AVX-512, 8 with AVX2
 /// or AVX, 4 otherwise.
 int64_t getHostVectorWidth();
 
-/// Registers `graph-optimize-pipeline` and `graph-cpu-pipeline` for textual
+/// Registers `graph-optimize-pipeline`, `graph-cpu-pipeline` and
+/// `graph-cuda-pipeline` for textual
 /// pipelines (`--pass-pipeline`, `graph-opt --graph-cpu-pipeline`).
 void registerPipelines();
 
