@@ -34,6 +34,14 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// Replaces `op` by `r`, cast to the op's (written) result type if needed.
+void replaceWithCast(PatternRewriter &b, Operation *op, Value r) {
+  Type want = op->getResult(0).getType();
+  if (r.getType() != want)
+    r = tensor::CastOp::create(b, op->getLoc(), want, r);
+  b.replaceOp(op, r);
+}
+
 /// The lowest value of `t` (-inf for floats): the identity of max.
 TypedAttr lowestAttr(OpBuilder &b, Type t) {
   if (auto ft = dyn_cast<FloatType>(t))
@@ -158,9 +166,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1}));
       Value r = ReshapeOp::create(b, loc, y,
                                   ArrayRef<int64_t>{-1, f, oh, ow});
-      if (r.getType() != out)
-        r = tensor::CastOp::create(b, loc, out, r);
-      b.replaceOp(op, r);
+      replaceWithCast(b, op, r);
       return success();
     }
 
@@ -227,9 +233,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       r = tensor::CollapseShapeOp::create(
           b, loc, r5, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     }
-    if (r.getType() != out)
-      r = tensor::CastOp::create(b, loc, out, r);
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };
@@ -271,9 +275,7 @@ struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
                   ValueRange{init}, b.getI64VectorAttr(s),
                   b.getI64VectorAttr(dil))
                   .getResult(0);
-    if (r.getType() != out)
-      r = tensor::CastOp::create(b, loc, out, r);
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };
@@ -332,7 +334,6 @@ struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
     auto dt = RankedTensorType::get({oh, ow}, b.getF32Type());
     Value inv = arith::ConstantOp::create(
         b, loc, dt, DenseElementsAttr::get(dt, ArrayRef<float>(divisor)));
-    RankedTensorType sumType = tensorTypeOf(sum);
     Value r = buildElementwise(
         b, loc, out, {sum, inv}, [&](OpBuilder &nb, Location nl, ValueRange a) {
           Value m = a[1];
@@ -341,7 +342,6 @@ struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
           Value v = arith::MulFOp::create(nb, nl, a[0], m);
           return fromCompute(nb, nl, v, et);
         });
-    (void)sumType;
     b.replaceOp(op, r);
     return success();
   }
@@ -411,9 +411,7 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
                     linalg::YieldOp::create(nb, nl, v);
                   })
                   .getResult(0);
-    if (r.getType() != out)
-      r = tensor::CastOp::create(b, loc, out, r);
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };
@@ -443,9 +441,7 @@ struct DynamicUpdateSliceLowering : OpRewritePattern<DynamicUpdateSliceOp> {
       update = tensor::CastOp::create(b, loc, ut.clone(expected), update);
     Value r = tensor::InsertSliceOp::create(b, loc, update, dest, offsets,
                                             sizes, strides);
-    if (r.getType() != op.getType())
-      r = tensor::CastOp::create(b, loc, op.getType(), r);
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };
@@ -555,10 +551,8 @@ struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
         outSizes[axis] = b.getIndexAttr(1);
         r = tensor::ExpandShapeOp::create(b, loc, rt, r, re, outSizes);
       }
-    } else if (r.getType() != op.getType()) {
-      r = tensor::CastOp::create(b, loc, op.getType(), r);
     }
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };
@@ -620,9 +614,7 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
           scf::YieldOp::create(nb, nl, ValueRange{updated, sum});
         });
     Value r = loop.getResult(0);
-    if (r.getType() != op.getType())
-      r = tensor::CastOp::create(b, loc, op.getType(), r);
-    b.replaceOp(op, r);
+    replaceWithCast(b, op, r);
     return success();
   }
 };

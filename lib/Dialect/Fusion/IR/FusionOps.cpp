@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -43,6 +44,21 @@ bool dimsConflict(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 } // namespace
+
+std::optional<Activation>
+mlir::graphopt::fusion::getAbsorbableActivation(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<Activation>>(op)
+      .Case([](graph::ReluOp) { return Activation::Relu; })
+      .Case([](graph::GeluOp g) {
+        return g.getApproximate() == graph::GeluApproximation::Tanh
+                   ? Activation::GeluTanh
+                   : Activation::Gelu;
+      })
+      .Case([](graph::SiluOp) { return Activation::Silu; })
+      .Case([](graph::SigmoidOp) { return Activation::Sigmoid; })
+      .Case([](graph::TanhOp) { return Activation::Tanh; })
+      .Default([](Operation *) { return std::nullopt; });
+}
 
 //===----------------------------------------------------------------------===//
 // fusion.conv2d: graph.conv2d's constraints (C1-C5 of graph.conv2d).

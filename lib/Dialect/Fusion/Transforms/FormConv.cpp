@@ -163,19 +163,14 @@ struct FoldBiasAdd : OpRewritePattern<graph::AddOp> {
 /// activation(conv) -> fusion.conv2d with the activation.
 template <typename ActOp>
 struct AbsorbActivation : OpRewritePattern<ActOp> {
-  AbsorbActivation(MLIRContext *ctx, Activation kind)
-      : OpRewritePattern<ActOp>(ctx), kind(kind) {}
+  using OpRewritePattern<ActOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(ActOp act,
                                 PatternRewriter &b) const override {
     auto conv = matchConv(act.getInput());
     if (!conv || !conv->op->hasOneUse() ||
         act.getType() != act.getInput().getType())
       return b.notifyMatchFailure(act, "no plain single-use conv");
-    Activation k = kind;
-    if constexpr (std::is_same_v<ActOp, graph::GeluOp>)
-      k = act.getApproximate() == graph::GeluApproximation::Tanh
-              ? Activation::GeluTanh
-              : Activation::Gelu;
+    Activation k = *getAbsorbableActivation(act);
     auto op = Conv2DOp::create(b, conv->op->getLoc(), act.getType(),
                                conv->input, conv->weight, conv->bias,
                                conv->strides, conv->padding, conv->dilations,
@@ -184,7 +179,6 @@ struct AbsorbActivation : OpRewritePattern<ActOp> {
     b.replaceOp(act, op.getResult());
     return success();
   }
-  Activation kind;
 };
 
 struct FusionFormConvPass
@@ -204,9 +198,9 @@ void mlir::graphopt::fusion::populateFormConvPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FoldBatchNorm, FoldBiasAdd>(ctx, /*benefit=*/2);
-  patterns.add<AbsorbActivation<graph::ReluOp>>(ctx, Activation::Relu);
-  patterns.add<AbsorbActivation<graph::GeluOp>>(ctx, Activation::Gelu);
-  patterns.add<AbsorbActivation<graph::SiluOp>>(ctx, Activation::Silu);
-  patterns.add<AbsorbActivation<graph::SigmoidOp>>(ctx, Activation::Sigmoid);
-  patterns.add<AbsorbActivation<graph::TanhOp>>(ctx, Activation::Tanh);
+  patterns.add<AbsorbActivation<graph::ReluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::GeluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::SiluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::SigmoidOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::TanhOp>>(ctx);
 }

@@ -71,8 +71,7 @@ struct MatMulBiasToLinear : OpRewritePattern<graph::AddOp> {
 /// activation(fusion.linear(...)) -> fusion.linear(..., activation).
 template <typename ActOp>
 struct AbsorbActivation : OpRewritePattern<ActOp> {
-  AbsorbActivation(MLIRContext *ctx, Activation kind)
-      : OpRewritePattern<ActOp>(ctx), kind(kind) {}
+  using OpRewritePattern<ActOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(ActOp act,
                                 PatternRewriter &rewriter) const override {
     auto linear = act.getInput().template getDefiningOp<LinearOp>();
@@ -80,16 +79,11 @@ struct AbsorbActivation : OpRewritePattern<ActOp> {
         linear.getActivation() != Activation::None ||
         linear.getType() != act.getType())
       return rewriter.notifyMatchFailure(act, "no plain single-use linear");
-    Activation k = kind;
-    if constexpr (std::is_same_v<ActOp, graph::GeluOp>)
-      k = act.getApproximate() == graph::GeluApproximation::Tanh
-              ? Activation::GeluTanh
-              : Activation::Gelu;
+    Activation k = *getAbsorbableActivation(act);
     rewriter.modifyOpInPlace(linear, [&] { linear.setActivation(k); });
     rewriter.replaceOp(act, linear.getResult());
     return success();
   }
-  Activation kind;
 };
 
 struct FusionFormLinearPass
@@ -114,9 +108,9 @@ void mlir::graphopt::fusion::populateFormLinearPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<MatMulBiasToLinear>(ctx, /*benefit=*/2);
-  patterns.add<AbsorbActivation<graph::ReluOp>>(ctx, Activation::Relu);
-  patterns.add<AbsorbActivation<graph::GeluOp>>(ctx, Activation::Gelu);
-  patterns.add<AbsorbActivation<graph::SiluOp>>(ctx, Activation::Silu);
-  patterns.add<AbsorbActivation<graph::SigmoidOp>>(ctx, Activation::Sigmoid);
-  patterns.add<AbsorbActivation<graph::TanhOp>>(ctx, Activation::Tanh);
+  patterns.add<AbsorbActivation<graph::ReluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::GeluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::SiluOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::SigmoidOp>>(ctx);
+  patterns.add<AbsorbActivation<graph::TanhOp>>(ctx);
 }

@@ -20,4 +20,11 @@
 #define GET_OP_CLASSES
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h.inc"
 
+namespace mlir::graphopt::fusion {
+/// The activation `op` applies to its operand, if it is one that
+/// fusion.linear and fusion.conv2d can absorb (relu, gelu, gelu tanh, silu,
+/// sigmoid, tanh); nothing for any other op.
+std::optional<Activation> getAbsorbableActivation(Operation *op);
+} // namespace mlir::graphopt::fusion
+
 #endif // GRAPHOPT_DIALECT_FUSION_IR_FUSIONOPS_H
