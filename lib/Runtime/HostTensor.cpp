@@ -171,17 +171,9 @@ double HostTensor::getDouble(int64_t i) const {
     return bf16ToFloat(v);
   }
   case DType::I1:
-    return *p ? 1.0 : 0.0;
-  case DType::I32: {
-    int32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  case DType::I64: {
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return (double)v;
-  }
+  case DType::I32:
+  case DType::I64:
+    return (double)getInt(i);
   }
   return 0;
 }
