@@ -52,8 +52,14 @@ void mlir::graphopt::buildGraphOptimizePipeline(
   pm.addPass(graph::createGraphOptimizePass(opts));
 }
 
-void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
-                                      const CPUPipelineOptions &options) {
+/// The target-independent front half: graph-level optimization, fusion
+/// decisions, graph -> linalg on tensors with elementwise fusion. Shared by
+/// every target; what differs is only which kernels the target has code
+/// generation for (the flash-attention loop nest and the tiled fusion.group
+/// loop nests are CPU code generation).
+static void buildGraphToLinalg(OpPassManager &pm,
+                               const CompilePipelineOptions &options,
+                               bool cpu) {
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
@@ -62,16 +68,17 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // kernels without a dedicated lowering and composite ops become primitive
   // graph ops; a second optimization round folds their constant parts
   // (batch-norm statistics into one scale and shift per channel).
+  bool groups = cpu && options.fuseElementwise;
   {
     OpPassManager &fn = pm.nest<func::FuncOp>();
     if (options.fuseElementwise)
       fn.addPass(fusion::createFusionFormConvPass());
-    if (options.flashAttention) {
+    if (cpu && options.flashAttention) {
       fn.addPass(fusion::createFusionFormAttentionPass());
       fn.addPass(createConvertFusionAttentionPass());
     }
     fusion::FusionExpandPassOptions expand;
-    expand.inlineGroups = !options.fuseElementwise;
+    expand.inlineGroups = !groups;
     fn.addPass(fusion::createFusionExpandPass(expand));
     fn.addPass(graph::createGraphDecomposePass());
   }
@@ -79,22 +86,37 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 
   // Fusion decisions (fusion.group kernels, cost model, report).
-  if (options.fuseElementwise) {
-    fusion::FusionFormGroupsPassOptions groups;
-    groups.report = options.fusionReport;
-    pm.addPass(fusion::createFusionFormGroupsPass(groups));
+  if (groups) {
+    fusion::FusionFormGroupsPassOptions groupOpts;
+    groupOpts.report = options.fusionReport;
+    pm.addPass(fusion::createFusionFormGroupsPass(groupOpts));
   }
 
-  // graph -> linalg on tensors; elementwise fusion inside each group; each
-  // group generated as one tiled loop nest.
+  // graph -> linalg on tensors; elementwise fusion (inside each group on
+  // the CPU, where each group is then generated as one tiled loop nest).
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertGraphToLinalgPass());
   addUpstream(fn, "canonicalize");
   if (options.fuseElementwise) {
     fn.addPass(createGraphFuseElementwisePass());
-    fn.addPass(fusion::createFusionTileAndFusePass());
+    if (groups)
+      fn.addPass(fusion::createFusionTileAndFusePass());
   }
   addUpstream(fn, "canonicalize,cse");
+}
+
+void mlir::graphopt::buildCompilePipeline(
+    OpPassManager &pm, const CompilePipelineOptions &options) {
+  if (options.target == "cuda")
+    buildCUDAPipeline(pm, options);
+  else
+    buildCPUPipeline(pm, options);
+}
+
+void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
+                                      const CPUPipelineOptions &options) {
+  buildGraphToLinalg(pm, options, /*cpu=*/true);
+  OpPassManager &fn = pm.nest<func::FuncOp>();
 
   // Tiling and vectorization on tensors.
   if (options.vectorize) {
@@ -146,36 +168,53 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
 
 void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
                                        const CUDAPipelineOptions &options) {
-  // The target-independent front half is the CPU pipeline's.
-  buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
-  {
-    OpPassManager &fn = pm.nest<func::FuncOp>();
-    fn.addPass(fusion::createFusionExpandPass());
-    fn.addPass(graph::createGraphDecomposePass());
-  }
-  buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
-  OpPassManager &fn = pm.nest<func::FuncOp>();
-  fn.addPass(createConvertGraphToLinalgPass());
-  addUpstream(fn, "canonicalize");
-  fn.addPass(createGraphFuseElementwisePass());
-  addUpstream(fn, "canonicalize,cse");
+  buildGraphToLinalg(pm, options, /*cpu=*/false);
+
+  // Buffers: the same one-shot bufferization and ownership-based
+  // deallocation as on the CPU. Copies are linalg.copy, so that they become
+  // kernels too.
+  if (options.emitCInterface && options.lowerHost)
+    pm.addPass(createGraphEmitCInterfacePass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
-  // Every linalg op becomes a parallel loop nest, tiled into blocks of
-  // threads and outlined as one kernel.
+  addUpstream(pm, "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+                  "canonicalize");
+
+  // Kernels. Matmul-class and row-reduction ops get dedicated kernels;
+  // every other linalg op becomes a parallel loop nest, tiled into blocks of
+  // threads. Each becomes one outlined gpu.func.
   addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
                                "scf-parallel-loop-tiling{parallel-loop-tile-"
                                "sizes=") +
                    options.tileSizes +
-                   "},gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
-                   "gpu-kernel-outlining,lower-affine,convert-scf-to-cf"));
+                   "},gpu-map-parallel-loops,convert-parallel-loops-to-gpu,"
+                   "canonicalize,cse),gpu-kernel-outlining"));
+  // Host side: every buffer the kernels touch is device memory.
+  pm.addPass(createGraphGPUDeviceBuffersPass());
+  addUpstream(pm, "lower-affine,convert-scf-to-cf");
+
+  // Device code: NVVM, then PTX/cubin in a gpu.binary.
   addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
                       " features=" + options.features + "}");
   addUpstream(pm, "gpu.module(convert-gpu-to-nvvm,convert-math-to-llvm,"
-                  "reconcile-unrealized-casts)");
-  addUpstream(pm,
-              std::string("gpu-module-to-binary{format=") + options.format + "}");
+                  "reconcile-unrealized-casts,canonicalize,cse)");
+  if (!options.lowerHost) {
+    addUpstream(pm, std::string("gpu-module-to-binary{format=") +
+                        options.format + "}");
+    return;
+  }
+
+  // Host code: gpu ops become calls of the CUDA runtime library
+  // (libGraphOptCUDARuntime.so; mgpu* functions) on one stream.
+  addUpstream(pm, "func.func(gpu-async-region),expand-strided-metadata,"
+                  "lower-affine,convert-scf-to-cf");
+  addUpstream(pm, "gpu-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
+                  "convert-index-to-llvm,convert-func-to-llvm,"
+                  "convert-cf-to-llvm,convert-ub-to-llvm");
+  addUpstream(pm, std::string("gpu-module-to-binary{format=") +
+                      options.format + "}");
+  addUpstream(pm, "reconcile-unrealized-casts,canonicalize,cse");
 }
 
 void mlir::graphopt::registerPipelines() {
@@ -184,6 +223,11 @@ void mlir::graphopt::registerPipelines() {
       "Graph-level optimization to a fixed point (shape refinement, constant "
       "folding, canonicalization, CSE, DCE)",
       buildGraphOptimizePipeline);
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "graph-compile-pipeline",
+      "Compile graph programs for target=cpu (the host CPU) or target=cuda "
+      "(NVIDIA GPUs): one entry point, the graph-level passes shared",
+      buildCompilePipeline);
   PassPipelineRegistration<CPUPipelineOptions>(
       "graph-cpu-pipeline",
       "Compile graph programs for the host CPU: optimize, lower to linalg, "
@@ -191,8 +235,8 @@ void mlir::graphopt::registerPipelines() {
       buildCPUPipeline);
   PassPipelineRegistration<CUDAPipelineOptions>(
       "graph-cuda-pipeline",
-      "Compile graph programs to CUDA device code (first step of issue 5): "
-      "one kernel per loop nest, naive block/thread mapping, PTX or cubin; "
-      "the host side is left at the gpu dialect level",
+      "graph-compile-pipeline with target=cuda: kernels outlined and "
+      "compiled to PTX/cubin/fatbin for the chosen chip, the host side "
+      "lowered to LLVM calling libGraphOptCUDARuntime",
       buildCUDAPipeline);
 }

@@ -29,9 +29,18 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <dlfcn.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -155,6 +164,145 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
   return llvm::Error::success();
 }
 
+/// The host API of libGraphOptCUDARuntime.so (CUDARuntime.h), resolved
+/// with dlsym: libGraphOpt.so does not link the CUDA runtime, so the CPU
+/// build and machines without CUDA never need it.
+struct Runner::CUDAHostAPI {
+  std::string path;
+  int (*init)(int) = nullptr;
+  const char *(*getError)() = nullptr;
+  void (*clearError)() = nullptr;
+  int (*computeCapability)() = nullptr;
+  void *(*malloc)(size_t) = nullptr;
+  void (*free)(void *) = nullptr;
+  int (*toDevice)(void *, const void *, size_t) = nullptr;
+  int (*toHost)(void *, const void *, size_t) = nullptr;
+  int (*synchronize)() = nullptr;
+  void *(*eventCreate)() = nullptr;
+  void (*eventDestroy)(void *) = nullptr;
+  void (*eventRecord)(void *) = nullptr;
+  float (*elapsedMs)(void *, void *) = nullptr;
+  void (*setErrorPrinting)(int) = nullptr;
+
+  /// An error carrying the runtime's sticky CUDA error.
+  llvm::Error error(const llvm::Twine &what) const {
+    const char *e = getError();
+    return llvm::createStringError(
+        (what + ": " + (e ? e : "unknown CUDA runtime error")).str());
+  }
+};
+
+llvm::Expected<std::string> mlir::graphopt::runtime::findCUDARuntimeLibrary() {
+  if (const char *env = std::getenv("GRAPHOPT_CUDA_RUNTIME"))
+    return std::string(env);
+  // Next to libGraphOpt.so (installed trees, the Python package)...
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&findCUDARuntimeLibrary), &info) &&
+      info.dli_fname) {
+    llvm::SmallString<256> path(info.dli_fname);
+    llvm::sys::path::remove_filename(path);
+    llvm::sys::path::append(path, "libGraphOptCUDARuntime.so");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  // ...else the build tree's.
+  if (llvm::sys::fs::exists(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH))
+    return std::string(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH);
+  return llvm::createStringError(
+      "the CUDA runtime library libGraphOptCUDARuntime.so was not found: "
+      "graphopt was built without the CUDA toolkit (configure with the "
+      "toolkit installed, or set GRAPHOPT_CUDA_RUNTIME to the library)");
+}
+
+static llvm::Expected<std::unique_ptr<Runner::CUDAHostAPI>>
+loadCUDAHostAPI() {
+  auto path = findCUDARuntimeLibrary();
+  if (!path)
+    return path.takeError();
+  void *lib = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return llvm::createStringError("cannot load %s: %s", path->c_str(),
+                                   dlerror());
+  auto api = std::make_unique<Runner::CUDAHostAPI>();
+  api->path = *path;
+  std::string missing;
+  auto get = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(lib, name));
+    if (!fn)
+      missing += std::string(missing.empty() ? "" : ", ") + name;
+  };
+  get(api->init, "graphoptCudaInit");
+  get(api->getError, "graphoptCudaGetError");
+  get(api->clearError, "graphoptCudaClearError");
+  get(api->computeCapability, "graphoptCudaGetComputeCapability");
+  get(api->malloc, "graphoptCudaMalloc");
+  get(api->free, "graphoptCudaFree");
+  get(api->toDevice, "graphoptCudaCopyToDevice");
+  get(api->toHost, "graphoptCudaCopyToHost");
+  get(api->synchronize, "graphoptCudaSynchronize");
+  get(api->eventCreate, "graphoptCudaEventCreate");
+  get(api->eventDestroy, "graphoptCudaEventDestroy");
+  get(api->eventRecord, "graphoptCudaEventRecord");
+  get(api->elapsedMs, "graphoptCudaEventElapsedMs");
+  get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
+  if (!missing.empty())
+    return llvm::createStringError("%s lacks %s (a mismatched build?)",
+                                   path->c_str(), missing.c_str());
+  // Errors reach the user through the Runner's llvm::Error.
+  api->setErrorPrinting(0);
+  return api;
+}
+
+/// Compiles the LLVM-dialect `module` to a relocatable, position-independent
+/// object for the host (the ahead-of-time path).
+static llvm::Error emitObject(ModuleOp module, StringRef path,
+                              unsigned optLevel) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // Only the _mlir_ciface_ wrappers are the object's interface: the
+  // functions they wrap (an entry called "main" among them) become
+  // internal, so the object links into any program.
+  OwningOpRef<ModuleOp> copy = module.clone();
+  for (auto fn : copy->getOps<LLVM::LLVMFuncOp>())
+    if (!fn.isExternal() && !fn.getName().starts_with("_mlir_ciface_") &&
+        copy->lookupSymbol(("_mlir_ciface_" + fn.getName()).str()))
+      fn.setLinkage(LLVM::Linkage::Internal);
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*copy, ctx);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!target)
+    return llvm::createStringError("no target for %s: %s", triple.c_str(),
+                                   error.c_str());
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      llvm::Triple(triple), "generic", "", llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt,
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u))));
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(llvm::Triple(triple));
+  if (llvm::Error e =
+          makeOptimizingTransformer(optLevel, 0, tm.get())(llvmModule.get()))
+    return e;
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write %s: %s", path.str().c_str(),
+                                   ec.message().c_str());
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, out.os(), nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit objects");
+  pm.run(*llvmModule);
+  out.keep();
+  return llvm::Error::success();
+}
+
 Runner::~Runner() = default;
 
 namespace {
@@ -188,32 +336,77 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
                            ? SymbolTable::Visibility::Public
                            : SymbolTable::Visibility::Private);
 
+  bool isCUDA = options.target == "cuda";
+  if (!isCUDA && options.target != "cpu")
+    return llvm::createStringError("unknown target '%s': use cpu or cuda",
+                                   options.target.c_str());
+  std::unique_ptr<CUDAHostAPI> cudaAPI;
+  std::string chip = options.cudaChip;
+  if (isCUDA) {
+    auto api = loadCUDAHostAPI();
+    if (!api)
+      return api.takeError();
+    cudaAPI = std::move(*api);
+    if (!options.compileOnly) {
+      if (cudaAPI->init(-1) != 0)
+        return cudaAPI->error(
+            "the CUDA target cannot run on this machine (compile without "
+            "running with --compile-only/--emit-object)");
+      if (chip.empty())
+        chip = "sm_" + std::to_string(cudaAPI->computeCapability());
+    }
+    if (chip.empty())
+      chip = "sm_90";
+  }
+
   auto t0 = std::chrono::steady_clock::now();
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming();
   pm.addPass(createSymbolDCEPass());
-  CPUPipelineOptions cpu;
-  cpu.optimize = options.optimize;
-  cpu.vectorize = options.vectorize;
-  cpu.fuseElementwise = options.fuse;
-  cpu.fusionReport = options.fusionReport;
-  cpu.flashAttention = options.flashAttention;
-  // Buffers come from the runtime's caching allocator, so repeated calls
-  // reuse memory; results are released through it too.
-  cpu.runtimeAllocator = true;
-  buildCPUPipeline(pm, cpu);
+  CompilePipelineOptions compile;
+  compile.target = options.target;
+  compile.optimize = options.optimize;
+  compile.vectorize = options.vectorize;
+  compile.fuseElementwise = options.fuse;
+  compile.fusionReport = options.fusionReport;
+  compile.flashAttention = options.flashAttention;
+  // CPU buffers come from the runtime's caching allocator, so repeated
+  // calls reuse memory; results are released through it too. (CUDA
+  // buffers come from the device's stream-ordered pool.)
+  // An object written for ahead-of-time use calls malloc/free instead, so
+  // that it needs no graphopt library on the CPU.
+  bool runtimeAllocator = !isCUDA && options.objectFile.empty();
+  compile.runtimeAllocator = runtimeAllocator;
+  if (isCUDA) {
+    compile.chip = chip;
+    if (!options.cudaFeatures.empty())
+      compile.features = options.cudaFeatures;
+    compile.format = options.cudaFormat;
+  }
+  buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
-        "lowering @%s for the CPU failed (see the diagnostics above)",
-        options.entry.c_str());
+        "lowering @%s for %s failed (see the diagnostics above)",
+        options.entry.c_str(),
+        isCUDA ? ("CUDA (" + chip + ")").c_str() : "the CPU");
   double lowerTime = secondsSince(t0);
+
+  if (!options.objectFile.empty()) {
+    if (llvm::Error e =
+            emitObject(module, options.objectFile, options.optLevel))
+      return std::move(e);
+  }
 
   // Large constants (model weights) leave the LLVM module: their data is
   // copied to aligned host memory and the globals become external symbols
   // resolved to it. This keeps LLVM from optimizing and emitting hundreds of
   // megabytes of IR constants (ResNet-50: ~1 minute otherwise).
   std::unique_ptr<Runner> runner(new Runner());
+  runner->sig = std::move(*sig);
+  runner->stats.lowerSeconds = lowerTime;
+  if (options.compileOnly)
+    return runner;
   llvm::SmallVector<std::pair<std::string, void *>> externals;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
     auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
@@ -274,6 +467,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   }
   for (const std::string &lib : absLibs)
     libs.push_back(lib);
+  // CUDA: the mgpu* functions the host code calls.
+  if (cudaAPI)
+    libs.push_back(cudaAPI->path);
   ExecutionEngineOptions eo;
   eo.sharedLibPaths = libs;
   eo.transformer = transformer;
@@ -302,15 +498,18 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
       add(name, p);
     return map;
   });
-  runner->sig = std::move(*sig);
   runner->engine = std::move(*engine);
+  runner->cuda = std::move(cudaAPI);
+  runner->freeResult = runtimeAllocator ? _mlir_memref_to_llvm_free : std::free;
   // Materialize the code now, so that compile time is not charged to the
   // first call.
   auto fn = runner->engine->lookupPacked("_mlir_ciface_" + options.entry);
   if (!fn)
     return fn.takeError();
+  // CUDA: the kernels were loaded by the module's constructors.
+  if (runner->cuda && runner->cuda->getError())
+    return runner->cuda->error("loading the kernels failed");
   double jitTime = secondsSince(t1);
-  runner->stats.lowerSeconds = lowerTime;
   runner->stats.jitSeconds = jitTime;
   if (options.timing)
     llvm::errs() << llvm::format(
@@ -350,10 +549,235 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
   return llvm::Error::success();
 }
 
+namespace {
+/// The descriptor of a contiguous rank-r buffer at `p`.
+std::vector<int64_t> makeDescriptor(void *p, llvm::ArrayRef<int64_t> shape) {
+  int64_t r = shape.size();
+  std::vector<int64_t> d(3 + 2 * r);
+  std::memcpy(&d[0], &p, sizeof(p));
+  std::memcpy(&d[1], &p, sizeof(p));
+  d[2] = 0;
+  int64_t stride = 1;
+  for (int64_t k = r - 1; k >= 0; --k) {
+    d[3 + k] = shape[k];
+    d[3 + r + k] = stride;
+    stride *= shape[k];
+  }
+  return d;
+}
+
+/// One result descriptor, decoded.
+struct ResultView {
+  void *allocated;
+  uint8_t *base; // First element.
+  llvm::SmallVector<int64_t> shape, strides;
+  bool contiguous() const {
+    for (int64_t k = shape.size() - 1, expect = 1; k >= 0; --k) {
+      if (shape[k] != 1 && strides[k] != expect)
+        return false;
+      expect *= shape[k];
+    }
+    return true;
+  }
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+  /// Elements from base to the last one, inclusive.
+  int64_t span() const {
+    int64_t last = 0;
+    for (auto [d, s] : llvm::zip(shape, strides)) {
+      if (d == 0)
+        return 0;
+      last += (d - 1) * s;
+    }
+    return last + 1;
+  }
+};
+
+llvm::SmallVector<ResultView> decodeResults(const EntrySignature &sig,
+                                            const std::vector<int64_t> &words) {
+  llvm::SmallVector<ResultView> views;
+  size_t at = 0;
+  for (const TensorSignature &s : sig.outputs) {
+    int64_t r = s.shape.size();
+    const int64_t *d = &words[at];
+    at += 3 + 2 * r;
+    ResultView v;
+    void *aligned;
+    std::memcpy(&v.allocated, &d[0], sizeof(void *));
+    std::memcpy(&aligned, &d[1], sizeof(void *));
+    v.base = (uint8_t *)aligned + d[2] * dtypeSize(s.dtype);
+    v.shape.assign(d + 3, d + 3 + r);
+    v.strides.assign(d + 3 + r, d + 3 + 2 * r);
+    views.push_back(std::move(v));
+  }
+  return views;
+}
+
+/// Gathers a strided view whose elements start at `base` (host memory).
+HostTensor gather(DType dtype, const ResultView &v, const uint8_t *base) {
+  HostTensor out(dtype, v.shape);
+  size_t es = dtypeSize(dtype);
+  int64_t r = v.shape.size();
+  llvm::SmallVector<int64_t> pos(r, 0);
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+    int64_t off = 0;
+    for (int64_t k = 0; k < r; ++k)
+      off += pos[k] * v.strides[k];
+    std::memcpy((uint8_t *)out.data() + i * es, base + off * es, es);
+    for (int64_t k = r - 1; k >= 0; --k) {
+      if (++pos[k] < v.shape[k])
+        break;
+      pos[k] = 0;
+    }
+  }
+  return out;
+}
+} // namespace
+
 llvm::Expected<llvm::SmallVector<HostTensor>>
-Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
+Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+                   std::vector<double> *timed) {
+  CUDAHostAPI &cu = *cuda;
+  if (const char *e = cu.getError())
+    return llvm::createStringError(
+        "the CUDA runtime failed earlier and cannot run @%s: %s",
+        sig.name.c_str(), e);
+  // Inputs: uploaded once, freed on every path out.
+  std::vector<void *> device;
+  llvm::scope_exit freeInputs([&] {
+    for (void *p : device)
+      cu.free(p);
+  });
+  std::vector<std::vector<int64_t>> inDescs;
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    size_t bytes = t.numElements() * dtypeSize(t.dtype());
+    void *p = cu.malloc(bytes);
+    if (!p)
+      return cu.error("allocating " + llvm::Twine(bytes) +
+                      " bytes of device memory for input " + llvm::Twine(i));
+    device.push_back(p);
+    if (bytes && cu.toDevice(p, t.data(), bytes) != 0)
+      return cu.error("copying input " + llvm::Twine(i) + " to the device");
+    inDescs.push_back(makeDescriptor(p, t.shape()));
+  }
+  size_t resultWords = 0;
+  for (const TensorSignature &s : sig.outputs)
+    resultWords += 3 + 2 * s.shape.size();
+
+  // One call; the results are downloaded into `outs` if given, and freed.
+  auto callOnce = [&](llvm::SmallVector<HostTensor> *outs,
+                      double *seconds) -> llvm::Error {
+    std::vector<int64_t> results(resultWords, 0);
+    llvm::SmallVector<void *> ptrs, args;
+    if (!sig.outputs.empty())
+      ptrs.push_back(results.data());
+    for (auto &d : inDescs)
+      ptrs.push_back(d.data());
+    for (void *&p : ptrs)
+      args.push_back(&p);
+    void *start = nullptr, *stop = nullptr;
+    if (seconds) {
+      start = cu.eventCreate();
+      stop = cu.eventCreate();
+      cu.eventRecord(start);
+    }
+    llvm::Error err = engine->invokePacked("_mlir_ciface_" + sig.name, args);
+    if (seconds) {
+      cu.eventRecord(stop);
+      float ms = cu.elapsedMs(start, stop);
+      *seconds = ms * 1e-3;
+      cu.eventDestroy(start);
+      cu.eventDestroy(stop);
+    }
+    if (err)
+      return err;
+    if (cu.synchronize() != 0 || cu.getError())
+      return cu.error("running @" + sig.name + " on the GPU");
+    // Results are device buffers owned by the caller, except those that
+    // alias an input or an earlier result.
+    std::set<void *> seen(device.begin(), device.end());
+    for (auto [s, v] : llvm::zip(sig.outputs, decodeResults(sig, results))) {
+      if (outs) {
+        size_t es = dtypeSize(s.dtype);
+        if (v.contiguous()) {
+          HostTensor out(s.dtype, v.shape);
+          size_t bytes = v.numElements() * es;
+          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0)
+            return cu.error("copying a result of @" + sig.name +
+                            " to the host");
+          outs->push_back(std::move(out));
+        } else {
+          std::vector<uint8_t> span(v.span() * es);
+          if (!span.empty() &&
+              cu.toHost(span.data(), v.base, span.size()) != 0)
+            return cu.error("copying a result of @" + sig.name +
+                            " to the host");
+          outs->push_back(gather(s.dtype, v, span.data()));
+        }
+      }
+      if (v.allocated && seen.insert(v.allocated).second)
+        cu.free(v.allocated);
+    }
+    return llvm::Error::success();
+  };
+
+  llvm::SmallVector<HostTensor> outs;
+  if (!timed) {
+    if (llvm::Error e = callOnce(&outs, nullptr))
+      return std::move(e);
+    return outs;
+  }
+  for (unsigned i = 0; i < warmup; ++i)
+    if (llvm::Error e = callOnce(nullptr, nullptr))
+      return std::move(e);
+  for (double &t : *timed)
+    if (llvm::Error e = callOnce(nullptr, &t))
+      return std::move(e);
+  return outs;
+}
+
+llvm::Expected<std::vector<double>>
+Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+                  unsigned n) {
+  if (!engine)
+    return llvm::createStringError("@%s was compiled without preparing to "
+                                   "run (compile-only)",
+                                   sig.name.c_str());
   if (llvm::Error e = checkInputs(sig, inputs))
     return std::move(e);
+  std::vector<double> times(n);
+  if (cuda) {
+    if (auto r = invokeCUDA(inputs, warmup, &times); !r)
+      return r.takeError();
+    return times;
+  }
+  for (unsigned i = 0; i < warmup; ++i)
+    if (auto r = invoke(inputs); !r)
+      return r.takeError();
+  for (double &t : times) {
+    auto s = std::chrono::steady_clock::now();
+    auto r = invoke(inputs);
+    t = secondsSince(s);
+    if (!r)
+      return r.takeError();
+  }
+  return times;
+}
+
+llvm::Expected<llvm::SmallVector<HostTensor>>
+Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
+  if (!engine)
+    return llvm::createStringError("@%s was compiled without preparing to "
+                                   "run (compile-only)",
+                                   sig.name.c_str());
+  if (llvm::Error e = checkInputs(sig, inputs))
+    return std::move(e);
+  if (cuda)
+    return invokeCUDA(inputs, 0, nullptr);
   // Descriptors for the inputs. The compiled code only reads them: entry
   // arguments are bufferized as non-writable.
   std::vector<std::vector<int64_t>> inDescs;
@@ -416,7 +840,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
       seen.insert(allocated);
     if (contiguous && fresh) {
       outs.push_back(HostTensor::adopt(s.dtype, shape, allocated, base,
-                                       _mlir_memref_to_llvm_free));
+                                       freeResult));
       continue;
     }
     HostTensor out(s.dtype, shape);
@@ -433,7 +857,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
       }
     }
     if (fresh)
-      _mlir_memref_to_llvm_free(allocated);
+      freeResult(allocated);
     outs.push_back(std::move(out));
   }
   return outs;

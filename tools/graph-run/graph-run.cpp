@@ -106,6 +106,38 @@ static cl::opt<bool> specialize(
     cl::desc("Compile for the given input shapes (dynamic dims fixed to "
              "them; default). Off: compile the dynamic-shape code"),
     cl::init(true), cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Where to run: cpu (the host, default) or cuda (an "
+                    "NVIDIA GPU: inputs are copied to the device before the "
+                    "call and results back after it)"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    cudaChip("cuda-chip",
+             cl::desc("CUDA chip to compile for (default: the GPU's own, "
+                      "e.g. sm_90; sm_90 when compiling without a GPU)"),
+             cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    cudaFeatures("cuda-features",
+                 cl::desc("PTX features (default +ptx80)"), cl::init(""),
+                 cl::cat(category));
+static cl::opt<std::string> cudaFormat(
+    "cuda-format",
+    cl::desc("Device code embedded in the program: isa (PTX, compiled by "
+             "the driver when loaded; default), bin (cubin from ptxas) or "
+             "fatbin"),
+    cl::init("isa"), cl::cat(category));
+static cl::opt<std::string> emitObject(
+    "emit-object",
+    cl::desc("Ahead-of-time: write the compiled program as a host object "
+             "file (position independent; for cuda with the device code "
+             "embedded) exporting _mlir_ciface_<entry>; see docs/AOT.md"),
+    cl::init(""), cl::cat(category));
+static cl::opt<bool> compileOnly(
+    "compile-only",
+    cl::desc("Compile (and write --emit-object) without running: no inputs "
+             "or GPU needed"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print results"),
                            cl::init(false), cl::cat(category));
 
@@ -125,8 +157,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "graph-run: JIT-compile a graph program for the host CPU, run it, "
-      "check and benchmark it\n");
+      "graph-run: JIT-compile a graph program for the host CPU or an NVIDIA "
+      "GPU, run it, check and benchmark it\n");
 
   DialectRegistry registry;
   mlir::graphopt::registerAllDialects(registry);
@@ -153,6 +185,40 @@ int main(int argc, char **argv) {
   auto sig = getEntrySignature(*module, entry);
   if (!sig)
     return fail(llvm::toString(sig.takeError()));
+  if (target != "cpu" && target != "cuda")
+    return fail("--target=" + target + " is not a target: use cpu or cuda");
+  if (cudaFormat != "isa" && cudaFormat != "bin" && cudaFormat != "fatbin")
+    return fail("--cuda-format=" + cudaFormat +
+                " is not a format: use isa, bin or fatbin");
+  RunnerOptions options;
+  options.entry = entry;
+  options.target = target;
+  options.cudaChip = cudaChip;
+  options.cudaFeatures = cudaFeatures;
+  options.cudaFormat = cudaFormat;
+  options.objectFile = emitObject;
+  options.optimize = optimize;
+  options.vectorize = vectorize;
+  options.fuse = fuse;
+  options.fusionReport = fusionReport;
+  for (const std::string &lib : sharedLibs)
+    options.sharedLibs.push_back(lib);
+  options.flashAttention = flashAttention;
+  options.optLevel = optLevel;
+  options.timing = timing;
+  options.dumpLLVMIR = dumpLLVMIR;
+  if (compileOnly) {
+    if (!inputs.empty() || !expected.empty() || benchmark > 0)
+      return fail("--compile-only runs nothing: drop --input, "
+                  "--expected-output and --benchmark");
+    options.compileOnly = true;
+    auto runner = Runner::compile(*module, options);
+    if (!runner)
+      return fail(llvm::toString(runner.takeError()));
+    if (!emitObject.empty())
+      llvm::outs() << "wrote " << emitObject << "\n";
+    return 0;
+  }
   auto count = [](size_t n, StringRef noun) {
     return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
   };
@@ -200,18 +266,6 @@ int main(int argc, char **argv) {
                   "': " + ec.message());
   }
 
-  RunnerOptions options;
-  options.entry = entry;
-  options.optimize = optimize;
-  options.vectorize = vectorize;
-  options.fuse = fuse;
-  options.fusionReport = fusionReport;
-  for (const std::string &lib : sharedLibs)
-    options.sharedLibs.push_back(lib);
-  options.flashAttention = flashAttention;
-  options.optLevel = optLevel;
-  options.timing = timing;
-  options.dumpLLVMIR = dumpLLVMIR;
   if (specialize) {
     llvm::SmallVector<llvm::SmallVector<int64_t>> shapes;
     for (const HostTensor &t : args)
@@ -303,28 +357,22 @@ int main(int argc, char **argv) {
   }
 
   if (benchmark > 0) {
-    for (unsigned i = 0; i < warmup; ++i)
-      if (auto r = (*runner)->invoke(args); !r)
-        return fail(llvm::toString(r.takeError()));
-    std::vector<double> times;
-    for (unsigned i = 0; i < benchmark; ++i) {
-      auto s = std::chrono::steady_clock::now();
-      auto r = (*runner)->invoke(args);
-      times.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - s)
-              .count());
-      if (!r)
-        return fail(llvm::toString(r.takeError()));
-    }
+    // CPU: wall clock of each call; CUDA: CUDA events around the call, the
+    // inputs already on the device.
+    auto timed = (*runner)->timeCalls(args, warmup, benchmark);
+    if (!timed)
+      return fail(llvm::toString(timed.takeError()));
+    std::vector<double> times = std::move(*timed);
     std::sort(times.begin(), times.end());
     double median =
         times.size() % 2
             ? times[times.size() / 2]
             : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
     llvm::outs() << llvm::format(
-        "benchmark: @%s %u runs (%u warm-up): median %.6f ms, min %.6f ms\n",
+        "benchmark: @%s %u runs (%u warm-up): median %.6f ms, min %.6f ms%s\n",
         entry.c_str(), (unsigned)benchmark, (unsigned)warmup, median * 1e3,
-        times.front() * 1e3);
+        times.front() * 1e3,
+        (*runner)->isCUDA() ? " (CUDA events, data on the device)" : "");
   }
   return status;
 }

@@ -32,6 +32,9 @@ class ArithDialect;
 namespace linalg {
 class LinalgDialect;
 }
+namespace gpu {
+class GPUDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

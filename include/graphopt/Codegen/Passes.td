@@ -64,6 +64,25 @@ def GraphEmitCInterfacePass : Pass<"graph-emit-c-interface", "::mlir::ModuleOp">
   }];
 }
 
+def GraphGPUDeviceBuffersPass : Pass<"graph-gpu-device-buffers", "::mlir::ModuleOp"> {
+  let summary = "Make the host side of outlined GPU code use device memory";
+  let description = [{
+    Runs on host functions after `gpu-kernel-outlining`, when every compute
+    op is inside a kernel: the buffers the host code allocates become device
+    buffers (`memref.alloc`/`dealloc` -> `gpu.alloc`/`gpu.dealloc`), copies
+    between buffers become `gpu.memcpy`, and each constant
+    (`memref.get_global`) is uploaded to a device buffer at function entry
+    and freed before returning. Function arguments and results are device
+    buffers: that is the calling convention of the CUDA target.
+
+    Host code that would read or write device memory itself (a
+    `memref.load`/`store`, e.g. from data-dependent control flow) and copies
+    of strided views are reported as errors naming the op: they are not
+    supported by the CUDA target yet.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

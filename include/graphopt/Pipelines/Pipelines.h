@@ -28,8 +28,16 @@ struct GraphOptimizeOptions : public PassPipelineOptions<GraphOptimizeOptions> {
       llvm::cl::init(1 << 16)};
 };
 
-/// Options of the CPU compilation pipeline (`graph-cpu-pipeline`).
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+/// Options of the compilation pipeline (`graph-compile-pipeline`), for every
+/// target: the graph-level options are shared, the CPU- and CUDA-specific
+/// ones are ignored by the other target.
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("'cpu' (the host CPU) or 'cuda' (NVIDIA GPUs; "
+                     "graph-cpu-pipeline and graph-cuda-pipeline fix it)"),
+      llvm::cl::init("cpu")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Run graph-level optimization before lowering"),
@@ -85,10 +93,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(_mlir_memref_to_llvm_alloc/free from libGraphOpt.so, "
                      "which reuses freed buffers) instead of malloc/free"),
       llvm::cl::init(false)};
-};
 
-/// Options of the CUDA device-code pipeline (`graph-cuda-pipeline`).
-struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
+  // CUDA target.
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("NVIDIA target chip (sm_80, sm_90, ...)"),
       llvm::cl::init("sm_90")};
@@ -107,28 +113,44 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::desc("Threads per block along the outer parallel loops "
                      "(comma-separated)"),
       llvm::cl::init("16,16")};
+  PassOptions::Option<bool> lowerHost{
+      *this, "lower-host",
+      llvm::cl::desc("CUDA: lower the host side to the LLVM dialect calling "
+                     "libGraphOptCUDARuntime (off: stop at gpu.launch_func "
+                     "on memrefs, to read the kernels)"),
+      llvm::cl::init(true)};
 };
+
+/// The CPU and CUDA pipelines take the same options (the target is implied).
+using CPUPipelineOptions = CompilePipelineOptions;
+using CUDAPipelineOptions = CompilePipelineOptions;
 
 /// Adds the fixed-point graph optimizer to `pm` (a module pass manager).
 void buildGraphOptimizePipeline(OpPassManager &pm,
                                 const GraphOptimizeOptions &options);
 
+/// Adds the pipeline of `options.target` (cpu or cuda). Both targets share
+/// the graph-level front half (optimization, fusion, graph -> linalg).
+void buildCompilePipeline(OpPassManager &pm,
+                          const CompilePipelineOptions &options);
+
 /// Adds graph -> linalg -> (tiled, vectorized) -> bufferized -> LLVM dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Adds graph -> linalg -> bufferized -> parallel loops mapped to blocks and
-/// threads -> one outlined kernel per loop nest -> NVVM -> PTX/cubin in a
-/// gpu.binary. The host side stays at the gpu dialect level (gpu.launch_func
-/// on memrefs): lowering it to calls of a CUDA runtime library is not done
-/// yet (issue 5).
+/// Adds graph -> linalg -> bufferized -> kernels (dedicated matmul and
+/// reduction kernels, other ops as parallel loop nests mapped to blocks and
+/// threads) -> one outlined gpu.func each -> NVVM -> PTX/cubin/fatbin in a
+/// gpu.binary. With lowerHost, buffers are device memory
+/// (graph-gpu-device-buffers) and the host side becomes LLVM calling
+/// libGraphOptCUDARuntime: the entry takes and returns device buffers.
 void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 
 /// The vector width (f32 lanes) of the host CPU: 16 with AVX-512, 8 with AVX2
 /// or AVX, 4 otherwise.
 int64_t getHostVectorWidth();
 
-/// Registers `graph-optimize-pipeline`, `graph-cpu-pipeline` and
-/// `graph-cuda-pipeline` for textual
+/// Registers `graph-optimize-pipeline`, `graph-compile-pipeline`,
+/// `graph-cpu-pipeline` and `graph-cuda-pipeline` for textual
 /// pipelines (`--pass-pipeline`, `graph-opt --graph-cpu-pipeline`).
 void registerPipelines();
 

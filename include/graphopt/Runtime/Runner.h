@@ -46,6 +46,22 @@ struct EntrySignature {
 /// Options of Runner::compile.
 struct RunnerOptions {
   std::string entry = "main";
+  /// "cpu" (the host) or "cuda" (an NVIDIA GPU through
+  /// libGraphOptCUDARuntime; inputs and results are copied to and from the
+  /// device around each call).
+  std::string target = "cpu";
+  /// CUDA: chip ("sm_90"; empty: the GPU's own, sm_90 without a GPU), PTX
+  /// features (empty: +ptx80) and device code format ("isa": PTX compiled
+  /// by the driver at load time, no toolkit needed; "bin"/"fatbin": ptxas
+  /// at compile time).
+  std::string cudaChip, cudaFeatures, cudaFormat = "isa";
+  /// Write the compiled host object (for CUDA with the device code
+  /// embedded) here, for ahead-of-time use: link it with libGraphOpt's
+  /// runtime (CPU: libmlir_c_runner_utils and the allocator; CUDA:
+  /// libGraphOptCUDARuntime) and call _mlir_ciface_<entry>.
+  std::string objectFile;
+  /// Compile (and write objectFile) without preparing to run: no GPU needed.
+  bool compileOnly = false;
   /// Graph-level optimization before lowering.
   bool optimize = true;
   /// Tile and vectorize (off: scalar loops, for debugging).
@@ -96,6 +112,18 @@ public:
   llvm::Expected<llvm::SmallVector<HostTensor>>
   invoke(llvm::ArrayRef<HostTensor> inputs);
 
+  /// Times `n` calls after `warmup` untimed ones; seconds per call. CPU:
+  /// wall clock of invoke. CUDA: CUDA events around the call of the
+  /// compiled code alone, with the inputs already in device memory (the
+  /// copies to and from the host are not timed).
+  llvm::Expected<std::vector<double>>
+  timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup, unsigned n);
+
+  bool isCUDA() const { return cuda != nullptr; }
+
+  /// The CUDA runtime's host API (CUDARuntime.h), loaded at run time.
+  struct CUDAHostAPI;
+
 private:
   Runner() = default;
   EntrySignature sig;
@@ -105,7 +133,22 @@ private:
   /// JIT'ed code addresses by symbol.
   std::vector<std::unique_ptr<void, void (*)(void *)>> constantData;
   std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<CUDAHostAPI> cuda;
+  /// Releases a CPU result buffer (the runtime allocator's free, or
+  /// std::free for code compiled with malloc/free).
+  void (*freeResult)(void *) = nullptr;
+  /// CUDA: uploads `inputs`, calls, downloads and frees the results (and
+  /// the uploads). With `timed`, the inputs are uploaded once and each of
+  /// the `timed->size()` calls is timed with CUDA events.
+  llvm::Expected<llvm::SmallVector<HostTensor>>
+  invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+             std::vector<double> *timed);
 };
+
+/// The path of libGraphOptCUDARuntime.so (next to libGraphOpt.so, else in
+/// the build tree), or an error saying that graphopt was built without the
+/// CUDA toolkit.
+llvm::Expected<std::string> findCUDARuntimeLibrary();
 
 /// Checks `inputs` against `sig` (count, dtype, rank, static dims); the
 /// error names the input, the dim and both values.

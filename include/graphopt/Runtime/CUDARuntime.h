@@ -1,0 +1,78 @@
+/*===- CUDARuntime.h - graphopt's CUDA runtime library -----------*- C -*-===*\
+|*                                                                            *|
+|* libGraphOptCUDARuntime.so: the small library that code compiled for the   *|
+|* CUDA target calls, over the CUDA driver API. It is built only when the    *|
+|* CUDA toolkit is found, and opens the driver (libcuda.so.1) at run time:   *|
+|* loading it never fails on a machine without a GPU, the first call reports *|
+|* that instead.                                                              *|
+|*                                                                            *|
+|* Two interfaces:                                                            *|
+|*  - the `mgpu*` functions that MLIR's gpu-to-llvm lowering and the         *|
+|*    gpu.binary embedding call (module load, kernel launch, streams,        *|
+|*    device memory, copies); their signatures are fixed by MLIR;            *|
+|*  - the `graphoptCuda*` functions below, for hosts (graph-run, AOT         *|
+|*    programs): device buffers, copies, events, and the error state.        *|
+|*                                                                            *|
+|* Errors: the `mgpu*` ABI has no error returns. The first failing driver    *|
+|* call records a sticky error (the CUDA error name, its description, the    *|
+|* driver call and the last kernel launched) and prints it to stderr; from   *|
+|* then on launches and copies are skipped, so a failure never turns into    *|
+|* a crash or silently wrong output. Hosts check graphoptCudaGetError()      *|
+|* after each call of compiled code.                                          *|
+|*                                                                            *|
+|* All work goes to one stream per process (mgpuStreamCreate returns it and  *|
+|* mgpuStreamDestroy keeps it), so events recorded around a call of compiled *|
+|* code time exactly its kernels and copies.                                  *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GRAPHOPT_RUNTIME_CUDARUNTIME_H
+#define GRAPHOPT_RUNTIME_CUDARUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opens the driver and makes device `device`'s primary context current.
+ * Returns 0 on success; otherwise nonzero with the error available from
+ * graphoptCudaGetError(). Every other function calls it on first use with
+ * device 0 (or GRAPHOPT_CUDA_DEVICE from the environment). */
+int graphoptCudaInit(int device);
+
+/* The sticky error ("CUDA_ERROR_NO_DEVICE (no CUDA-capable device is
+ * detected) in cuInit"), or NULL when none occurred. */
+const char *graphoptCudaGetError(void);
+/* Forgets the sticky error (the device may still be unusable). */
+void graphoptCudaClearError(void);
+/* Whether errors are also printed to stderr when they occur (default 1;
+ * hosts that report graphoptCudaGetError() themselves turn it off). */
+void graphoptCudaSetErrorPrinting(int enabled);
+
+/* Device name and compute capability (major*10+minor, e.g. 90), or 0. */
+int graphoptCudaGetDeviceName(char *buffer, size_t size);
+int graphoptCudaGetComputeCapability(void);
+
+/* Device memory on the runtime's stream; NULL on failure (error set). */
+void *graphoptCudaMalloc(size_t bytes);
+void graphoptCudaFree(void *ptr);
+/* Synchronous copies (the stream is drained first). Return 0 on success. */
+int graphoptCudaCopyToDevice(void *dst, const void *src, size_t bytes);
+int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes);
+/* Waits for all work on the runtime's stream. Returns 0 on success. */
+int graphoptCudaSynchronize(void);
+
+/* Events on the runtime's stream, for timing. */
+void *graphoptCudaEventCreate(void);
+void graphoptCudaEventDestroy(void *event);
+void graphoptCudaEventRecord(void *event);
+/* Milliseconds between two recorded events (waits for `stop`); < 0 on
+ * error. */
+float graphoptCudaEventElapsedMs(void *start, void *stop);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRAPHOPT_RUNTIME_CUDARUNTIME_H */

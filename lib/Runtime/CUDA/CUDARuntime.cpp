@@ -1,0 +1,589 @@
+//===- CUDARuntime.cpp - graphopt's CUDA runtime library ------------------===//
+//
+// The `mgpu*` entry points MLIR's gpu-to-llvm lowering emits calls to, and
+// the `graphoptCuda*` host API, over the CUDA driver API (see
+// include/graphopt/Runtime/CUDARuntime.h for the contract).
+//
+// The driver is opened with dlopen rather than linked: libcuda.so.1 exists
+// only where an NVIDIA driver is installed, and a build machine without one
+// must still load this library (graph-run links nothing CUDA-specific; it
+// loads this library only for --target=cuda) and get a clear error.
+//
+// Names of driver functions: cuda.h maps several to versioned symbols
+// (cuMemAlloc -> cuMemAlloc_v2, ...); we look up the versioned names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Runtime/CUDARuntime.h"
+
+#include <cuda.h>
+
+#include <dlfcn.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace {
+
+/// Driver entry points, resolved once.
+template <typename T> using Fn = T *;
+
+struct Driver {
+#define GRAPHOPT_CU_FN(name, ...) Fn<__VA_ARGS__> name = nullptr;
+  GRAPHOPT_CU_FN(init, CUresult(unsigned))
+  GRAPHOPT_CU_FN(deviceGetCount, CUresult(int *))
+  GRAPHOPT_CU_FN(deviceGet, CUresult(CUdevice *, int))
+  GRAPHOPT_CU_FN(deviceGetName, CUresult(char *, int, CUdevice))
+  GRAPHOPT_CU_FN(deviceGetAttribute,
+                 CUresult(int *, CUdevice_attribute, CUdevice))
+  GRAPHOPT_CU_FN(primaryCtxRetain, CUresult(CUcontext *, CUdevice))
+  GRAPHOPT_CU_FN(ctxSetCurrent, CUresult(CUcontext))
+  GRAPHOPT_CU_FN(moduleLoadData, CUresult(CUmodule *, const void *))
+  GRAPHOPT_CU_FN(moduleLoadDataEx,
+                 CUresult(CUmodule *, const void *, unsigned,
+                              CUjit_option *, void **))
+  GRAPHOPT_CU_FN(moduleUnload, CUresult(CUmodule))
+  GRAPHOPT_CU_FN(moduleGetFunction,
+                 CUresult(CUfunction *, CUmodule, const char *))
+  GRAPHOPT_CU_FN(launchKernel,
+                 CUresult(CUfunction, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, unsigned, CUstream,
+                              void **, void **))
+  GRAPHOPT_CU_FN(funcSetAttribute,
+                 CUresult(CUfunction, CUfunction_attribute, int))
+  GRAPHOPT_CU_FN(streamCreate, CUresult(CUstream *, unsigned))
+  GRAPHOPT_CU_FN(streamSynchronize, CUresult(CUstream))
+  GRAPHOPT_CU_FN(streamWaitEvent, CUresult(CUstream, CUevent, unsigned))
+  GRAPHOPT_CU_FN(eventCreate, CUresult(CUevent *, unsigned))
+  GRAPHOPT_CU_FN(eventDestroy, CUresult(CUevent))
+  GRAPHOPT_CU_FN(eventRecord, CUresult(CUevent, CUstream))
+  GRAPHOPT_CU_FN(eventSynchronize, CUresult(CUevent))
+  GRAPHOPT_CU_FN(eventElapsedTime, CUresult(float *, CUevent, CUevent))
+  GRAPHOPT_CU_FN(memAlloc, CUresult(CUdeviceptr *, size_t))
+  GRAPHOPT_CU_FN(memAllocManaged,
+                 CUresult(CUdeviceptr *, size_t, unsigned))
+  GRAPHOPT_CU_FN(memFree, CUresult(CUdeviceptr))
+  GRAPHOPT_CU_FN(memAllocAsync,
+                 CUresult(CUdeviceptr *, size_t, CUstream))
+  GRAPHOPT_CU_FN(memFreeAsync, CUresult(CUdeviceptr, CUstream))
+  GRAPHOPT_CU_FN(deviceGetDefaultMemPool, CUresult(CUmemoryPool *, CUdevice))
+  GRAPHOPT_CU_FN(memPoolSetAttribute,
+                 CUresult(CUmemoryPool, CUmemPool_attribute, void *))
+  GRAPHOPT_CU_FN(memcpyAsync,
+                 CUresult(CUdeviceptr, CUdeviceptr, size_t, CUstream))
+  GRAPHOPT_CU_FN(memsetD32Async,
+                 CUresult(CUdeviceptr, unsigned, size_t, CUstream))
+  GRAPHOPT_CU_FN(memsetD16Async,
+                 CUresult(CUdeviceptr, unsigned short, size_t, CUstream))
+  GRAPHOPT_CU_FN(getErrorName, CUresult(CUresult, const char **))
+  GRAPHOPT_CU_FN(getErrorString, CUresult(CUresult, const char **))
+#undef GRAPHOPT_CU_FN
+};
+
+struct State {
+  std::mutex mutex;
+  bool initialized = false;
+  bool usable = false;
+  Driver cu;
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  CUstream stream = nullptr;
+  std::string error;
+  bool printErrors = true;
+  /// Kernel names, for messages.
+  std::unordered_map<CUfunction, std::string> kernelNames;
+  std::string lastKernel;
+  /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
+  std::unordered_set<void *> managed;
+};
+
+State &state() {
+  static State *s = new State(); // Never destroyed: used from dtors.
+  return *s;
+}
+
+void setError(const char *fmt, ...) {
+  State &s = state();
+  if (!s.error.empty())
+    return;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  s.error = buf;
+  if (s.printErrors)
+    std::fprintf(stderr, "graphopt CUDA runtime: error: %s\n", buf);
+}
+
+/// Records a failed driver call `what` (and the kernel involved, if any).
+bool check(CUresult r, const char *what, const char *kernel = nullptr) {
+  if (r == CUDA_SUCCESS)
+    return true;
+  State &s = state();
+  const char *name = "CUDA_ERROR_UNKNOWN", *desc = "unknown error";
+  if (s.cu.getErrorName)
+    s.cu.getErrorName(r, &name);
+  if (s.cu.getErrorString)
+    s.cu.getErrorString(r, &desc);
+  if (kernel && *kernel)
+    setError("%s (%s) in %s, kernel '%s'", name, desc, what, kernel);
+  else if (!s.lastKernel.empty())
+    setError("%s (%s) in %s (last kernel launched: '%s')", name, desc, what,
+             s.lastKernel.c_str());
+  else
+    setError("%s (%s) in %s", name, desc, what);
+  return false;
+}
+
+template <typename T> bool resolve(void *lib, T &fn, const char *name) {
+  fn = reinterpret_cast<T>(dlsym(lib, name));
+  return fn != nullptr;
+}
+
+bool openDriver(Driver &cu) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    setError("cannot open the CUDA driver library libcuda.so.1 (%s): no "
+             "NVIDIA driver is installed on this machine",
+             dlerror());
+    return false;
+  }
+  bool ok = true;
+  auto need = [&](auto &fn, const char *name) {
+    if (!resolve(lib, fn, name)) {
+      setError("the CUDA driver lacks %s (driver too old?)", name);
+      ok = false;
+    }
+  };
+  need(cu.getErrorName, "cuGetErrorName");
+  need(cu.getErrorString, "cuGetErrorString");
+  need(cu.init, "cuInit");
+  need(cu.deviceGetCount, "cuDeviceGetCount");
+  need(cu.deviceGet, "cuDeviceGet");
+  need(cu.deviceGetName, "cuDeviceGetName");
+  need(cu.deviceGetAttribute, "cuDeviceGetAttribute");
+  need(cu.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  need(cu.ctxSetCurrent, "cuCtxSetCurrent");
+  need(cu.moduleLoadData, "cuModuleLoadData");
+  need(cu.moduleLoadDataEx, "cuModuleLoadDataEx");
+  need(cu.moduleUnload, "cuModuleUnload");
+  need(cu.moduleGetFunction, "cuModuleGetFunction");
+  need(cu.launchKernel, "cuLaunchKernel");
+  need(cu.funcSetAttribute, "cuFuncSetAttribute");
+  need(cu.streamCreate, "cuStreamCreate");
+  need(cu.streamSynchronize, "cuStreamSynchronize");
+  need(cu.streamWaitEvent, "cuStreamWaitEvent");
+  need(cu.eventCreate, "cuEventCreate");
+  need(cu.eventDestroy, "cuEventDestroy_v2");
+  need(cu.eventRecord, "cuEventRecord");
+  need(cu.eventSynchronize, "cuEventSynchronize");
+  if (!resolve(lib, cu.eventElapsedTime, "cuEventElapsedTime_v2"))
+    need(cu.eventElapsedTime, "cuEventElapsedTime");
+  need(cu.memAlloc, "cuMemAlloc_v2");
+  need(cu.memAllocManaged, "cuMemAllocManaged");
+  need(cu.memFree, "cuMemFree_v2");
+  need(cu.memAllocAsync, "cuMemAllocAsync");
+  need(cu.memFreeAsync, "cuMemFreeAsync");
+  need(cu.deviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool");
+  need(cu.memPoolSetAttribute, "cuMemPoolSetAttribute");
+  need(cu.memcpyAsync, "cuMemcpyAsync");
+  need(cu.memsetD32Async, "cuMemsetD32Async");
+  need(cu.memsetD16Async, "cuMemsetD16Async");
+  return ok;
+}
+
+int defaultDevice() {
+  const char *env = std::getenv("GRAPHOPT_CUDA_DEVICE");
+  return env ? std::atoi(env) : 0;
+}
+
+/// Initializes once; afterwards makes the context current on this thread.
+/// False when the runtime is unusable (the error is set).
+bool ready(int device = -1) {
+  State &s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.initialized) {
+      s.initialized = true;
+      if (device < 0)
+        device = defaultDevice();
+      Driver &cu = s.cu;
+      int count = 0;
+      s.usable = openDriver(cu) && check(cu.init(0), "cuInit") &&
+                 check(cu.deviceGetCount(&count), "cuDeviceGetCount");
+      if (s.usable && device >= count) {
+        setError("CUDA device %d requested, but %d device%s present", device,
+                 count, count == 1 ? " is" : "s are");
+        s.usable = false;
+      }
+      s.usable = s.usable &&
+                 check(cu.deviceGet(&s.device, device), "cuDeviceGet") &&
+                 check(cu.primaryCtxRetain(&s.context, s.device),
+                       "cuDevicePrimaryCtxRetain") &&
+                 check(cu.ctxSetCurrent(s.context), "cuCtxSetCurrent") &&
+                 check(cu.streamCreate(&s.stream, CU_STREAM_NON_BLOCKING),
+                       "cuStreamCreate");
+      // Buffers come from the device's stream-ordered pool (allocation and
+      // free without synchronizing); freed memory stays cached in the pool
+      // for the next call instead of going back to the driver.
+      CUmemoryPool pool = nullptr;
+      cuuint64_t keep = ~cuuint64_t(0);
+      s.usable = s.usable &&
+                 check(cu.deviceGetDefaultMemPool(&pool, s.device),
+                       "cuDeviceGetDefaultMemPool") &&
+                 check(cu.memPoolSetAttribute(
+                           pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep),
+                       "cuMemPoolSetAttribute");
+    }
+  }
+  if (!s.usable || !s.error.empty())
+    return false;
+  thread_local bool current = false;
+  if (!current) {
+    if (!check(s.cu.ctxSetCurrent(s.context), "cuCtxSetCurrent"))
+      return false;
+    current = true;
+  }
+  return true;
+}
+
+CUstream streamOf(void *stream) {
+  return stream ? static_cast<CUstream>(stream) : state().stream;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Host API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+int graphoptCudaInit(int device) { return ready(device) ? 0 : 1; }
+
+const char *graphoptCudaGetError(void) {
+  State &s = state();
+  return s.error.empty() ? nullptr : s.error.c_str();
+}
+
+void graphoptCudaClearError(void) { state().error.clear(); }
+
+void graphoptCudaSetErrorPrinting(int enabled) {
+  state().printErrors = enabled != 0;
+}
+
+int graphoptCudaGetDeviceName(char *buffer, size_t size) {
+  if (!ready() || size == 0)
+    return 1;
+  return check(state().cu.deviceGetName(buffer, (int)size, state().device),
+               "cuDeviceGetName")
+             ? 0
+             : 1;
+}
+
+int graphoptCudaGetComputeCapability(void) {
+  if (!ready())
+    return 0;
+  State &s = state();
+  int major = 0, minor = 0;
+  if (!check(s.cu.deviceGetAttribute(
+                 &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, s.device),
+             "cuDeviceGetAttribute") ||
+      !check(s.cu.deviceGetAttribute(
+                 &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, s.device),
+             "cuDeviceGetAttribute"))
+    return 0;
+  return major * 10 + minor;
+}
+
+void *graphoptCudaMalloc(size_t bytes) {
+  if (!ready())
+    return nullptr;
+  CUdeviceptr p = 0;
+  // A zero-sized tensor still needs a distinct address.
+  if (!check(state().cu.memAllocAsync(&p, bytes ? bytes : 1, state().stream),
+             "cuMemAllocAsync"))
+    return nullptr;
+  return reinterpret_cast<void *>(p);
+}
+
+void graphoptCudaFree(void *ptr) {
+  if (!ptr || !ready())
+    return;
+  check(state().cu.memFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                                state().stream),
+        "cuMemFreeAsync");
+}
+
+int graphoptCudaSynchronize(void) {
+  if (!ready())
+    return 1;
+  return check(state().cu.streamSynchronize(state().stream),
+               "cuStreamSynchronize")
+             ? 0
+             : 1;
+}
+
+static int copySync(void *dst, const void *src, size_t bytes,
+                    const char *what) {
+  if (!ready())
+    return 1;
+  State &s = state();
+  if (!check(s.cu.memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                              reinterpret_cast<CUdeviceptr>(src), bytes,
+                              s.stream),
+             what))
+    return 1;
+  return graphoptCudaSynchronize();
+}
+
+int graphoptCudaCopyToDevice(void *dst, const void *src, size_t bytes) {
+  return copySync(dst, src, bytes, "cuMemcpyAsync (host to device)");
+}
+
+int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes) {
+  return copySync(dst, src, bytes, "cuMemcpyAsync (device to host)");
+}
+
+void *graphoptCudaEventCreate(void) {
+  if (!ready())
+    return nullptr;
+  CUevent e = nullptr;
+  if (!check(state().cu.eventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return nullptr;
+  return e;
+}
+
+void graphoptCudaEventDestroy(void *event) {
+  if (event && ready())
+    check(state().cu.eventDestroy(static_cast<CUevent>(event)),
+          "cuEventDestroy");
+}
+
+void graphoptCudaEventRecord(void *event) {
+  if (event && ready())
+    check(state().cu.eventRecord(static_cast<CUevent>(event), state().stream),
+          "cuEventRecord");
+}
+
+float graphoptCudaEventElapsedMs(void *start, void *stop) {
+  if (!start || !stop || !ready())
+    return -1;
+  State &s = state();
+  float ms = 0;
+  if (!check(s.cu.eventSynchronize(static_cast<CUevent>(stop)),
+             "cuEventSynchronize") ||
+      !check(s.cu.eventElapsedTime(&ms, static_cast<CUevent>(start),
+                                   static_cast<CUevent>(stop)),
+             "cuEventElapsedTime"))
+    return -1;
+  return ms;
+}
+
+//===----------------------------------------------------------------------===//
+// The ABI of MLIR's gpu-to-llvm lowering and gpu.binary embedding
+//===----------------------------------------------------------------------===//
+
+/// A cubin or fatbin image (called from the module's global constructor).
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  if (!ready())
+    return nullptr;
+  CUmodule module = nullptr;
+  if (!check(state().cu.moduleLoadData(&module, data), "cuModuleLoadData"))
+    return nullptr;
+  return module;
+}
+
+/// PTX text (format=isa), compiled by the driver's JIT.
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (!ready())
+    return nullptr;
+  char log[8192] = {0};
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log))};
+  CUmodule module = nullptr;
+  if (!check(state().cu.moduleLoadDataEx(&module, data, 3, options, values),
+             "cuModuleLoadDataEx (PTX JIT)")) {
+    if (log[0])
+      std::fprintf(stderr, "graphopt CUDA runtime: PTX JIT log:\n%s\n", log);
+    return nullptr;
+  }
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  State &s = state();
+  // Unloading at exit after a failure is pointless; never report it.
+  if (module && s.usable && s.error.empty())
+    s.cu.moduleUnload(static_cast<CUmodule>(module));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!module || !ready())
+    return nullptr;
+  State &s = state();
+  CUfunction fn = nullptr;
+  if (!check(s.cu.moduleGetFunction(&fn, static_cast<CUmodule>(module), name),
+             "cuModuleGetFunction", name))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.kernelNames.emplace(fn, name);
+  return fn;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  if (!function || !ready())
+    return;
+  State &s = state();
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.kernelNames.find(static_cast<CUfunction>(function));
+    name = it == s.kernelNames.end() ? "?" : it->second;
+  }
+  CUfunction fn = static_cast<CUfunction>(function);
+  // More than 48 KiB of dynamic shared memory must be opted into.
+  if (smem > 48 * 1024 &&
+      !check(s.cu.funcSetAttribute(
+                 fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
+             "cuFuncSetAttribute", name.c_str()))
+    return;
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0) // Empty grid: nothing to do.
+    return;
+  if (!check(s.cu.launchKernel(fn, gridX, gridY, gridZ, blockX, blockY,
+                               blockZ, smem, streamOf(stream), params, extra),
+             "cuLaunchKernel", name.c_str()))
+    return;
+  s.lastKernel = name;
+  // Debugging aid: GRAPHOPT_CUDA_SYNC=1 waits after every launch, so an
+  // asynchronous fault is reported against the kernel that caused it.
+  static const bool syncEach = std::getenv("GRAPHOPT_CUDA_SYNC") != nullptr;
+  if (syncEach)
+    check(s.cu.streamSynchronize(streamOf(stream)), "cuStreamSynchronize",
+          name.c_str());
+}
+
+/// The runtime's single stream: all compiled code runs in order on it, and
+/// hosts time it with events.
+void *mgpuStreamCreate() {
+  if (!ready())
+    return nullptr;
+  return state().stream;
+}
+
+void mgpuStreamDestroy(void * /*stream*/) {}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (ready())
+    check(state().cu.streamSynchronize(streamOf(stream)),
+          "cuStreamSynchronize");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (ready())
+    check(state().cu.streamWaitEvent(streamOf(stream),
+                                     static_cast<CUevent>(event), 0),
+          "cuStreamWaitEvent");
+}
+
+void *mgpuEventCreate() {
+  if (!ready())
+    return nullptr;
+  CUevent e = nullptr;
+  check(state().cu.eventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return e;
+}
+
+void mgpuEventDestroy(void *event) { graphoptCudaEventDestroy(event); }
+
+void mgpuEventSynchronize(void *event) {
+  if (event && ready())
+    check(state().cu.eventSynchronize(static_cast<CUevent>(event)),
+          "cuEventSynchronize");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  if (event && ready())
+    check(state().cu.eventRecord(static_cast<CUevent>(event),
+                                 streamOf(stream)),
+          "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
+  if (!ready())
+    return nullptr;
+  CUdeviceptr p = 0;
+  bool ok = isHostShared
+                ? check(state().cu.memAllocManaged(&p, bytes ? bytes : 1,
+                                                   CU_MEM_ATTACH_GLOBAL),
+                        "cuMemAllocManaged")
+                : check(state().cu.memAllocAsync(&p, bytes ? bytes : 1,
+                                                 streamOf(stream)),
+                        "cuMemAllocAsync");
+  if (!ok)
+    return nullptr;
+  if (isHostShared) {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    state().managed.insert(reinterpret_cast<void *>(p));
+  }
+  return reinterpret_cast<void *>(p);
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+  if (!ptr || !ready())
+    return;
+  State &s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.managed.erase(ptr)) {
+      check(s.cu.memFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+      return;
+    }
+  }
+  // Stream-ordered: the buffer is reused only after the work queued before
+  // the free on this stream.
+  check(state().cu.memFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
+                                streamOf(stream)),
+        "cuMemFreeAsync");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  if (ready())
+    check(state().cu.memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                 reinterpret_cast<CUdeviceptr>(src), bytes,
+                                 streamOf(stream)),
+          "cuMemcpyAsync");
+}
+
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  if (ready())
+    check(state().cu.memsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                    count, streamOf(stream)),
+          "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  if (ready())
+    check(state().cu.memsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                    count, streamOf(stream)),
+          "cuMemsetD16Async");
+}
+
+void mgpuSetDefaultDevice(int32_t device) { ready(device); }
+
+} // extern "C"
