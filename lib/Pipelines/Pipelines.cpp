@@ -184,12 +184,20 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // Kernels. Matmul-class and row-reduction ops get dedicated kernels;
   // every other linalg op becomes a parallel loop nest, tiled into blocks of
   // threads. Each becomes one outlined gpu.func.
+  // Copies of strided views become kernels too; sequential work (no
+  // parallel loops) becomes one-thread kernels.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
                                "scf-parallel-loop-tiling{parallel-loop-tile-"
                                "sizes=") +
                    options.tileSizes +
-                   "},gpu-map-parallel-loops,convert-parallel-loops-to-gpu,"
-                   "canonicalize,cse),gpu-kernel-outlining"));
+                   "},canonicalize,gpu-map-parallel-loops,"
+                   "convert-parallel-loops-to-gpu,canonicalize,cse)"));
+  // Loop nests of a single iteration were folded to straight-line host
+  // code by canonicalization: that too becomes a one-thread kernel.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
+  addUpstream(pm, "gpu-kernel-outlining");
   // Host side: every buffer the kernels touch is device memory.
   pm.addPass(createGraphGPUDeviceBuffersPass());
   addUpstream(pm, "lower-affine,convert-scf-to-cf");

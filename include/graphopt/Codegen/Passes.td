@@ -83,6 +83,36 @@ def GraphGPUDeviceBuffersPass : Pass<"graph-gpu-device-buffers", "::mlir::Module
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GraphGPUCopiesToLinalgPass : Pass<"graph-gpu-copies-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Turn copies of strided views into linalg.copy (GPU kernels)";
+  let description = [{
+    Bufferization copies into and out of strided views (`memref.copy` for
+    pad, concat, slices). On the CUDA target such a copy must run on the
+    device: this pass rewrites each `memref.copy` whose source or target is
+    not contiguous into `linalg.copy`, which becomes a parallel loop nest and
+    a kernel like any other linalg op. Copies of whole contiguous buffers
+    stay `memref.copy` and become `gpu.memcpy` (graph-gpu-device-buffers).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def GraphGPUSerialKernelsPass : Pass<"graph-gpu-serial-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Run sequential work on tensor data as one-thread kernels";
+  let description = [{
+    Runs on bufferized host functions of the CUDA target before linalg ops
+    become parallel loops. Work without parallel loops would stay on the
+    host, which cannot touch device memory: linalg ops with no parallel
+    dimension (a reduction of a whole tensor to a scalar, a dot product, a
+    0-d computation) and top-level sequential loops and stores over tensor
+    data (`scf.for`, e.g. cumsum). Each such op without results,
+    allocations, calls, GPU ops or parallel linalg ops inside is wrapped in
+    a `gpu.launch` of one block of one thread, so that it runs on the
+    device. Correct but sequential: a fallback for what the kernel
+    generators do not cover.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

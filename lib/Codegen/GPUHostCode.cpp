@@ -1,0 +1,177 @@
+//===- GPUHostCode.cpp - host-side work moved onto the GPU ----------------===//
+//
+// Two small passes of the CUDA pipeline that keep tensor data on the device:
+//
+//  graph-gpu-copies-to-linalg  strided memref.copy -> linalg.copy (before
+//                              linalg becomes parallel loops and kernels);
+//  graph-gpu-serial-kernels    sequential work on tensor data (linalg ops
+//                              without parallel loops, host loops) -> a
+//                              gpu.launch of one thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::graphopt {
+#define GEN_PASS_DEF_GRAPHGPUCOPIESTOLINALGPASS
+#define GEN_PASS_DEF_GRAPHGPUSERIALKERNELSPASS
+#include "graphopt/Codegen/Passes.h.inc"
+} // namespace mlir::graphopt
+
+using namespace mlir;
+
+namespace {
+
+struct GraphGPUCopiesToLinalgPass
+    : public graphopt::impl::GraphGPUCopiesToLinalgPassBase<
+          GraphGPUCopiesToLinalgPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp c) { copies.push_back(c); });
+    for (memref::CopyOp copy : copies) {
+      auto src = cast<MemRefType>(copy.getSource().getType());
+      auto dst = cast<MemRefType>(copy.getTarget().getType());
+      if (src.getLayout().isIdentity() && dst.getLayout().isIdentity())
+        continue;
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    }
+  }
+};
+
+/// A linalg op without parallel loops (a reduction of a whole tensor to a
+/// scalar, a 0-d computation): parallel-loop mapping leaves it on the host.
+bool isSequentialLinalg(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureBufferSemantics() &&
+         linalgOp.getNumParallelLoops() == 0;
+}
+
+/// Whether top-level `op` must run as a one-thread kernel: it reads or
+/// writes memory, has no results, and contains no allocation, call, GPU op
+/// or linalg op with parallel loops (those get kernels of their own).
+bool isSerialKernelCandidate(Operation *op) {
+  if (isSequentialLinalg(op))
+    return true;
+  if (op->getNumResults() != 0 ||
+      !isa<scf::ForOp, scf::WhileOp, scf::IfOp, memref::StoreOp>(op))
+    return false;
+  bool touchesMemory = false;
+  WalkResult r = op->walk([&](Operation *inner) {
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+            func::CallOp, scf::ParallelOp>(inner) ||
+        inner->getDialect()->getNamespace() == "gpu" ||
+        (isa<linalg::LinalgOp>(inner) && !isSequentialLinalg(inner)))
+      return WalkResult::interrupt();
+    if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(inner))
+      touchesMemory = true;
+    return WalkResult::advance();
+  });
+  return !r.wasInterrupted() && touchesMemory;
+}
+
+/// A load or store of tensor data (not of host scratch memory such as the
+/// memref.alloca buffers of the deallocation helpers).
+bool accessesTensorData(Operation *op) {
+  Value memref;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    memref = load.getMemRef();
+  else if (auto store = dyn_cast<memref::StoreOp>(op))
+    memref = store.getMemRef();
+  else
+    return false;
+  return !memref.getDefiningOp<memref::AllocaOp>();
+}
+
+/// Straight-line work that may join a serial kernel: tensor element
+/// accesses and scalar arithmetic.
+bool isStraightLine(Operation *op) {
+  if (accessesTensorData(op))
+    return true;
+  StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  return op->getNumRegions() == 0 && (ns == "arith" || ns == "math");
+}
+
+struct GraphGPUSerialKernelsPass
+    : public graphopt::impl::GraphGPUSerialKernelsPassBase<
+          GraphGPUSerialKernelsPass> {
+  using Base::Base;
+
+  /// Wraps `run` (consecutive ops of one block) in a one-thread gpu.launch
+  /// placed after its last op. Ops whose results are used after the run and
+  /// that use nothing of it stay outside (index arithmetic the host needs);
+  /// if an op the host needs depends on the run, nothing is wrapped.
+  void wrap(IRRewriter &rewriter, ArrayRef<Operation *> run) {
+    llvm::SetVector<Operation *> inside(run.begin(), run.end());
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation *op : llvm::to_vector(inside)) {
+        bool escapes = llvm::any_of(op->getUsers(), [&](Operation *user) {
+          Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
+          return !top || !inside.contains(top);
+        });
+        if (!escapes)
+          continue;
+        bool dependsOnRun = llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && inside.contains(def);
+        });
+        if (dependsOnRun)
+          return;
+        inside.remove(op);
+        changed = true;
+      }
+    }
+    if (!llvm::any_of(inside, [](Operation *op) {
+          return accessesTensorData(op) || !isStraightLine(op);
+        }))
+      return;
+    Location loc = inside.back()->getLoc();
+    rewriter.setInsertionPointAfter(run.back());
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto launch =
+        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToStart(&body);
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    for (Operation *op : inside)
+      rewriter.moveOpBefore(op, terminator);
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Runs of top-level ops only: nested host control flow (an scf.if whose
+    // condition was read on the host) is left alone.
+    SmallVector<SmallVector<Operation *>> runs;
+    for (Block &block : getOperation().getBody()) {
+      SmallVector<Operation *> run;
+      for (Operation &op : block) {
+        if (isSerialKernelCandidate(&op) || isStraightLine(&op)) {
+          run.push_back(&op);
+          continue;
+        }
+        if (!run.empty())
+          runs.push_back(std::move(run));
+        run.clear();
+      }
+      if (!run.empty())
+        runs.push_back(std::move(run));
+    }
+    for (ArrayRef<Operation *> run : runs)
+      wrap(rewriter, run);
+  }
+};
+
+} // namespace
