@@ -32,6 +32,12 @@ class ArithDialect;
 namespace linalg {
 class LinalgDialect;
 }
+namespace gpu {
+class GPUDialect;
+}
+namespace memref {
+class MemRefDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {
