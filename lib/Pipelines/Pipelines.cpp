@@ -171,6 +171,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
                                "sizes=") +
                    options.tileSizes +
                    "},gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"
+                   // Constants hoisted out of launches would be kernel args.
+                   "gpu-launch-sink-index-computations,"
                    "gpu-kernel-outlining,lower-affine,convert-scf-to-cf"));
   addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
                       " features=" + options.features + "}");
