@@ -171,8 +171,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   buildGraphToLinalg(pm, options, /*cpu=*/false);
 
   // Buffers: the same one-shot bufferization and ownership-based
-  // deallocation as on the CPU. Copies are linalg.copy, so that they become
-  // kernels too.
+  // deallocation as on the CPU.
   if (options.emitCInterface && options.lowerHost)
     pm.addPass(createGraphEmitCInterfacePass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
@@ -181,11 +180,12 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   addUpstream(pm, "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
                   "canonicalize");
 
-  // Kernels. Matmul-class and row-reduction ops get dedicated kernels;
-  // every other linalg op becomes a parallel loop nest, tiled into blocks of
+  // Kernels. Matmul-class ops become tiled shared-memory kernels
+  // (tensor cores for f16); copies of strided views become linalg.copy;
+  // sequential work (no parallel loops) becomes one-thread kernels; every
+  // other linalg op becomes a parallel loop nest, tiled into blocks of
   // threads. Each becomes one outlined gpu.func.
-  // Copies of strided views become kernels too; sequential work (no
-  // parallel loops) becomes one-thread kernels.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
@@ -197,7 +197,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // Loop nests of a single iteration were folded to straight-line host
   // code by canonicalization: that too becomes a one-thread kernel.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
-  addUpstream(pm, "gpu-kernel-outlining");
+  // Constants hoisted out of launches would otherwise be kernel arguments.
+  addUpstream(pm, "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   // Host side: every buffer the kernels touch is device memory.
   pm.addPass(createGraphGPUDeviceBuffersPass());
   addUpstream(pm, "lower-affine,convert-scf-to-cf");

@@ -35,6 +35,9 @@ class LinalgDialect;
 namespace gpu {
 class GPUDialect;
 }
+namespace memref {
+class MemRefDialect;
+}
 } // namespace mlir
 
 namespace mlir::graphopt {

@@ -142,4 +142,82 @@ def GraphSetTargetPass : Pass<"graph-set-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Replace matmul-class linalg ops on memrefs by tiled CUDA kernels";
+  let description = [{
+    Runs on bufferized host code, before the generic loop-to-GPU mapping.
+    Every linalg contraction C[b?, m, n] += A[b?, m, k] * B[b?, k, n]
+    (matmul, batch_matmul, or a generic with those maps, A or B possibly
+    transposed) on static identity-layout memrefs, with f16, bf16 or f32
+    inputs and an f32 output, becomes a `gpu.launch` (grid: N/BN x M/BM x
+    batch) built by `buildGPUMatmulKernel` (graphopt/Codegen/GPUMatmul.h):
+
+    - f16: tensor cores. Each warp owns a tile of 16x16x16 WMMA fragments
+      (`gpu.subgroup_mma_load_matrix` / `_compute` / `_store_matrix`, lowered
+      by `convert-gpu-to-nvvm` to PTX `wmma.mma.sync`, f32 accumulation).
+    - f32 and bf16: SIMT FMAs on a per-thread register tile, in IEEE f32
+      (bf16 is widened to f32 in shared memory: MLIR 22's `gpu.mma_matrix`
+      has no bf16). f32 never uses TF32.
+
+    Both kernels stage A and B tiles in two shared-memory buffers (views of
+    dynamic shared memory), copied cooperatively with 16-byte vector loads where the
+    layout allows: the next K tile is loaded into registers before the
+    current one is multiplied, then stored into the other buffer, with one
+    barrier per K step. The accumulators start from C's contents.
+
+    Contractions whose M, N or K the tiles do not divide (after halving the
+    SIMT tile along M or N), or that do not fit the form above, are left to
+    the default lowering. Nothing here has run on a GPU yet: the kernels are
+    checked by FileCheck and ptxas only.
+
+    Example:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>)
+                  outs(%c : memref<256x256xf32>)
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c4, %gy = %c4, %gz = %c1)
+               threads(...) in (%tx = %c128, ...)
+               dynamic_shared_memory_size %c19456_i32 {
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %sa = memref.view %smem[%c0][] : ... to memref<2x64x40xf16, #gpu.address_space<workgroup>>
+      %sb = memref.view %smem[%c10240][] : ... to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+      ... scf.for ... gpu.subgroup_mma_compute ... gpu.barrier ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"mmaTileM", "mma-tile-m", "int64_t", /*default=*/"64",
+           "Rows of C per block, tensor-core kernel">,
+    Option<"mmaTileN", "mma-tile-n", "int64_t", /*default=*/"64",
+           "Columns of C per block, tensor-core kernel">,
+    Option<"mmaTileK", "mma-tile-k", "int64_t", /*default=*/"32",
+           "K step of the tensor-core kernel (a multiple of 16)">,
+    Option<"mmaWarpTileM", "mma-warp-tile-m", "int64_t", /*default=*/"32",
+           "Rows of C per warp (a multiple of 16)">,
+    Option<"mmaWarpTileN", "mma-warp-tile-n", "int64_t", /*default=*/"32",
+           "Columns of C per warp (a multiple of 16)">,
+    Option<"simtTileM", "simt-tile-m", "int64_t", /*default=*/"128",
+           "Rows of C per block, SIMT kernel">,
+    Option<"simtTileN", "simt-tile-n", "int64_t", /*default=*/"128",
+           "Columns of C per block, SIMT kernel">,
+    Option<"simtTileK", "simt-tile-k", "int64_t", /*default=*/"8",
+           "K step of the SIMT kernel">,
+    Option<"simtThreadTileM", "simt-thread-tile-m", "int64_t", /*default=*/"8",
+           "Rows of C per thread (a multiple of 4)">,
+    Option<"simtThreadTileN", "simt-thread-tile-n", "int64_t", /*default=*/"8",
+           "Columns of C per thread (a multiple of 4)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+  let statistics = [
+    Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
+    Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
+    Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">
+  ];
+}
+
 #endif // GRAPHOPT_CODEGEN_PASSES_TD

@@ -1,0 +1,575 @@
+//===- GPUMatmul.cpp - graph-gpu-matmul -----------------------------------===//
+//
+// Both kernels share one structure (a block computes a BM x BN tile of C;
+// the K loop walks BK-wide tiles):
+//
+//   acc = C tile                          (C += A * B: linalg semantics)
+//   regs = global tile 0; shared[0] = regs; barrier
+//   for kt in [0, K / BK):
+//     regs = global tile min(kt + 1, last)   (issued before the math)
+//     acc += shared[kt % 2] products
+//     shared[(kt + 1) % 2] = regs; barrier
+//   C tile = acc
+//
+// One barrier per K step suffices with two buffers: the buffer written in
+// step kt was last read in step kt - 1, which ended with a barrier. The last
+// step reloads the last tile into the idle buffer rather than branching.
+//
+// Shared tiles keep the global layout of their operand: a row of the tile
+// is a contiguous run of global memory, so every thread copies whole 16-byte
+// vectors. Rows are padded by 16 bytes against bank conflicts. The tensor-core
+// kernel reads transposed operands with column-major WMMA loads; the SIMT
+// kernel wants A and B k-major and transposes A (or B^T) while storing it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Codegen/GPUMatmul.h"
+#include "graphopt/Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::graphopt {
+#define GEN_PASS_DEF_GRAPHGPUMATMULPASS
+#include "graphopt/Codegen/Passes.h.inc"
+} // namespace mlir::graphopt
+
+using namespace mlir;
+using namespace mlir::graphopt;
+
+static LogicalResult fail(std::string *why, const Twine &msg) {
+  if (why)
+    *why = msg.str();
+  return failure();
+}
+
+FailureOr<GPUContraction>
+mlir::graphopt::matchGPUContraction(linalg::LinalgOp op, std::string *why) {
+  if (!op.hasPureBufferSemantics())
+    return fail(why, "not on memrefs");
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return fail(why, "not two inputs and one output");
+  if (!linalg::isaContractionOpInterface(op))
+    return fail(why, "not a multiply-add contraction");
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return fail(why, "not one M, N and K dimension and at most one batch");
+
+  GPUContraction c;
+  c.lhs = op.getDpsInputOperand(0)->get();
+  c.rhs = op.getDpsInputOperand(1)->get();
+  c.acc = op.getDpsInitOperand(0)->get();
+  for (Value v : {c.lhs, c.rhs, c.acc}) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t || !t.hasStaticShape() || !t.getLayout().isIdentity() ||
+        t.getMemorySpace())
+      return fail(why, "operand is not a static identity-layout memref");
+  }
+  Type lt = cast<MemRefType>(c.lhs.getType()).getElementType();
+  Type rt = cast<MemRefType>(c.rhs.getType()).getElementType();
+  Type ot = cast<MemRefType>(c.acc.getType()).getElementType();
+  if (lt != rt || !(lt.isF16() || lt.isBF16() || lt.isF32()) || !ot.isF32())
+    return fail(why, "element types are not f16/bf16/f32 inputs, f32 output");
+
+  // Maps: results must be [b?, m, k] or [b?, k, m] for A, [b?, k, n] or
+  // [b?, n, k] for B and exactly [b?, m, n] for C.
+  auto dimsOf = [](AffineMap map) -> std::optional<SmallVector<unsigned>> {
+    SmallVector<unsigned> r;
+    for (AffineExpr e : map.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return std::nullopt;
+      r.push_back(d.getPosition());
+    }
+    return r;
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  SmallVector<unsigned> prefix;
+  if (!dims->batch.empty())
+    prefix.push_back(dims->batch[0]);
+  auto is = [&](std::optional<SmallVector<unsigned>> got, unsigned x,
+                unsigned y) {
+    SmallVector<unsigned> want(prefix);
+    want.append({x, y});
+    return got && *got == want;
+  };
+  auto a = dimsOf(maps[0]), bm = dimsOf(maps[1]), o = dimsOf(maps[2]);
+  if (!is(o, m, n))
+    return fail(why, "output map is not [b?, m, n]");
+  if (is(a, k, m))
+    c.transposeLhs = true;
+  else if (!is(a, m, k))
+    return fail(why, "lhs map is not [b?, m, k] or [b?, k, m]");
+  if (is(bm, n, k))
+    c.transposeRhs = true;
+  else if (!is(bm, k, n))
+    return fail(why, "rhs map is not [b?, k, n] or [b?, n, k]");
+
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  c.m = ranges[m];
+  c.n = ranges[n];
+  c.k = ranges[k];
+  c.batch = dims->batch.empty() ? 0 : ranges[dims->batch[0]];
+  return c;
+}
+
+namespace {
+/// Index arithmetic at a builder's insertion point.
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+};
+
+/// Indices into a (possibly batched) memref.
+SmallVector<Value> at(Value batch, Value r, Value col) {
+  if (batch)
+    return {batch, r, col};
+  return {r, col};
+}
+
+/// Cooperative copy of a rows x cols tile of a global memref (cols
+/// contiguous) into one stage of a double-buffered shared tile. Each of the
+/// `threads` threads moves `rows * cols / threads` elements as vectors of
+/// `vec`. With `transpose`, the shared tile is [stage][cols][rows].
+struct TileCopy {
+  Value global, shared;
+  int64_t rows, cols, threads, vec;
+  bool transpose;
+
+  TileCopy(Value global, Value shared, int64_t rows, int64_t cols,
+           int64_t threads, bool transpose)
+      : global(global), shared(shared), rows(rows), cols(cols),
+        threads(threads), transpose(transpose) {
+    Type et = cast<MemRefType>(global.getType()).getElementType();
+    vec = 16 / (et.getIntOrFloatBitWidth() / 8);
+    while (vec > 1 && (cols % vec || (rows * cols / vec) % threads))
+      vec /= 2;
+  }
+  static bool fits(int64_t rows, int64_t cols, int64_t threads) {
+    return (rows * cols) % threads == 0;
+  }
+  int64_t steps() const { return rows * cols / vec / threads; }
+  /// Row and column of this thread's `i`-th vector in the tile.
+  std::pair<Value, Value> place(Idx &x, Value tid, int64_t i) const {
+    Value flat = x.add(tid, i * threads);
+    return {x.div(flat, cols / vec), x.mul(x.rem(flat, cols / vec), vec)};
+  }
+  SmallVector<Value> load(Idx &x, Value tid, Value batch, Value r0,
+                          Value c0) const {
+    auto gt = cast<MemRefType>(global.getType());
+    auto vt = VectorType::get({vec}, gt.getElementType());
+    int64_t bytes = vec * gt.getElementTypeBitWidth() / 8;
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < steps(); ++i) {
+      auto [r, col] = place(x, tid, i);
+      regs.push_back(vector::LoadOp::create(
+          x.b, x.loc, vt, global, at(batch, x.add(r0, r), x.add(c0, col)),
+          /*nontemporal=*/false, llvm::MaybeAlign(bytes)));
+    }
+    return regs;
+  }
+  void store(Idx &x, Value tid, ArrayRef<Value> regs, Value stage) const {
+    Type st = cast<MemRefType>(shared.getType()).getElementType();
+    for (int64_t i = 0; i < steps(); ++i) {
+      auto [r, col] = place(x, tid, i);
+      Value v = regs[i];
+      auto vt = cast<VectorType>(v.getType());
+      if (vt.getElementType() != st)
+        v = arith::ExtFOp::create(x.b, x.loc, VectorType::get({vec}, st), v);
+      if (!transpose) {
+        int64_t bytes =
+            std::min<int64_t>(16, vec * st.getIntOrFloatBitWidth() / 8);
+        vector::StoreOp::create(x.b, x.loc, v, shared,
+                                ValueRange{stage, r, col},
+                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        continue;
+      }
+      for (int64_t j = 0; j < vec; ++j) {
+        Value e = vector::ExtractOp::create(x.b, x.loc, v, j);
+        memref::StoreOp::create(x.b, x.loc, e, shared,
+                                ValueRange{stage, x.add(col, j), r});
+      }
+    }
+  }
+};
+
+/// Padding of a shared tile row, in elements: 16 bytes.
+int64_t pad16(Type t) { return 16 / (t.getIntOrFloatBitWidth() / 8); }
+
+MemRefType sharedType(int64_t rows, int64_t cols, Type et) {
+  auto ws =
+      gpu::AddressSpaceAttr::get(et.getContext(), gpu::AddressSpace::Workgroup);
+  return MemRefType::get({2, rows, cols + pad16(et)}, et,
+                         MemRefLayoutAttrInterface{}, ws);
+}
+
+/// Bytes of shared memory a kernel may use without opting in to more.
+constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
+int64_t bytesOf(MemRefType t) {
+  return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+}
+
+/// The parameters of one kernel instance.
+struct Config {
+  int64_t bm, bn, bk, wm, wn; // wm x wn: warp tile or thread register tile
+  int64_t threads;
+};
+
+/// Shared tiles of the tensor-core kernel, in the global layout of their
+/// operand: A [bm][bk] or [bk][bm], B [bk][bn] or [bn][bk].
+std::pair<MemRefType, MemRefType>
+tensorCoreShared(const GPUContraction &c, const Config &cfg, Type f16) {
+  return {c.transposeLhs ? sharedType(cfg.bk, cfg.bm, f16)
+                         : sharedType(cfg.bm, cfg.bk, f16),
+          c.transposeRhs ? sharedType(cfg.bn, cfg.bk, f16)
+                         : sharedType(cfg.bk, cfg.bn, f16)};
+}
+
+/// Shared tiles of the SIMT kernel: k-major A [bk][bm] and B [bk][bn].
+std::pair<MemRefType, MemRefType> simtShared(const Config &cfg, Type f32) {
+  return {sharedType(cfg.bk, cfg.bm, f32), sharedType(cfg.bk, cfg.bn, f32)};
+}
+
+bool fitsShared(std::pair<MemRefType, MemRefType> tiles) {
+  return llvm::alignTo(bytesOf(tiles.first), 128) + bytesOf(tiles.second) <=
+         kMaxSharedBytes;
+}
+
+/// Builds the gpu.launch skeleton; `body` fills it given the thread id, the
+/// batch index (null without batch), the block's first row and column of C
+/// and the shared A and B tiles. The tiles are views of dynamic shared
+/// memory rather than workgroup attributions: convert-gpu-to-nvvm gives an
+/// attribution only its element's alignment (`.shared .align 2` for f16),
+/// too little for 16-byte vector accesses and WMMA loads, while the dynamic
+/// block is 16-byte aligned and starts the block's shared window.
+gpu::LaunchOp buildLaunch(
+    OpBuilder &b, Location loc, const GPUContraction &c, const Config &cfg,
+    MemRefType sharedA, MemRefType sharedB,
+    function_ref<void(Idx &, Value, Value, Value, Value, Value, Value)> body) {
+  Idx x{b, loc};
+  int64_t offsetB = llvm::alignTo(bytesOf(sharedA), 128);
+  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                            offsetB + bytesOf(sharedB));
+  auto launch =
+      gpu::LaunchOp::create(b, loc, x.c(c.n / cfg.bn), x.c(c.m / cfg.bm),
+                            x.c(std::max<int64_t>(c.batch, 1)),
+                            x.c(cfg.threads), x.c(1), x.c(1), smem);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto bytesTy =
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface{}, sharedA.getMemorySpace());
+  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytesTy);
+  Value shA = memref::ViewOp::create(b, loc, sharedA, dyn, x.c(0), {});
+  Value shB = memref::ViewOp::create(b, loc, sharedB, dyn, x.c(offsetB), {});
+  Value batch = c.batch ? launch.getBlockIds().z : Value();
+  Value m0 = x.mul(launch.getBlockIds().y, cfg.bm);
+  Value n0 = x.mul(launch.getBlockIds().x, cfg.bn);
+  body(x, launch.getThreadIds().x, batch, m0, n0, shA, shB);
+  gpu::TerminatorOp::create(b, loc);
+  return launch;
+}
+
+/// Emits the double-buffered K loop (see the file comment). `compute`
+/// updates the accumulators from one shared stage.
+SmallVector<Value>
+kLoop(Idx &x, const GPUContraction &c, int64_t bk, const TileCopy &copyA,
+      const TileCopy &copyB, Value tid, Value batch, Value m0, Value n0,
+      ValueRange init,
+      function_ref<SmallVector<Value>(Value stage, ValueRange acc)> compute) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  // Global origin of the A and B tiles of K step `k0`.
+  auto loadA = [&](Value k0) {
+    return c.transposeLhs ? copyA.load(x, tid, batch, k0, m0)
+                          : copyA.load(x, tid, batch, m0, k0);
+  };
+  auto loadB = [&](Value k0) {
+    return c.transposeRhs ? copyB.load(x, tid, batch, n0, k0)
+                          : copyB.load(x, tid, batch, k0, n0);
+  };
+  Value zero = x.c(0);
+  copyA.store(x, tid, loadA(zero), zero);
+  copyB.store(x, tid, loadB(zero), zero);
+  gpu::BarrierOp::create(b, loc);
+  int64_t steps = c.k / bk;
+  auto loop = scf::ForOp::create(
+      b, loc, zero, x.c(steps), x.c(1), init,
+      [&](OpBuilder &nb, Location nloc, Value kt, ValueRange acc) {
+        // scf.for hands the body the same builder, so `x` (and the callers'
+        // lambdas using it) insert into the body too.
+        Idx &y = x;
+        Value next =
+            arith::MinUIOp::create(nb, nloc, y.add(kt, 1), y.c(steps - 1));
+        Value nextK = y.mul(next, bk);
+        SmallVector<Value> regsA = loadA(nextK), regsB = loadB(nextK);
+        Value stage = y.rem(kt, 2);
+        SmallVector<Value> out = compute(stage, acc);
+        Value other = y.rem(y.add(kt, 1), 2);
+        copyA.store(y, tid, regsA, other);
+        copyB.store(y, tid, regsB, other);
+        gpu::BarrierOp::create(nb, nloc);
+        scf::YieldOp::create(nb, nloc, out);
+      });
+  return loop.getResults();
+}
+
+/// The tensor-core kernel: each warp owns a wm x wn tile of 16x16 f32
+/// accumulator fragments; A and B fragments come from shared memory.
+gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
+                              const GPUContraction &c, const Config &cfg) {
+  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
+  int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
+  int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
+  int64_t bCols = c.transposeRhs ? cfg.bk : cfg.bn;
+  std::pair<MemRefType, MemRefType> shared = tensorCoreShared(c, cfg, f16);
+  MemRefType sa = shared.first, sb = shared.second;
+  int64_t fm = cfg.wm / 16, fn = cfg.wn / 16;
+  auto aTy = gpu::MMAMatrixType::get({16, 16}, f16, "AOp");
+  auto bTy = gpu::MMAMatrixType::get({16, 16}, f16, "BOp");
+  auto cTy = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
+  UnitAttr tA = c.transposeLhs ? b.getUnitAttr() : UnitAttr();
+  UnitAttr tB = c.transposeRhs ? b.getUnitAttr() : UnitAttr();
+  return buildLaunch(
+      b, loc, c, cfg, sa, sb,
+      [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
+          Value shB) {
+        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
+        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, false);
+        Value warp = x.div(tid, 32);
+        int64_t warpsN = cfg.bn / cfg.wn;
+        Value wm = x.mul(x.div(warp, warpsN), cfg.wm);
+        Value wn = x.mul(x.rem(warp, warpsN), cfg.wn);
+        Value cm = x.add(m0, wm), cn = x.add(n0, wn);
+        SmallVector<Value> init;
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            init.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+                x.b, x.loc, cTy, c.acc,
+                at(batch, x.add(cm, 16 * i), x.add(cn, 16 * j)),
+                x.b.getIndexAttr(c.n), UnitAttr()));
+        auto compute = [&](Value stage, ValueRange acc) {
+          OpBuilder &nb = x.b;
+          SmallVector<Value> out(acc);
+          for (int64_t kk = 0; kk < cfg.bk; kk += 16) {
+            Value kc = x.c(kk);
+            SmallVector<Value> fa, fb;
+            for (int64_t i = 0; i < fm; ++i) {
+              Value r = x.add(wm, 16 * i);
+              fa.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+                  nb, x.loc, aTy, shA,
+                  c.transposeLhs ? ValueRange{stage, kc, r}
+                                 : ValueRange{stage, r, kc},
+                  nb.getIndexAttr(sa.getDimSize(2)), tA));
+            }
+            for (int64_t j = 0; j < fn; ++j) {
+              Value col = x.add(wn, 16 * j);
+              fb.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+                  nb, x.loc, bTy, shB,
+                  c.transposeRhs ? ValueRange{stage, col, kc}
+                                 : ValueRange{stage, kc, col},
+                  nb.getIndexAttr(sb.getDimSize(2)), tB));
+            }
+            for (int64_t i = 0; i < fm; ++i)
+              for (int64_t j = 0; j < fn; ++j)
+                out[i * fn + j] = gpu::SubgroupMmaComputeOp::create(
+                    nb, x.loc, cTy, fa[i], fb[j], out[i * fn + j], tA, tB);
+          }
+          return out;
+        };
+        SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
+                                       m0, n0, init, compute);
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            gpu::SubgroupMmaStoreMatrixOp::create(
+                x.b, x.loc, acc[i * fn + j], c.acc,
+                at(batch, x.add(cm, 16 * i), x.add(cn, 16 * j)),
+                x.b.getIndexAttr(c.n), UnitAttr());
+      });
+}
+
+/// The SIMT kernel: each thread owns wm x wn accumulators, as groups of 4
+/// contiguous rows and columns spread at a stride over the block tile (so
+/// that a warp's shared-memory vector reads do not conflict), and updates
+/// them with outer products of 4-wide vectors read from k-major f32 tiles.
+gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
+                        const Config &cfg) {
+  Type f32 = b.getF32Type();
+  std::pair<MemRefType, MemRefType> shared = simtShared(cfg, f32);
+  MemRefType sa = shared.first, sb = shared.second;
+  // Global tiles in their own layout; A [bm][bk] and B^T [bn][bk] are
+  // transposed into the k-major shared tiles.
+  int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
+  int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
+  int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
+  int64_t bCols = c.transposeRhs ? cfg.bk : cfg.bn;
+  int64_t gm = cfg.wm / 4, gn = cfg.wn / 4;
+  int64_t strideM = cfg.bm / gm, strideN = cfg.bn / gn;
+  auto v4 = VectorType::get({4}, f32);
+  return buildLaunch(
+      b, loc, c, cfg, sa, sb,
+      [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
+          Value shB) {
+        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, !c.transposeLhs);
+        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, c.transposeRhs);
+        int64_t threadsN = cfg.bn / cfg.wn;
+        Value tm = x.mul(x.div(tid, threadsN), 4);
+        Value tn = x.mul(x.rem(tid, threadsN), 4);
+        // Accumulator (row r, column group g) covers C[rowOf(r)][colOf(g)
+        // .. +4].
+        auto rowOf = [&](int64_t r) {
+          return x.add(tm, (r / 4) * strideM + r % 4);
+        };
+        auto colOf = [&](int64_t g) { return x.add(tn, g * strideN); };
+        SmallVector<Value> init;
+        for (int64_t r = 0; r < cfg.wm; ++r)
+          for (int64_t g = 0; g < gn; ++g)
+            init.push_back(vector::LoadOp::create(
+                x.b, x.loc, v4, c.acc,
+                at(batch, x.add(m0, rowOf(r)), x.add(n0, colOf(g))),
+                /*nontemporal=*/false, llvm::MaybeAlign(16)));
+        auto compute = [&](Value stage, ValueRange acc) {
+          OpBuilder &nb = x.b;
+          SmallVector<Value> out(acc);
+          for (int64_t kk = 0; kk < cfg.bk; ++kk) {
+            Value kc = x.c(kk);
+            SmallVector<Value> va, vb;
+            for (int64_t g = 0; g < gm; ++g)
+              va.push_back(vector::LoadOp::create(
+                  nb, x.loc, v4, shA,
+                  ValueRange{stage, kc, x.add(tm, g * strideM)},
+                  /*nontemporal=*/false, llvm::MaybeAlign(16)));
+            for (int64_t g = 0; g < gn; ++g)
+              vb.push_back(vector::LoadOp::create(
+                  nb, x.loc, v4, shB, ValueRange{stage, kc, colOf(g)},
+                  /*nontemporal=*/false, llvm::MaybeAlign(16)));
+            for (int64_t r = 0; r < cfg.wm; ++r) {
+              Value a = vector::ExtractOp::create(nb, x.loc, va[r / 4], r % 4);
+              Value splat = vector::BroadcastOp::create(nb, x.loc, v4, a);
+              for (int64_t g = 0; g < gn; ++g)
+                out[r * gn + g] = vector::FMAOp::create(nb, x.loc, splat, vb[g],
+                                                        out[r * gn + g]);
+            }
+          }
+          return out;
+        };
+        SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
+                                       m0, n0, init, compute);
+        for (int64_t r = 0; r < cfg.wm; ++r)
+          for (int64_t g = 0; g < gn; ++g)
+            vector::StoreOp::create(
+                x.b, x.loc, acc[r * gn + g], c.acc,
+                at(batch, x.add(m0, rowOf(r)), x.add(n0, colOf(g))),
+                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      });
+}
+
+bool divides(const GPUContraction &c, const Config &cfg) {
+  return c.m % cfg.bm == 0 && c.n % cfg.bn == 0 && c.k % cfg.bk == 0 &&
+         cfg.bm % cfg.wm == 0 && cfg.bn % cfg.wn == 0 &&
+         TileCopy::fits(cfg.bm, cfg.bk, cfg.threads) &&
+         TileCopy::fits(cfg.bn, cfg.bk, cfg.threads);
+}
+} // namespace
+
+FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
+    OpBuilder &b, Location loc, const GPUContraction &c,
+    const GPUMatmulTiles &t, GPUMatmulKernelKind *kind, std::string *why) {
+  Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  if (et.isF16() && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 16 == 0 &&
+      t.mmaK % 16 == 0) {
+    Config cfg{t.mmaM,     t.mmaN,
+               t.mmaK,     t.mmaWarpM,
+               t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+    if (divides(c, cfg) &&
+        fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
+      if (kind)
+        *kind = GPUMatmulKernelKind::TensorCore;
+      return buildTensorCore(b, loc, c, cfg);
+    }
+  }
+  Config cfg{t.simtM, t.simtN, t.simtK, t.simtThreadM, t.simtThreadN, 0};
+  while (c.m % cfg.bm && cfg.wm > 4 && cfg.wm % 8 == 0) {
+    cfg.bm /= 2;
+    cfg.wm /= 2;
+  }
+  while (c.n % cfg.bn && cfg.wn > 4 && cfg.wn % 8 == 0) {
+    cfg.bn /= 2;
+    cfg.wn /= 2;
+  }
+  if (cfg.wm % 4 || cfg.wn % 4 || cfg.bm % cfg.wm || cfg.bn % cfg.wn)
+    return fail(why, "SIMT thread tile is not a multiple of 4 dividing the "
+                     "block tile");
+  cfg.threads = (cfg.bm / cfg.wm) * (cfg.bn / cfg.wn);
+  if (cfg.threads > 1024 || !divides(c, cfg) ||
+      !fitsShared(simtShared(cfg, b.getF32Type())))
+    return fail(why, "tile sizes do not divide the problem");
+  if (kind)
+    *kind = GPUMatmulKernelKind::Simt;
+  return buildSimt(b, loc, c, cfg);
+}
+
+namespace {
+struct GraphGPUMatmulPass
+    : public graphopt::impl::GraphGPUMatmulPassBase<GraphGPUMatmulPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    GPUMatmulTiles tiles;
+    tiles.mmaM = mmaTileM;
+    tiles.mmaN = mmaTileN;
+    tiles.mmaK = mmaTileK;
+    tiles.mmaWarpM = mmaWarpTileM;
+    tiles.mmaWarpN = mmaWarpTileN;
+    tiles.simtM = simtTileM;
+    tiles.simtN = simtTileN;
+    tiles.simtK = simtTileK;
+    tiles.simtThreadM = simtThreadTileM;
+    tiles.simtThreadN = simtThreadTileN;
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      // Kernels are built in host code only.
+      if (!op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      FailureOr<GPUContraction> c = matchGPUContraction(op);
+      if (failed(c)) {
+        if (linalg::isaContractionOpInterface(op))
+          ++numLeft;
+        continue;
+      }
+      OpBuilder b(op);
+      GPUMatmulKernelKind kind;
+      if (failed(buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind))) {
+        ++numLeft;
+        continue;
+      }
+      ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
+      op->erase();
+    }
+  }
+};
+} // namespace

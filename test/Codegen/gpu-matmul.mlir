@@ -1,0 +1,211 @@
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s
+
+// These check the structure of the kernels (tiling, shared memory,
+// barriers, tensor-core ops); no kernel here has run on a GPU.
+
+// f16 x f16 -> f32: the tensor-core kernel. 64x64 block tiles (a 2x2 grid
+// for 128x128), 4 warps of 2x2 16x16 fragments, C loaded into the
+// accumulators, A [2][64][32+8] and B [2][32][64+8] tiles in dynamic shared
+// memory, 2 K steps of 32 for K = 64.
+// CHECK-LABEL: func.func @f16
+// CHECK-SAME: (%[[A:.+]]: memref<128x64xf16>, %[[B:.+]]: memref<64x128xf16>, %[[C:.+]]: memref<128x128xf32>)
+// CHECK-NOT: linalg.matmul
+// CHECK-DAG: %[[GRID:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[T128:.+]] = arith.constant 128 : index
+// CHECK-DAG: %[[SMEM:.+]] = arith.constant 19456 : i32
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[GRID]], {{.*}} = %[[GRID]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[T128]], {{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// CHECK: %[[DYN:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[SA:.+]] = memref.view %[[DYN]]{{.*}} to memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.+]] = memref.view %[[DYN]]{{.*}} to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: gpu.subgroup_mma_load_matrix %[[C]][{{.*}}] {leadDimension = 128 : index} : memref<128x128xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
+// CHECK: vector.load %[[A]][{{.*}}] {alignment = 16 : i64} : memref<128x64xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[SA]][{{.*}}] {alignment = 16 : i64} : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: vector.load %[[B]][{{.*}}] {alignment = 16 : i64} : memref<64x128xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+// CHECK: %[[ACC:.+]]:4 = scf.for %[[KT:.+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, {{.*}}) {
+// The next K tile is loaded into registers before the math...
+// CHECK: vector.load %[[A]]
+// CHECK: vector.load %[[B]]
+// CHECK: %[[STAGE:.+]] = arith.remui %[[KT]]
+// CHECK: gpu.subgroup_mma_load_matrix %[[SA]][%[[STAGE]], {{.*}}] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: gpu.subgroup_mma_load_matrix %[[SB]][%[[STAGE]], {{.*}}] {leadDimension = 72 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK-COUNT-4: gpu.subgroup_mma_compute
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-4: gpu.subgroup_mma_compute
+// ...and stored into the other buffer after it, then one barrier.
+// CHECK: %[[NEXT:.+]] = arith.remui
+// CHECK: vector.store %{{.*}}, %[[SA]][%[[NEXT]],
+// CHECK: vector.store %{{.*}}, %[[SB]][%[[NEXT]],
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-COUNT-4: gpu.subgroup_mma_store_matrix %[[ACC]]#{{[0-3]}}, %[[C]][{{.*}}] {leadDimension = 128 : index}
+// CHECK: gpu.terminator
+func.func @f16(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// f32: the SIMT kernel, IEEE f32 FMAs (no tensor cores, so no TF32).
+// 128x128 block tiles of 256 threads with 8x8 register tiles (16 vectors
+// of 4); A is transposed into a k-major [2][8][128+4] tile with scalar
+// shared stores, B copied as vectors into [2][8][128+4].
+// CHECK-LABEL: func.func @f32
+// CHECK-SAME: (%[[A:.+]]: memref<128x64xf32>, %[[B:.+]]: memref<64x256xf32>, %[[C:.+]]: memref<128x256xf32>)
+// CHECK-NOT: linalg.matmul
+// CHECK-DAG: %[[GX:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[GY:.+]] = arith.constant 1 : index
+// CHECK-DAG: %[[T256:.+]] = arith.constant 256 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[GX]], {{.*}} = %[[GY]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[T256]], {{.*}})
+// CHECK: %[[SA:.+]] = memref.view {{.*}} to memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.+]] = memref.view {{.*}} to memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: vector.load %[[C]][{{.*}}] {alignment = 16 : i64} : memref<128x256xf32>, vector<4xf32>
+// CHECK: vector.load %[[A]][{{.*}}] {alignment = 16 : i64} : memref<128x64xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK: vector.load %[[B]]
+// CHECK: vector.store %{{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK: vector.load %[[SA]][{{.*}}] {alignment = 16 : i64} : memref<2x8x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.load %[[SB]]
+// CHECK-COUNT-128: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: memref.store %{{.*}}, %[[SA]]
+// CHECK: vector.store %{{.*}}, %[[SB]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[C]]
+func.func @f32(%a: memref<128x64xf32>, %b: memref<64x256xf32>, %c: memref<128x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x64xf32>, memref<64x256xf32>) outs(%c : memref<128x256xf32>)
+  return
+}
+
+// -----
+
+// A @ B^T (B stored [N, K]): the B tile keeps its layout in shared memory
+// ([2][64][32+8]) and is read with column-major (transposed) WMMA loads;
+// the compute op must say so too.
+// CHECK-LABEL: func.func @a_bt
+// CHECK: %[[SA:.+]] = memref.view {{.*}} to memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.+]] = memref.view {{.*}} to memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.subgroup_mma_load_matrix %[[SA]][{{.*}}] {leadDimension = 40 : index} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK: gpu.subgroup_mma_load_matrix %[[SB]][{{.*}}] {leadDimension = 40 : index, transpose} : {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK: gpu.subgroup_mma_compute {{.*}} {b_transpose}
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @a_bt(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A^T @ B (A stored [K, M]) on the SIMT path: A is already k-major, so its
+// tile is copied with vector stores; nothing is stored element by element.
+// CHECK-LABEL: func.func @at_b
+// CHECK: %[[SA:.+]] = memref.view {{.*}} to memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.store
+// CHECK: vector.store %{{.*}}, %[[SA]]
+// CHECK-NOT: memref.store
+// CHECK: gpu.terminator
+#at = affine_map<(m, n, k) -> (k, m)>
+#b2 = affine_map<(m, n, k) -> (k, n)>
+#c2 = affine_map<(m, n, k) -> (m, n)>
+func.func @at_b(%a: memref<64x128xf32>, %b: memref<64x128xf32>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [#at, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x128xf32>, memref<64x128xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Batched: the batch is grid z and the first index of every global access.
+// CHECK-LABEL: func.func @batched
+// CHECK-SAME: (%[[A:.+]]: memref<4x64x64xf16>, %[[B:.+]]: memref<4x64x64xf16>, %[[C:.+]]: memref<4x64x64xf32>)
+// CHECK-DAG: %[[BATCH:.+]] = arith.constant 4 : index
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.+]]) in ({{.*}}, {{.*}}, {{.*}} = %[[BATCH]])
+// CHECK: gpu.subgroup_mma_load_matrix %[[C]][%[[BZ]], {{.*}}] {leadDimension = 64 : index} : memref<4x64x64xf32>
+// CHECK: vector.load %[[A]][%[[BZ]], {{.*}}] {alignment = 16 : i64} : memref<4x64x64xf16>, vector<8xf16>
+// CHECK: vector.load %[[B]][%[[BZ]], {{.*}}] {alignment = 16 : i64} : memref<4x64x64xf16>, vector<8xf16>
+// CHECK: gpu.subgroup_mma_compute
+// CHECK: gpu.subgroup_mma_store_matrix %{{.*}}, %[[C]][%[[BZ]],
+func.func @batched(%a: memref<4x64x64xf16>, %b: memref<4x64x64xf16>, %c: memref<4x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x64x64xf16>, memref<4x64x64xf16>) outs(%c : memref<4x64x64xf32>)
+  return
+}
+
+// -----
+
+// bf16: gpu.mma_matrix has no bf16 in MLIR 22, so the SIMT kernel, with the
+// tiles widened to f32 on their way into shared memory. M = 64 halves the
+// block tile along M (64 rows, 4-row thread tiles; 16x16 threads).
+// CHECK-LABEL: func.func @bf16
+// CHECK-NOT: gpu.subgroup_mma
+// CHECK-DAG: %[[T256:.+]] = arith.constant 256 : index
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %[[T256]],
+// CHECK: %[[SA:.+]] = memref.view {{.*}} to memref<2x8x68xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.+]] = memref.view {{.*}} to memref<2x8x132xf32, #gpu.address_space<workgroup>>
+// A's 64x8 tile is 512 elements for 256 threads: pairs.
+// CHECK: %[[V:.+]] = vector.load %{{.*}} {alignment = 4 : i64} : memref<64x64xbf16>, vector<2xbf16>
+// CHECK: arith.extf %[[V]] : vector<2xbf16> to vector<2xf32>
+// CHECK-COUNT-64: vector.fma
+// CHECK-NOT: vector.fma
+func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x128xbf16>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// f16 whose K the tensor-core K tile (32) does not divide but the SIMT
+// K tile (8) does.
+// CHECK-LABEL: func.func @f16_simt
+// CHECK-NOT: gpu.subgroup_mma
+// CHECK: vector.fma
+func.func @f16_simt(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x48xf16>, memref<48x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Sizes no tile divides stay linalg, for the default lowering.
+// CHECK-LABEL: func.func @ragged
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @ragged(%a: memref<100x64xf32>, %b: memref<64x100xf32>, %c: memref<100x100xf32>) {
+  linalg.matmul ins(%a, %b : memref<100x64xf32>, memref<64x100xf32>) outs(%c : memref<100x100xf32>)
+  return
+}
+
+// -----
+
+// Tile sizes are options: 128x128 blocks of 8 warps with 64x32 warp tiles.
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul="mma-tile-m=128 mma-tile-n=128 mma-warp-tile-m=64" | FileCheck %s --check-prefix=OPT
+// OPT-LABEL: func.func @options
+// OPT-DAG: %[[T256:.+]] = arith.constant 256 : index
+// OPT: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %[[T256]],
+// OPT: memref.view {{.*}} to memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// OPT-COUNT-8: gpu.subgroup_mma_load_matrix {{.*}} "COp">
+// OPT-NOT: "COp">
+// OPT: scf.for
+func.func @options(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  return
+}

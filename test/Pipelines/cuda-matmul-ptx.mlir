@@ -1,0 +1,122 @@
+// graph-cuda-pipeline gives matmul-class ops the graph-gpu-matmul kernels:
+// tensor cores (WMMA) for f16, SIMT FMAs on register tiles for f32 and bf16,
+// both with double-buffered shared-memory tiles. These check the PTX text
+// (the gpu.binary assembly, one line per kernel); none of it has run on a
+// GPU. The matmul kernel is the second of each function (after the fill of
+// the f32 accumulator; f16/bf16 results add a truncation kernel).
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70" | FileCheck %s --check-prefix=SM80
+
+// CHECK-LABEL: func.func @f16
+// CHECK: gpu.launch_func @f16_kernel_0::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// CHECK: gpu.binary @f16_kernel_0
+// CHECK-SAME: .shared .align 16
+// C is loaded into the accumulator fragments, the first K tile copied to
+// shared memory with 16-byte vectors, then a barrier.
+// CHECK-SAME: wmma.load.c.sync.aligned.row.m16n16k16.f32
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: bar.sync
+// K loop: next tile's global loads, fragments from shared, tensor-core
+// math, the next tile stored to the other buffer, one barrier.
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
+// CHECK-SAME: wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
+// CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: bar.sync
+// CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.f32
+// SM80: gpu.binary @f16_kernel_0
+// SM80-SAME: .target sm_80
+// SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+  return %m : tensor<256x256xf16>
+}
+
+// -----
+
+// f32 stays IEEE f32: FMAs, no tensor-core instruction (so no TF32).
+// CHECK-LABEL: func.func @f32
+// CHECK: gpu.launch_func @f32_kernel_0::@f32_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// CHECK: gpu.binary @f32_kernel_0
+// CHECK-SAME: .shared .align 16
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.b32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: bar.sync
+// CHECK-NOT: {{mma|tf32}}
+// CHECK-SAME: ld.shared.v4.b32
+// CHECK-NOT: {{mma|tf32}}
+// CHECK-SAME: fma.rn.f32
+// CHECK-NOT: {{mma|tf32}}
+// CHECK-SAME: bar.sync
+// CHECK-NOT: {{mma|tf32}}
+// CHECK-SAME: st.global.v4.b32
+// SM80: gpu.binary @f32_kernel_0
+// SM80-SAME: .target sm_80
+// SM80-SAME: fma.rn.f32
+func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %m = graph.matmul %x, %w : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+  return %m : tensor<256x256xf32>
+}
+
+// -----
+
+// bf16: no bf16 WMMA through the gpu dialect in MLIR 22; the SIMT kernel
+// widens the tiles to f32 in shared memory.
+// CHECK-LABEL: func.func @bf16
+// CHECK: gpu.binary @bf16_kernel_0
+// CHECK-SAME: .shared .align 16
+// CHECK-SAME: st.shared
+// CHECK-SAME: bar.sync
+// CHECK-NOT: mma
+// CHECK-SAME: ld.shared.v4.b32
+// CHECK-NOT: mma
+// CHECK-SAME: fma.rn.f32
+// CHECK-NOT: mma
+// CHECK-SAME: bar.sync
+func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  %m = graph.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %m : tensor<256x256xbf16>
+}
+
+// -----
+
+// Batched f16 (linalg.batch_matmul): 2x2 blocks of 64x64 per batch, the
+// batch as grid z. (The 3-D fill and truncation around it stay host loops
+// in today's default path, so the matmul is the only kernel.)
+// CHECK-LABEL: func.func @batched
+// CHECK: gpu.launch_func @batched_kernel::@batched_kernel blocks in (%[[G:.+]], %[[G]], %[[Z:.+]]) threads in
+// CHECK: gpu.binary @batched_kernel 
+// CHECK-SAME: mov.u32 {{.*}}%ctaid.z
+// CHECK-SAME: bar.sync
+// CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// CHECK-SAME: bar.sync
+// CHECK-SAME: wmma.store.d.sync
+func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor<4x128x128xf16> {
+  %m = graph.matmul %x, %y : tensor<4x128x64xf16>, tensor<4x64x128xf16> -> tensor<4x128x128xf16>
+  return %m : tensor<4x128x128xf16>
+}
+
+// -----
+
+// nn.Linear with relu in f16 (fusion.linear after graph optimization): the
+// weight transpose and the bias + relu (+ truncation) stay separate kernels
+// around the tensor-core matmul.
+// CHECK-LABEL: func.func @linear
+// CHECK-COUNT-4: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @linear_kernel_1
+// CHECK-SAME: bar.sync
+// CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// CHECK-SAME: wmma.store.d.sync
+// CHECK: gpu.binary @linear_kernel_2
+// CHECK-SAME: max.NaN.f32
+func.func @linear(%x: tensor<128x256xf16>, %w: tensor<128x256xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
+  %wt = graph.transpose %w, [1, 0] : tensor<128x256xf16> -> tensor<256x128xf16>
+  %y = graph.matmul %x, %wt : tensor<128x256xf16>, tensor<256x128xf16> -> tensor<128x128xf16>
+  %z = graph.add %y, %b : tensor<128x128xf16>, tensor<128xf16> -> tensor<128x128xf16>
+  %r = graph.relu %z : tensor<128x128xf16> -> tensor<128x128xf16>
+  return %r : tensor<128x128xf16>
+}
