@@ -93,4 +93,40 @@ def GraphSetTargetPass : Pass<"graph-set-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GraphGPUMapReductionsPass : Pass<"graph-gpu-map-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Map row reductions on memrefs to one warp per row with shuffle "
+                "reductions";
+  let description = [{
+    Runs on bufferized IR (linalg on memrefs, host functions) before the
+    generic loop-to-GPU mapping. Each `linalg.generic` that reduces along its
+    innermost loop with a single recognized combiner (`arith.addf`, `mulf`,
+    `maximumf`, `maxnumf`, `minimumf`, `minnumf`, `addi`, `muli`, `andi`,
+    `ori`, `xori`, `maxsi`, `minsi`, `maxui`, `minui`) on 32-bit elements
+    (f32, i32) becomes a `gpu.launch` with one warp (32 lanes) per output
+    row and `warps-per-block` warps per block. Each lane folds the generic's
+    body (including fused elementwise producers such as `exp(x - max)`) over
+    elements `lane, lane + 32, ...` of its row, starting from the
+    combiner's neutral element; the warp then combines the 32 partial
+    values with a `gpu.shuffle xor` butterfly (offsets 16, 8, 4, 2, 1), and
+    lane 0 combines the result with the output's initial value and stores
+    it. The row guard depends only on the block and warp ids, so every lane
+    of a warp takes the same branch and the shuffles are convergent.
+
+    Not matched (left to the default path): several outputs, a reduction
+    loop that is not the innermost loop or not the innermost index of every
+    input that reads along it (lanes would not read consecutive elements),
+    a reduction extent of 1, other element types (gpu.shuffle is 32-bit),
+    non-projected-permutation indexing maps, and bodies whose output value
+    is used other than once as an operand of the final combiner.
+  }];
+  let options = [
+    Option<"warpsPerBlock", "warps-per-block", "unsigned", /*default=*/"4",
+           "Warps (rows) per thread block; blockDim = 32 x warps-per-block">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // GRAPHOPT_CODEGEN_PASSES_TD
