@@ -162,6 +162,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
+  // Innermost-loop reductions first: one warp per row, shuffle butterfly.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   // Every linalg op becomes a parallel loop nest, tiled into blocks of
   // threads and outlined as one kernel.
   addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
