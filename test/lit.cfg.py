@@ -79,14 +79,27 @@ try:
 except Exception:
     pass
 
-# GPU tests declare REQUIRES: cuda-gpu; set only where a GPU answers.
-if shutil.which("nvidia-smi"):
-    try:
-        if subprocess.run(["nvidia-smi", "-L"], capture_output=True,
-                          timeout=20).returncode == 0:
-            config.available_features.add("cuda-gpu")
-    except Exception:
-        pass
+# The CUDA runtime library (libGraphOptCUDARuntime.so) is built when the
+# CUDA toolkit was found: graph-run --target=cuda can compile (and, with a
+# GPU, run) programs.
+if config.graphopt_has_cuda_runtime in ("ON", "TRUE", "1"):
+    config.available_features.add("cuda-runtime")
+
+# GPU tests declare REQUIRES: cuda-gpu; set only where the CUDA driver loads
+# and reports a device (asked through the driver API itself, as the runtime
+# library does; nvidia-smi may be missing where the driver is present).
+_CUDA_PROBE = """
+import ctypes, sys
+cuda = ctypes.CDLL("libcuda.so.1")
+n = ctypes.c_int(0)
+sys.exit(0 if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(n)) == 0 and n.value > 0 else 1)
+"""
+try:
+    if subprocess.run([config.python_executable, "-c", _CUDA_PROBE],
+                      capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("cuda-gpu")
+except Exception:
+    pass
 
 # CUDA device-code tests that assemble PTX into cubin need ptxas (the CUDA
 # toolkit); MLIR's gpu-module-to-binary looks for it on PATH or CUDA_HOME.

@@ -12,17 +12,25 @@
 
 #include "graphopt/Codegen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "llvm/Support/MathExtras.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUCOPIESTOLINALGPASS
 #define GEN_PASS_DEF_GRAPHGPUSERIALKERNELSPASS
+#define GEN_PASS_DEF_GRAPHGPUSIMPLIFYTILEBOUNDSPASS
+#define GEN_PASS_DEF_GRAPHGPUTILEPARALLELLOOPSPASS
 #include "graphopt/Codegen/Passes.h.inc"
 } // namespace mlir::graphopt
 
@@ -171,6 +179,73 @@ struct GraphGPUSerialKernelsPass
     }
     for (ArrayRef<Operation *> run : runs)
       wrap(rewriter, run);
+  }
+};
+
+/// The static extent of dim `d` of `loop`, or nullopt.
+std::optional<int64_t> staticExtent(scf::ParallelOp loop, unsigned d) {
+  auto lb = getConstantIntValue(loop.getLowerBound()[d]);
+  auto ub = getConstantIntValue(loop.getUpperBound()[d]);
+  auto step = getConstantIntValue(loop.getStep()[d]);
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
+}
+
+/// Threads per dim of `loop`'s block (see the pass description).
+SmallVector<int64_t> blockShape(scf::ParallelOp loop, int64_t blockSize) {
+  unsigned rank = loop.getNumLoops();
+  SmallVector<int64_t> sizes(rank, 1);
+  auto fit = [&](unsigned d, int64_t limit) {
+    int64_t n = limit;
+    if (std::optional<int64_t> e = staticExtent(loop, d))
+      n = std::min<int64_t>(limit, llvm::PowerOf2Ceil(std::max<int64_t>(*e, 1)));
+    return std::max<int64_t>(n, 1);
+  };
+  if (rank == 1) {
+    sizes[0] = fit(0, blockSize);
+    return sizes;
+  }
+  sizes[rank - 1] = fit(rank - 1, std::min<int64_t>(32, blockSize));
+  sizes[rank - 2] = fit(rank - 2, std::max<int64_t>(blockSize / sizes[rank - 1], 1));
+  return sizes;
+}
+
+struct GraphGPUTileParallelLoopsPass
+    : public graphopt::impl::GraphGPUTileParallelLoopsPassBase<
+          GraphGPUTileParallelLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation().emitError() << "block-size must be in [1, 1024], got "
+                                 << blockSize;
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> loops;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>())
+        loops.push_back(loop);
+    });
+    for (scf::ParallelOp loop : loops)
+      scf::tileParallelLoop(loop, blockShape(loop, blockSize),
+                            /*noMinMaxBounds=*/true);
+  }
+};
+
+struct GraphGPUSimplifyTileBoundsPass
+    : public graphopt::impl::GraphGPUSimplifyTileBoundsPassBase<
+          GraphGPUSimplifyTileBoundsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineMaxOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    // The greedy driver also folds constant arith ops (tile size * step).
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
   }
 };
 

@@ -181,19 +181,24 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
                   "canonicalize");
 
   // Kernels. Matmul-class ops become tiled shared-memory kernels
-  // (tensor cores for f16); copies of strided views become linalg.copy;
+  // (tensor cores for f16); innermost-loop reductions one warp per row
+  // with a shuffle butterfly; copies of strided views become linalg.copy;
   // sequential work (no parallel loops) becomes one-thread kernels; every
   // other linalg op becomes a parallel loop nest, tiled into blocks of
   // threads. Each becomes one outlined gpu.func.
   pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
+  pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
-  addUpstream(pm, (std::string("func.func(convert-linalg-to-parallel-loops,"
-                               "scf-parallel-loop-tiling{parallel-loop-tile-"
-                               "sizes=") +
-                   options.tileSizes +
-                   "},canonicalize,gpu-map-parallel-loops,"
-                   "convert-parallel-loops-to-gpu,canonicalize,cse)"));
+  addUpstream(pm, "func.func(convert-linalg-to-parallel-loops)");
+  {
+    GraphGPUTileParallelLoopsPassOptions tile;
+    tile.blockSize = options.blockSize;
+    pm.addNestedPass<func::FuncOp>(createGraphGPUTileParallelLoopsPass(tile));
+  }
+  addUpstream(pm, "func.func(graph-gpu-simplify-tile-bounds,"
+                  "gpu-map-parallel-loops{mapping-policy=innermost-first},"
+                  "convert-parallel-loops-to-gpu,canonicalize,cse)");
   // Loop nests of a single iteration were folded to straight-line host
   // code by canonicalization: that too becomes a one-thread kernel.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());

@@ -3,8 +3,8 @@
 // Tensor-core (f16, plain and with a transposed B operand) and SIMT (f32,
 // bf16) kernels. Assembled only; nothing here has run on a GPU.
 // REQUIRES: ptxas
-// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="format=bin" | FileCheck %s
-// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="format=bin chip=sm_80 features=+ptx70" | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="format=bin lower-host=false" | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="format=bin chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel_0::@f16_kernel {{.*}} dynamic_shared_memory_size

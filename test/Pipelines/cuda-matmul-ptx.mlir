@@ -4,8 +4,8 @@
 // (the gpu.binary assembly, one line per kernel); none of it has run on a
 // GPU. The matmul kernel is the second of each function (after the fill of
 // the f32 accumulator; f16/bf16 results add a truncation kernel).
-// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline | FileCheck %s
-// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70" | FileCheck %s --check-prefix=SM80
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel_0::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
@@ -84,11 +84,11 @@ func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<25
 // -----
 
 // Batched f16 (linalg.batch_matmul): 2x2 blocks of 64x64 per batch, the
-// batch as grid z. (The 3-D fill and truncation around it stay host loops
-// in today's default path, so the matmul is the only kernel.)
+// batch as grid z, 4 warps per block. (The 3-D fill before it and the
+// truncation after it are kernels of their own.)
 // CHECK-LABEL: func.func @batched
-// CHECK: gpu.launch_func @batched_kernel::@batched_kernel blocks in (%[[G:.+]], %[[G]], %[[Z:.+]]) threads in
-// CHECK: gpu.binary @batched_kernel 
+// CHECK: gpu.launch_func @[[MM:batched_kernel(_[0-9]+)?]]::@batched_kernel blocks in (%[[G:.+]], %[[G]], %[[Z:.+]]) threads in (%c128
+// CHECK: gpu.binary @[[MM]] 
 // CHECK-SAME: mov.u32 {{.*}}%ctaid.z
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32

@@ -49,6 +49,15 @@ def run_lines(path):
     return lines
 
 
+SRC = os.path.dirname(os.path.dirname(HERE))
+
+
+def subst(cmd, test, tmp):
+    """lit's substitutions the Integration tests use."""
+    return (cmd.replace("%graphopt_src", SRC).replace("%s", test)
+            .replace("%t", tmp))
+
+
 def entry_of(args):
     for a in args:
         if a.startswith("--entry="):
@@ -65,6 +74,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("tests", nargs="+")
     opts = ap.parse_args()
+
+    # The helper commands (graph-opt) come from graph-run's directory.
+    tools = os.path.dirname(os.path.abspath(opts.graph_run)) \
+        if os.sep in opts.graph_run else None
+    if tools:
+        os.environ["PATH"] = tools + os.pathsep + os.environ["PATH"]
 
     unsupported = {}
     if opts.unsupported:
@@ -83,8 +98,15 @@ def main():
         commands = [c for line in run_lines(test) for c in line.split("&&")]
         for cmd in commands:
             stages = [s.strip() for s in cmd.split("|")]
-            words = shlex.split(stages[0].replace("%s", test).replace("%t", tmp))
+            words = shlex.split(subst(stages[0], test, tmp))
             if not words:
+                continue
+            if words[0] == "%python":
+                # Makes inputs (or checks outputs, which may not exist
+                # under --compile-only: failures here are not the point).
+                subprocess.run(subst(stages[0], test, tmp).replace(
+                    "%python", opts.python), shell=True, check=False,
+                    capture_output=True)
                 continue
             if words[0] == "%reference":
                 subprocess.run([opts.python, os.path.join(HERE, "reference.py")]
@@ -94,9 +116,9 @@ def main():
                 # Commands that prepare inputs (graph-opt ... > %t/x.mlir);
                 # checks piped into FileCheck are the CPU test's business.
                 if len(stages) == 1 and (">" in words or "-o" in words) and words[0] not in (
-                        "not", "rm", "mkdir"):
-                    line = stages[0].replace("%s", test).replace("%t", tmp)
-                    line = line.replace("%python", opts.python)
+                        "not", "rm", "mkdir", "%cc", "%cxx"):
+                    line = subst(stages[0], test, tmp).replace(
+                        "%python", opts.python)
                     subprocess.run(line, shell=True, check=False)
                 continue
             args = words[1:]
@@ -105,9 +127,8 @@ def main():
                 continue
             if opts.compile_only:
                 args = [a for a in args if not a.startswith(
-                    ("--input", "--expected-output", "--benchmark",
-                     "--output", "--warmup", "--seed", "--atol", "--rtol",
-                     "--quiet"))]
+                    ("--expected-output", "--benchmark", "--output",
+                     "--warmup", "--seed", "--atol", "--rtol", "--quiet"))]
                 args.append("--compile-only")
             args.append("--target=cuda")
             key = "%s:%s" % (name, entry_of(args))

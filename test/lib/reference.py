@@ -1605,6 +1605,45 @@ def c_order(x):
     return np.array(x, order="C", copy=True)
 
 
+# ----------------------------------------------------------------------------
+# CUDA warp reductions (cuda-reductions.mlir, REQUIRES: cuda-gpu): shapes that
+# exercise partial warps, partial blocks and partial lane rounds.
+# ----------------------------------------------------------------------------
+
+@case
+def cuda_softmax_rows(rng):
+    x = uniform(rng, (64, 1000), -3, 3)
+    return [x], [as_f32(softmax(x, 1))]
+
+
+@case
+def cuda_softmax_ragged(rng):
+    # 37 rows: not a multiple of 4 warps per block; 10 columns: fewer
+    # elements than lanes (22 lanes add only the neutral element).
+    x = uniform(rng, (37, 10), -3, 3)
+    return [x], [as_f32(softmax(x, 1))]
+
+
+@case
+def cuda_layer_norm(rng):
+    x = uniform(rng, (128, 768), -3, 3)
+    w, b = uniform(rng, (768,)), uniform(rng, (768,))
+    return [x, w, b], [as_f32(layer_norm(x, w, b, 1e-5))]
+
+
+@case
+def cuda_reduce_sum(rng):
+    # 257 = 8 full lane rounds + 1 element.
+    x = uniform(rng, (32, 4, 257), -1, 1)
+    return [x], [as_f32(f64(x).sum(axis=2))]
+
+
+@case
+def cuda_reduce_max_i32(rng):
+    x = ints(rng, (4096,), -1000000, 1000000)
+    return [x], [np.array(x.max(), dtype=I32)]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

@@ -135,8 +135,8 @@ static cl::opt<std::string> emitObject(
     cl::init(""), cl::cat(category));
 static cl::opt<bool> compileOnly(
     "compile-only",
-    cl::desc("Compile (and write --emit-object) without running: no inputs "
-             "or GPU needed"),
+    cl::desc("Compile (and write --emit-object) without running: no GPU "
+             "needed; --input, if given, only fixes the shapes"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print results"),
                            cl::init(false), cl::cat(category));
@@ -208,10 +208,30 @@ int main(int argc, char **argv) {
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;
   if (compileOnly) {
-    if (!inputs.empty() || !expected.empty() || benchmark > 0)
-      return fail("--compile-only runs nothing: drop --input, "
-                  "--expected-output and --benchmark");
+    if (!expected.empty() || !outputs.empty() || benchmark > 0)
+      return fail("--compile-only runs nothing: drop --expected-output, "
+                  "--output and --benchmark");
     options.compileOnly = true;
+    // Inputs given with --input only fix the shapes to compile for.
+    if (specialize && !inputs.empty()) {
+      llvm::SmallVector<llvm::SmallVector<int64_t>> shapes;
+      for (auto [i, spec] : llvm::enumerate(inputs)) {
+        auto t = loadTensor(spec);
+        if (!t)
+          return fail("input " + llvm::Twine(i) + ": " +
+                      llvm::toString(t.takeError()));
+        shapes.emplace_back(t->shape().begin(), t->shape().end());
+      }
+      // The inputs not given keep their declared shapes; if one of those is
+      // dynamic, the dynamic-shape code is compiled.
+      bool complete = true;
+      for (size_t i = shapes.size(); i < sig->inputs.size(); ++i) {
+        complete &= !llvm::is_contained(sig->inputs[i].shape, kDynamicDim);
+        shapes.push_back(sig->inputs[i].shape);
+      }
+      if (complete)
+        options.specializeTo = std::move(shapes);
+    }
     auto runner = Runner::compile(*module, options);
     if (!runner)
       return fail(llvm::toString(runner.takeError()));

@@ -38,12 +38,20 @@ class GPUDialect;
 namespace memref {
 class MemRefDialect;
 }
+class RewritePatternSet;
 } // namespace mlir
 
 namespace mlir::graphopt {
 
 #define GEN_PASS_DECL
 #include "graphopt/Codegen/Passes.h.inc"
+
+/// Adds the pattern of `graph-gpu-map-reductions`: a `linalg.generic` on
+/// memrefs that reduces along its innermost loop with one 32-bit combiner
+/// becomes a `gpu.launch` with one warp per output row (`warpsPerBlock` rows
+/// per block) and a `gpu.shuffle xor` butterfly across the warp.
+void populateGPUMapReductionsPatterns(RewritePatternSet &patterns,
+                                      unsigned warpsPerBlock);
 
 #define GEN_PASS_REGISTRATION
 #include "graphopt/Codegen/Passes.h.inc"

@@ -113,6 +113,41 @@ def GraphGPUSerialKernelsPass : Pass<"graph-gpu-serial-kernels", "::mlir::func::
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GraphGPUSimplifyTileBoundsPass : Pass<"graph-gpu-simplify-tile-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Fold constants into the bounds of tiled parallel loops";
+  let description = [{
+    `scf-parallel-loop-tiling` bounds each inner (thread) loop by an
+    `affine.min` of the tile size, passed as an operand, and the remaining
+    extent; `convert-parallel-loops-to-gpu` needs a constant among the
+    min's results to size the thread block. This pass folds constants into
+    `affine.min`/`affine.max`/`affine.apply` maps and folds arith constants,
+    and nothing else: unlike `canonicalize` it never merges the block and
+    thread loop levels or removes a one-iteration level, either of which
+    would lose the thread mapping.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Tile parallel loop nests into blocks of threads";
+  let description = [{
+    Splits every outermost `scf.parallel` into a loop over blocks and a
+    loop over the threads of one block, with a block shape chosen from the
+    loop's rank and extents: a 1-D loop gets `block-size` threads; a loop of
+    rank >= 2 gets the innermost dim as x (up to 32 lanes, so that a warp
+    reads consecutive addresses) and the next dim as y, filling
+    `block-size` threads; outer dims get one thread each. The thread loop
+    has constant bounds, with an in-bounds check inside, so that
+    `gpu-map-parallel-loops{mapping-policy=innermost-first}` and
+    `convert-parallel-loops-to-gpu` can size the launch.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{
@@ -217,6 +252,42 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">
+  ];
+}
+
+def GraphGPUMapReductionsPass : Pass<"graph-gpu-map-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Map row reductions on memrefs to one warp per row with shuffle "
+                "reductions";
+  let description = [{
+    Runs on bufferized IR (linalg on memrefs, host functions) before the
+    generic loop-to-GPU mapping. Each `linalg.generic` that reduces along its
+    innermost loop with a single recognized combiner (`arith.addf`, `mulf`,
+    `maximumf`, `maxnumf`, `minimumf`, `minnumf`, `addi`, `muli`, `andi`,
+    `ori`, `xori`, `maxsi`, `minsi`, `maxui`, `minui`) on 32-bit elements
+    (f32, i32) becomes a `gpu.launch` with one warp (32 lanes) per output
+    row and `warps-per-block` warps per block. Each lane folds the generic's
+    body (including fused elementwise producers such as `exp(x - max)`) over
+    elements `lane, lane + 32, ...` of its row, starting from the
+    combiner's neutral element; the warp then combines the 32 partial
+    values with a `gpu.shuffle xor` butterfly (offsets 16, 8, 4, 2, 1), and
+    lane 0 combines the result with the output's initial value and stores
+    it. The row guard depends only on the block and warp ids, so every lane
+    of a warp takes the same branch and the shuffles are convergent.
+
+    Not matched (left to the default path): several outputs, a reduction
+    loop that is not the innermost loop or not the innermost index of every
+    input that reads along it (lanes would not read consecutive elements),
+    a reduction extent of 1, other element types (gpu.shuffle is 32-bit),
+    non-projected-permutation indexing maps, and bodies whose output value
+    is used other than once as an operand of the final combiner.
+  }];
+  let options = [
+    Option<"warpsPerBlock", "warps-per-block", "unsigned", /*default=*/"4",
+           "Warps (rows) per thread block; blockDim = 32 x warps-per-block">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
   ];
 }
 

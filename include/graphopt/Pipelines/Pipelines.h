@@ -108,11 +108,11 @@ struct CompilePipelineOptions
       llvm::cl::desc("Device code format: 'isa' (PTX text, no CUDA toolkit "
                      "needed), 'bin' (cubin, runs ptxas) or 'fatbin'"),
       llvm::cl::init("isa")};
-  PassOptions::Option<std::string> tileSizes{
-      *this, "tile-sizes",
-      llvm::cl::desc("Threads per block along the outer parallel loops "
-                     "(comma-separated)"),
-      llvm::cl::init("16,16")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("CUDA: threads per block of the generic kernels "
+                     "(elementwise, copies; see graph-gpu-tile-parallel-loops)"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> lowerHost{
       *this, "lower-host",
       llvm::cl::desc("CUDA: lower the host side to the LLVM dialect calling "
