@@ -1,0 +1,55 @@
+// graph-gpu-device-buffers: after outlining, host buffers become device
+// buffers, contiguous copies gpu.memcpy, constants are uploaded at entry
+// and freed before returning; host access to tensor data is an error.
+// RUN: graph-opt %s --split-input-file --graph-gpu-device-buffers --verify-diagnostics | FileCheck %s
+
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%a: memref<4xf32>, %b: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  memref.global "private" constant @w : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+  // CHECK-LABEL: func.func @main
+  // CHECK-SAME: (%[[X:.+]]: memref<4xf32>)
+  // The constant: uploaded first thing.
+  // CHECK: %[[G:.+]] = memref.get_global @w
+  // CHECK-NEXT: %[[W:.+]] = gpu.alloc () : memref<4xf32>
+  // CHECK-NEXT: gpu.memcpy %[[W]], %[[G]]
+  // CHECK: %[[T:.+]] = gpu.alloc () : memref<4xf32>
+  // CHECK: gpu.launch_func @k::@f {{.*}} args(%[[W]] : memref<4xf32>, %[[T]] : memref<4xf32>)
+  // CHECK: %[[R:.+]] = gpu.alloc () : memref<4xf32>
+  // CHECK: gpu.memcpy %[[R]], %[[T]]
+  // CHECK: gpu.dealloc %[[T]]
+  // CHECK: gpu.dealloc %[[W]]
+  // CHECK-NEXT: return %[[R]]
+  // CHECK-NOT: memref.alloc
+  func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+    %c1 = arith.constant 1 : index
+    %t = memref.alloc() : memref<4xf32>
+    %w = memref.get_global @w : memref<4xf32>
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%w : memref<4xf32>, %t : memref<4xf32>)
+    %r = memref.alloc() : memref<4xf32>
+    memref.copy %t, %r : memref<4xf32> to memref<4xf32>
+    memref.dealloc %t : memref<4xf32>
+    return %r : memref<4xf32>
+  }
+}
+
+// -----
+
+func.func @host_read(%x: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.load' reads or writes a tensor's data on the host}}
+  %v = memref.load %x[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+func.func @strided_copy(%x: memref<4x4xf32>, %y: memref<2x2xf32>) {
+  %s = memref.subview %x[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>>
+  // expected-error @+1 {{copy between strided views on the host}}
+  memref.copy %s, %y : memref<2x2xf32, strided<[4, 1]>> to memref<2x2xf32>
+  return
+}
