@@ -53,8 +53,14 @@ void graphopt_string_free(char *s);
 char *graphopt_transform(const char *mlir_text, const char *pipeline,
                          int debug_locations, char **error);
 
-/* Compiles function `entry` of `mlir_text` for the host CPU.
+/* Compiles function `entry` of `mlir_text` for the host CPU or a GPU.
  * `options` is a space-separated list of key=value pairs:
+ *   target=cpu|cuda  where to run (cuda: an NVIDIA GPU through
+ *                    libGraphOptCUDARuntime; inputs and results are copied
+ *                    to and from the device around each run)
+ *   cuda-chip=sm_XY  chip to compile for (default: the GPU's own)
+ *   compile-only=0|1 compile without preparing to run (no GPU needed for
+ *                    target=cuda); running the program is then an error
  *   optimize=0|1 vectorize=0|1 fuse=0|1 flash-attention=0|1 opt-level=0..3
  *   timing=0|1
  *   fusion-report=FILE writes the fusion report ('-': stderr, *.json: JSON)

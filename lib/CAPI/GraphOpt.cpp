@@ -211,7 +211,14 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       return true;
     };
     bool ok = true;
-    if (key == "optimize")
+    if (key == "target") {
+      ro.target = value.str();
+      ok = value == "cpu" || value == "cuda";
+    } else if (key == "cuda-chip")
+      ro.cudaChip = value.str();
+    else if (key == "compile-only")
+      ok = flag(ro.compileOnly);
+    else if (key == "optimize")
       ok = flag(ro.optimize);
     else if (key == "vectorize")
       ok = flag(ro.vectorize);

@@ -298,8 +298,11 @@ def transform(mlir_text: str, pipeline: str = "",
 
 
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
-                    timing=False, specialize=None) -> str:
-    items = [f"optimize={int(bool(optimize))}"]
+                    timing=False, specialize=None, target="cpu",
+                    compile_only=False) -> str:
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
+    items = [f"target={target}", f"optimize={int(bool(optimize))}"]
     if vectorize is not None:
         items.append(f"vectorize={int(bool(vectorize))}")
     if fuse is not None:
@@ -310,6 +313,8 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append(f"opt-level={int(opt_level)}")
     if timing:
         items.append("timing=1")
+    if compile_only:
+        items.append("compile-only=1")
     # A function without arguments has nothing to specialize (and an empty
     # list would read as one rank-0 shape).
     if specialize:
@@ -324,7 +329,8 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
 
 
 class Program:
-    """A function of an MLIR module, JIT-compiled for the host CPU.
+    """A function of an MLIR module, JIT-compiled for the host CPU (or, with
+    ``target="cuda"``, an NVIDIA GPU).
 
     >>> p = Program(text, optimize=True)
     >>> (y,) = p.run([x0, x1])          # NumPy arrays in, NumPy arrays out
@@ -344,12 +350,15 @@ class Program:
                  optimize: bool = True, vectorize: Optional[bool] = None,
                  fuse: Optional[bool] = None, opt_level: Optional[int] = None,
                  timing: bool = False,
-                 specialize: Optional[Sequence[Sequence[int]]] = None):
+                 specialize: Optional[Sequence[Sequence[int]]] = None,
+                 target: str = "cpu", compile_only: bool = False):
         self._handle = None
         self._lock = threading.Lock()
         self.entry = entry
+        self.target = target
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
-                                       timing, specialize)
+                                       timing, specialize, target,
+                                       compile_only)
         _ensure_runtime()
         err = ctypes.c_void_p()
         handle = _compile(mlir_text.encode(), entry.encode(),

@@ -31,9 +31,11 @@ COMPILE_OPTIONS = {
     "fuse": "fuse elementwise ops into their producers/consumers (default True)",
     "opt_level": "LLVM optimization level 0..3 (default 3)",
     "entry": "name of the MLIR function to compile (default 'main')",
+    "compile_only": "compile without preparing to run (no GPU needed for "
+                    "target='cuda'); calling the module then raises",
 }
 
-_TARGETS = ("cpu",)
+_TARGETS = ("cpu", "cuda")
 
 
 def _torch():
@@ -181,9 +183,8 @@ class CompiledModule:
                  **options):
         if target not in _TARGETS:
             raise NotImplementedError(
-                f"graphopt.compile: target {target!r} is not supported yet; "
-                "the only target is 'cpu' (the CUDA target is planned, "
-                "issue 5)")
+                f"graphopt.compile: target {target!r} is not supported; "
+                "use 'cpu' or 'cuda'")
         unknown = sorted(set(options) - set(COMPILE_OPTIONS))
         if unknown:
             raise TypeError(
@@ -297,7 +298,8 @@ class CompiledModule:
             vectorize=self.options.get("vectorize"),
             fuse=self.options.get("fuse"),
             opt_level=self.options.get("opt_level"),
-            timing=self.timing, specialize=specialize)
+            timing=self.timing, specialize=specialize, target=self.target,
+            compile_only=bool(self.options.get("compile_only")))
         t2 = time.perf_counter()
         timings = {"import": t1 - t0, "lower": program.lower_seconds,
                    "codegen": program.codegen_seconds, "total": t2 - t0}
@@ -349,7 +351,9 @@ def compile(model_or_fn, example_args, target: str = "cpu", *,
             optimize: bool = True, dynamic_dims: Optional[dict] = None,
             params_as_args: bool = False, timing: bool = False,
             **options) -> CompiledModule:
-    """Compiles a PyTorch model or function for ``target`` (only ``"cpu"``).
+    """Compiles a PyTorch model or function for ``target``: ``"cpu"`` (the
+    host) or ``"cuda"`` (an NVIDIA GPU; inputs and results are copied to and
+    from the device around each call, see docs/CUDA.md).
 
     Args:
         model_or_fn: an ``nn.Module`` (put it in ``eval()`` mode first), a

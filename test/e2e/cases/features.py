@@ -155,13 +155,33 @@ def unsupported_ops_listed():
 
 
 @check(tags=("feature", "errors"))
-def target_cuda_not_implemented():
+def target_unknown_rejected():
     try:
-        graphopt.compile(SmallMLP().eval(), (randn(3, 16),), target="cuda")
+        graphopt.compile(SmallMLP().eval(), (randn(3, 16),), target="tpu")
     except NotImplementedError as e:
-        assert "cuda" in str(e).lower() and "cpu" in str(e), str(e)
+        assert "tpu" in str(e) and "cuda" in str(e) and "cpu" in str(e), str(e)
         return
-    raise AssertionError("target='cuda' did not raise NotImplementedError")
+    raise AssertionError("target='tpu' did not raise NotImplementedError")
+
+
+@check(tags=("feature", "cuda"))
+def target_cuda_compiles():
+    # Compiles for CUDA without a GPU (compile_only: kernels to PTX, host
+    # code to LLVM); calling the module is refused with a clear error.
+    try:
+        m = graphopt.compile(SmallMLP().eval(), (randn(3, 16),),
+                             target="cuda", compile_only=True)
+    except graphopt.GraphOptError as e:
+        # A build without the CUDA toolkit says so (and nothing else).
+        assert "built without the CUDA toolkit" in str(e), str(e)
+        return
+    assert m.target == "cuda" and m.compile_count == 1
+    try:
+        m(randn(3, 16))
+    except graphopt.GraphOptError as e:
+        assert "compile-only" in str(e), str(e)
+        return
+    raise AssertionError("running a compile_only module did not raise")
 
 
 @check(tags=("feature", "errors"))
