@@ -39,7 +39,8 @@ static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
 static cl::list<std::string>
     inputs("input",
            cl::desc("An input, in order: 2x3xf32=1,2,3,4,5,6, f32=1.5, "
-                    "4x4xf32=0 (splat) or @file.npy"),
+                    "4x4xf32=0 (splat) or @file.npy (an f32 file feeds a "
+                    "bf16 input)"),
            cl::cat(category));
 static cl::opt<int64_t>
     seed("seed",
@@ -257,6 +258,15 @@ int main(int argc, char **argv) {
     if (!t)
       return fail("input " + llvm::Twine(i) + ": " +
                   llvm::toString(t.takeError()));
+    // NumPy has no bf16: an f32 file feeds a bf16 input (rounded to
+    // nearest even), as it does for expected outputs.
+    if (i < sig->inputs.size() && sig->inputs[i].dtype == DType::BF16 &&
+        t->dtype() == DType::F32) {
+      HostTensor conv(DType::BF16, t->shape());
+      for (int64_t k = 0; k < t->numElements(); ++k)
+        conv.setDouble(k, t->getDouble(k));
+      *t = std::move(conv);
+    }
     args.push_back(std::move(*t));
   }
   for (size_t i = args.size(); i < sig->inputs.size(); ++i) {
