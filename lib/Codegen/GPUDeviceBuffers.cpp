@@ -7,8 +7,9 @@
 //   memref.alloc            -> gpu.alloc
 //   memref.dealloc          -> gpu.dealloc
 //   memref.copy             -> gpu.memcpy       (contiguous buffers only)
-//   memref.get_global @c    -> gpu.alloc + gpu.memcpy at entry,
-//                              gpu.dealloc before each return
+//   memref.get_global @c    -> the runtime's device copy of @c, uploaded
+//                              on first use and cached
+//                              (graphopt_cuda_constant_<type>)
 //
 // Entry arguments and results are device buffers (the caller uploads the
 // inputs and downloads the results). Anything else that reads or writes a
@@ -20,8 +21,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -60,9 +61,69 @@ bool isDeviceBuffer(Value v) {
 
 /// A memref whose elements are contiguous in row-major order, so that a
 /// byte copy of the whole buffer is a copy of the memref.
-bool isContiguous(MemRefType t) {
-  return t.getLayout().isIdentity() ||
-         (t.hasStaticShape() && memref::isStaticShapeAndContiguousRowMajor(t));
+/// (Identity layouts only: the gpu.memcpy lowering copies from the aligned
+/// pointer and ignores a view's offset.)
+bool isContiguous(MemRefType t) { return t.getLayout().isIdentity(); }
+
+/// Replaces the uses of `global` by the runtime's cached device copy of the
+/// constant: `graphopt_cuda_constant_<elt>(memref<?xelt>) -> memref<?xelt>`
+/// (C interface; libGraphOptCUDARuntime), called on the flattened buffer.
+LogicalResult useDeviceConstant(IRRewriter &rewriter,
+                                memref::GetGlobalOp global) {
+  MemRefType type = global.getType();
+  Type elt = type.getElementType();
+  std::string eltName;
+  llvm::raw_string_ostream(eltName) << elt;
+  if (!llvm::is_contained({"f16", "bf16", "f32", "f64", "i1", "i8", "i16",
+                           "i32", "i64"},
+                          eltName) ||
+      !type.getLayout().isIdentity() || !type.hasStaticShape())
+    return failure();
+  MLIRContext *ctx = rewriter.getContext();
+  auto module = global->getParentOfType<ModuleOp>();
+  Location loc = global.getLoc();
+  std::string name = "graphopt_cuda_constant_" + eltName;
+  auto flatDynamic = MemRefType::get({ShapedType::kDynamic}, elt);
+  auto decl = module.lookupSymbol<func::FuncOp>(name);
+  if (!decl) {
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    decl = func::FuncOp::create(
+        b, loc, name, FunctionType::get(ctx, {flatDynamic}, {flatDynamic}));
+    decl.setPrivate();
+    decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  UnitAttr::get(ctx));
+  }
+  int64_t rank = type.getRank();
+  auto flat = MemRefType::get({type.getNumElements()}, elt);
+  SmallVector<ReassociationIndices> all;
+  if (rank > 0)
+    all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  // At function entry: the call is a host synchronization point
+  // (gpu-async-region), cheapest before any kernel is queued.
+  auto fn = global->getParentOfType<func::FuncOp>();
+  rewriter.moveOpBefore(global, &fn.getBody().front(),
+                        fn.getBody().front().begin());
+  rewriter.setInsertionPointAfter(global);
+  Value host = global.getResult();
+  Value hostFlat = host;
+  if (rank == 0)
+    hostFlat = memref::ExpandShapeOp::create(rewriter, loc, flat, host, all);
+  else if (rank > 1)
+    hostFlat = memref::CollapseShapeOp::create(rewriter, loc, host, all);
+  Value arg = memref::CastOp::create(rewriter, loc, flatDynamic, hostFlat);
+  Value dev = func::CallOp::create(rewriter, loc, decl, ValueRange{arg})
+                  .getResult(0);
+  Value devFlat = memref::CastOp::create(rewriter, loc, flat, dev);
+  Value result = devFlat;
+  if (rank == 0)
+    result = memref::CollapseShapeOp::create(rewriter, loc, type, devFlat, all);
+  else if (rank > 1)
+    result = memref::ExpandShapeOp::create(rewriter, loc, type, devFlat, all);
+  Operation *first = hostFlat == host ? arg.getDefiningOp()
+                                      : hostFlat.getDefiningOp();
+  rewriter.replaceAllUsesExcept(host, result, first);
+  return success();
 }
 
 struct GraphGPUDeviceBuffersPass
@@ -107,7 +168,6 @@ struct GraphGPUDeviceBuffersPass
               memref::GetGlobalOp>(op))
         ops.push_back(op);
     });
-    Block &entry = fn.getBody().front();
     SmallVector<func::ReturnOp> returns;
     fn.walk([&](func::ReturnOp r) { returns.push_back(r); });
 
@@ -142,25 +202,15 @@ struct GraphGPUDeviceBuffersPass
         rewriter.eraseOp(copy);
         continue;
       }
-      // A constant: uploaded at entry, freed before returning (unless it is
-      // returned, when the caller owns it).
+      // A constant: the runtime's device copy, uploaded on first use and
+      // kept (graphopt_cuda_constant_<type>); never freed here.
       auto global = cast<memref::GetGlobalOp>(op);
-      MemRefType type = global.getType();
-      rewriter.moveOpBefore(global, &entry, entry.begin());
-      rewriter.setInsertionPointAfter(global);
-      auto dev = gpu::AllocOp::create(rewriter, loc, type, Type(),
-                                      ValueRange(), ValueRange(), ValueRange(),
-                                      /*hostShared=*/false);
-      Value buffer = dev.getMemref();
-      rewriter.replaceAllUsesWith(global.getResult(), buffer);
-      gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange(), buffer,
-                            global.getResult());
-      for (func::ReturnOp ret : returns) {
-        if (llvm::is_contained(ret.getOperands(), buffer))
-          continue;
-        rewriter.setInsertionPoint(ret);
-        gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange(), buffer);
-      }
+      if (failed(useDeviceConstant(rewriter, global)))
+        return global.emitError()
+               << "constant of type " << global.getType()
+               << " cannot be placed in device memory (the CUDA target "
+                  "supports static, identity-layout constants of f16, bf16, "
+                  "f32, f64, i1, i8, i16, i32, i64)";
     }
     return success();
   }

@@ -183,6 +183,7 @@ struct Runner::CUDAHostAPI {
   void (*eventRecord)(void *) = nullptr;
   float (*elapsedMs)(void *, void *) = nullptr;
   void (*setErrorPrinting)(int) = nullptr;
+  void (*clearConstants)() = nullptr;
 
   /// An error carrying the runtime's sticky CUDA error.
   llvm::Error error(const llvm::Twine &what) const {
@@ -246,6 +247,7 @@ loadCUDAHostAPI() {
   get(api->eventRecord, "graphoptCudaEventRecord");
   get(api->elapsedMs, "graphoptCudaEventElapsedMs");
   get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
+  get(api->clearConstants, "graphoptCudaClearConstants");
   if (!missing.empty())
     return llvm::createStringError("%s lacks %s (a mismatched build?)",
                                    path->c_str(), missing.c_str());
@@ -303,7 +305,13 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
   return llvm::Error::success();
 }
 
-Runner::~Runner() = default;
+Runner::~Runner() {
+  // The engine (and the constants' host memory) goes away: the device
+  // copies cached by host address must not outlive it.
+  engine.reset();
+  if (cuda)
+    cuda->clearConstants();
+}
 
 namespace {
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -352,8 +360,11 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
         return cudaAPI->error(
             "the CUDA target cannot run on this machine (compile without "
             "running with --compile-only/--emit-object)");
-      if (chip.empty())
-        chip = "sm_" + std::to_string(cudaAPI->computeCapability());
+      if (chip.empty()) {
+        int cc = cudaAPI->computeCapability();
+        if (cc > 0)
+          chip = "sm_" + std::to_string(cc);
+      }
     }
     if (chip.empty())
       chip = "sm_90";
@@ -501,11 +512,15 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   runner->engine = std::move(*engine);
   runner->cuda = std::move(cudaAPI);
   runner->freeResult = runtimeAllocator ? _mlir_memref_to_llvm_free : std::free;
-  // Materialize the code now, so that compile time is not charged to the
-  // first call.
+  // Run the module's constructors (CUDA: they load the kernels) now that
+  // every symbol resolves, and materialize the code, so that compile time
+  // is not charged to the first call.
+  // (Lookup first: it reports unresolved symbols as an error, where
+  // initialize() would abort.)
   auto fn = runner->engine->lookupPacked("_mlir_ciface_" + options.entry);
   if (!fn)
     return fn.takeError();
+  runner->engine->initialize();
   // CUDA: the kernels were loaded by the module's constructors.
   if (runner->cuda && runner->cuda->getError())
     return runner->cuda->error("loading the kernels failed");
@@ -642,10 +657,9 @@ llvm::Expected<llvm::SmallVector<HostTensor>>
 Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
                    std::vector<double> *timed) {
   CUDAHostAPI &cu = *cuda;
-  if (const char *e = cu.getError())
-    return llvm::createStringError(
-        "the CUDA runtime failed earlier and cannot run @%s: %s",
-        sig.name.c_str(), e);
+  // An error of an earlier call (say, out of memory) does not stop this
+  // one; if the device is unusable, its first driver call fails again.
+  cu.clearError();
   // Inputs: uploaded once, freed on every path out.
   std::vector<void *> device;
   llvm::scope_exit freeInputs([&] {
@@ -699,29 +713,40 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
       return cu.error("running @" + sig.name + " on the GPU");
     // Results are device buffers owned by the caller, except those that
     // alias an input or an earlier result.
-    std::set<void *> seen(device.begin(), device.end());
-    for (auto [s, v] : llvm::zip(sig.outputs, decodeResults(sig, results))) {
+    llvm::SmallVector<ResultView> views = decodeResults(sig, results);
+    // Free each result buffer once, after every download (results may
+    // alias each other), and never an input.
+    auto freeResults = [&] {
+      std::set<void *> seen(device.begin(), device.end());
+      for (const ResultView &v : views)
+        if (v.allocated && seen.insert(v.allocated).second)
+          cu.free(v.allocated);
+    };
+    for (auto [s, v] : llvm::zip(sig.outputs, views)) {
       if (outs) {
         size_t es = dtypeSize(s.dtype);
         if (v.contiguous()) {
           HostTensor out(s.dtype, v.shape);
           size_t bytes = v.numElements() * es;
-          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0)
+          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0) {
+            freeResults();
             return cu.error("copying a result of @" + sig.name +
                             " to the host");
+          }
           outs->push_back(std::move(out));
         } else {
           std::vector<uint8_t> span(v.span() * es);
           if (!span.empty() &&
-              cu.toHost(span.data(), v.base, span.size()) != 0)
+              cu.toHost(span.data(), v.base, span.size()) != 0) {
+            freeResults();
             return cu.error("copying a result of @" + sig.name +
                             " to the host");
+          }
           outs->push_back(gather(s.dtype, v, span.data()));
         }
       }
-      if (v.allocated && seen.insert(v.allocated).second)
-        cu.free(v.allocated);
     }
+    freeResults();
     return llvm::Error::success();
   };
 

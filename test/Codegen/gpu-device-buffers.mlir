@@ -1,6 +1,7 @@
 // graph-gpu-device-buffers: after outlining, host buffers become device
-// buffers, contiguous copies gpu.memcpy, constants are uploaded at entry
-// and freed before returning; host access to tensor data is an error.
+// buffers, contiguous copies gpu.memcpy, constants the runtime's cached
+// device copies (graphopt_cuda_constant_<type>, called on the flattened
+// buffer); host access to tensor data is an error.
 // RUN: graph-opt %s --split-input-file --graph-gpu-device-buffers --verify-diagnostics | FileCheck %s
 
 module attributes {gpu.container_module} {
@@ -10,20 +11,22 @@ module attributes {gpu.container_module} {
     }
   }
   memref.global "private" constant @w : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+  // CHECK: func.func private @graphopt_cuda_constant_f32(memref<?xf32>) -> memref<?xf32> attributes {llvm.emit_c_interface}
   // CHECK-LABEL: func.func @main
   // CHECK-SAME: (%[[X:.+]]: memref<4xf32>)
-  // The constant: uploaded first thing.
-  // CHECK: %[[G:.+]] = memref.get_global @w
-  // CHECK-NEXT: %[[W:.+]] = gpu.alloc () : memref<4xf32>
-  // CHECK-NEXT: gpu.memcpy %[[W]], %[[G]]
+  // The constant first (hoisted to the entry), then the temporary.
+  // CHECK-NEXT: %[[G:.+]] = memref.get_global @w
+  // CHECK-NEXT: %[[A:.+]] = memref.cast %[[G]] : memref<4xf32> to memref<?xf32>
+  // CHECK-NEXT: %[[D:.+]] = call @graphopt_cuda_constant_f32(%[[A]])
+  // CHECK-NEXT: %[[W:.+]] = memref.cast %[[D]] : memref<?xf32> to memref<4xf32>
   // CHECK: %[[T:.+]] = gpu.alloc () : memref<4xf32>
   // CHECK: gpu.launch_func @k::@f {{.*}} args(%[[W]] : memref<4xf32>, %[[T]] : memref<4xf32>)
   // CHECK: %[[R:.+]] = gpu.alloc () : memref<4xf32>
   // CHECK: gpu.memcpy %[[R]], %[[T]]
   // CHECK: gpu.dealloc %[[T]]
-  // CHECK: gpu.dealloc %[[W]]
   // CHECK-NEXT: return %[[R]]
   // CHECK-NOT: memref.alloc
+  // CHECK-NOT: gpu.dealloc
   func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
     %c1 = arith.constant 1 : index
     %t = memref.alloc() : memref<4xf32>
@@ -33,6 +36,25 @@ module attributes {gpu.container_module} {
     memref.copy %t, %r : memref<4xf32> to memref<4xf32>
     memref.dealloc %t : memref<4xf32>
     return %r : memref<4xf32>
+  }
+}
+
+// -----
+
+// A 2-D constant is flattened for the call and reshaped back.
+module {
+  memref.global "private" constant @m : memref<2x3xf16> = dense<1.0>
+  // CHECK-LABEL: func.func @matrix
+  // CHECK: %[[G:.+]] = memref.get_global @m
+  // CHECK-NEXT: %[[F:.+]] = memref.collapse_shape %[[G]] {{\[\[}}0, 1]] : memref<2x3xf16> into memref<6xf16>
+  // CHECK-NEXT: %[[A:.+]] = memref.cast %[[F]]
+  // CHECK-NEXT: %[[D:.+]] = call @graphopt_cuda_constant_f16(%[[A]])
+  // CHECK-NEXT: %[[C:.+]] = memref.cast %[[D]] : memref<?xf16> to memref<6xf16>
+  // CHECK-NEXT: %[[E:.+]] = memref.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [2, 3] : memref<6xf16> into memref<2x3xf16>
+  // CHECK-NEXT: return %[[E]]
+  func.func @matrix() -> memref<2x3xf16> {
+    %m = memref.get_global @m : memref<2x3xf16>
+    return %m : memref<2x3xf16>
   }
 }
 

@@ -1,17 +1,19 @@
 // The host side of graph-cuda-pipeline: the entry takes and returns device
-// buffers; temporaries and constants live in device memory (gpu.alloc ->
-// mgpuMemAlloc, the constant uploaded with mgpuMemcpy and freed with
-// mgpuMemFree); the kernels are launched on the runtime's stream, which is
-// synchronized before returning. The module translates to LLVM IR whose
+// buffers; temporaries live in device memory (gpu.alloc -> mgpuMemAlloc,
+// freed with mgpuMemFree), constants are the runtime's cached device copies
+// (_mlir_ciface_graphopt_cuda_constant_f32); the kernels are launched on
+// the runtime's stream, which is synchronized before returning. The module translates to LLVM IR whose
 // constructors load the embedded PTX (mgpuModuleLoadJIT) and whose only
 // external calls are libGraphOptCUDARuntime's mgpu* functions.
 // RUN: graph-opt %s --graph-cuda-pipeline | FileCheck %s
 // RUN: graph-opt %s --graph-cuda-pipeline | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 
+// The two constants, first thing (each call is a host synchronization
+// point), then the stream and the kernels.
 // CHECK-LABEL: llvm.func @main
+// CHECK-COUNT-2: llvm.call @graphopt_cuda_constant_f32
 // CHECK: llvm.call @mgpuStreamCreate()
 // CHECK: llvm.call @mgpuMemAlloc
-// CHECK: llvm.call @mgpuMemcpy
 // CHECK: gpu.launch_func
 // CHECK: llvm.call @mgpuMemFree
 // CHECK: llvm.call @mgpuStreamSynchronize
@@ -22,9 +24,9 @@
 // CHECK-NOT: memref.
 
 // LLVM: @llvm.global_ctors
+// LLVM: declare void @_mlir_ciface_graphopt_cuda_constant_f32(ptr, ptr)
 // LLVM: define {{.*}} @_mlir_ciface_main(ptr
 // LLVM-DAG: declare ptr @mgpuMemAlloc(i64, ptr, i8)
-// LLVM-DAG: declare void @mgpuMemcpy(ptr, ptr, i64, ptr)
 // LLVM-DAG: declare void @mgpuMemFree(ptr, ptr)
 // LLVM: call ptr @mgpuModuleLoadJIT(ptr @main_kernel_binary
 // LLVM-DAG: declare void @mgpuLaunchKernel(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)

@@ -71,16 +71,20 @@ def GraphGPUDeviceBuffersPass : Pass<"graph-gpu-device-buffers", "::mlir::Module
     op is inside a kernel: the buffers the host code allocates become device
     buffers (`memref.alloc`/`dealloc` -> `gpu.alloc`/`gpu.dealloc`), copies
     between buffers become `gpu.memcpy`, and each constant
-    (`memref.get_global`) is uploaded to a device buffer at function entry
-    and freed before returning. Function arguments and results are device
-    buffers: that is the calling convention of the CUDA target.
+    (`memref.get_global`) is replaced by the runtime's device copy of it
+    (a call of `graphopt_cuda_constant_<type>` from libGraphOptCUDARuntime,
+    which uploads it on first use and caches it). Function arguments and
+    results are device buffers: that is the calling convention of the CUDA
+    target.
 
     Host code that would read or write device memory itself (a
     `memref.load`/`store`, e.g. from data-dependent control flow) and copies
     of strided views are reported as errors naming the op: they are not
     supported by the CUDA target yet.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def GraphGPUCopiesToLinalgPass : Pass<"graph-gpu-copies-to-linalg", "::mlir::func::FuncOp"> {

@@ -63,6 +63,12 @@ int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes);
 /* Waits for all work on the runtime's stream. Returns 0 on success. */
 int graphoptCudaSynchronize(void);
 
+/* Constants of compiled code are uploaded to the device on first use and
+ * cached by host address. A host that frees compiled code (and with it the
+ * constants' host memory) clears the cache, freeing every device copy;
+ * programs still loaded upload theirs again on their next call. */
+void graphoptCudaClearConstants(void);
+
 /* Events on the runtime's stream, for timing. */
 void *graphoptCudaEventCreate(void);
 void graphoptCudaEventDestroy(void *event);

@@ -94,6 +94,9 @@ struct State {
   CUcontext context = nullptr;
   CUdevice device = 0;
   CUstream stream = nullptr;
+  /// The sticky error and the last kernel launched, under errorMutex (a
+  /// separate lock: errors are raised while `mutex` is held).
+  std::mutex errorMutex;
   std::string error;
   bool printErrors = true;
   /// Kernel names, for messages.
@@ -101,6 +104,8 @@ struct State {
   std::string lastKernel;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
   std::unordered_set<void *> managed;
+  /// Device copies of constants, by host address and size.
+  std::unordered_map<const void *, std::pair<size_t, CUdeviceptr>> constants;
 };
 
 State &state() {
@@ -108,11 +113,24 @@ State &state() {
   return *s;
 }
 
+bool hasError() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.errorMutex);
+  return !s.error.empty();
+}
+
+std::string lastKernel() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.errorMutex);
+  return s.lastKernel;
+}
+
 void setError(const char *fmt, ...) {
   State &s = state();
+  std::lock_guard<std::mutex> lock(s.errorMutex);
   if (!s.error.empty())
     return;
-  char buf[1024];
+  char buf[2048];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -132,11 +150,12 @@ bool check(CUresult r, const char *what, const char *kernel = nullptr) {
     s.cu.getErrorName(r, &name);
   if (s.cu.getErrorString)
     s.cu.getErrorString(r, &desc);
+  std::string last = lastKernel();
   if (kernel && *kernel)
     setError("%s (%s) in %s, kernel '%s'", name, desc, what, kernel);
-  else if (!s.lastKernel.empty())
+  else if (!last.empty())
     setError("%s (%s) in %s (last kernel launched: '%s')", name, desc, what,
-             s.lastKernel.c_str());
+             last.c_str());
   else
     setError("%s (%s) in %s", name, desc, what);
   return false;
@@ -245,7 +264,7 @@ bool ready(int device = -1) {
                        "cuMemPoolSetAttribute");
     }
   }
-  if (!s.usable || !s.error.empty())
+  if (!s.usable || hasError())
     return false;
   thread_local bool current = false;
   if (!current) {
@@ -272,10 +291,16 @@ int graphoptCudaInit(int device) { return ready(device) ? 0 : 1; }
 
 const char *graphoptCudaGetError(void) {
   State &s = state();
+  std::lock_guard<std::mutex> lock(s.errorMutex);
+  // Stable until the next graphoptCudaClearError.
   return s.error.empty() ? nullptr : s.error.c_str();
 }
 
-void graphoptCudaClearError(void) { state().error.clear(); }
+void graphoptCudaClearError(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.errorMutex);
+  s.error.clear();
+}
 
 void graphoptCudaSetErrorPrinting(int enabled) {
   state().printErrors = enabled != 0;
@@ -390,6 +415,84 @@ float graphoptCudaEventElapsedMs(void *start, void *stop) {
 }
 
 //===----------------------------------------------------------------------===//
+// Constants (graph-gpu-device-buffers: graphopt_cuda_constant_<type>)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A rank-1 memref descriptor (MLIR's C interface).
+struct Memref1D {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+
+/// The device copy of the constant `in` (host memory that lives as long as
+/// the program: a global of the compiled code), uploaded on first use.
+void deviceConstant(Memref1D *result, const Memref1D *in, size_t elementSize) {
+  *result = {nullptr, nullptr, 0, in->size, 1};
+  if (!ready())
+    return;
+  State &s = state();
+  const void *host =
+      static_cast<const char *>(in->aligned) + in->offset * elementSize;
+  size_t bytes = static_cast<size_t>(in->size) * elementSize;
+  CUdeviceptr dev = 0;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto it = s.constants.find(host);
+    if (it != s.constants.end() && it->second.first == bytes)
+      dev = it->second.second;
+  }
+  if (!dev) {
+    if (!check(s.cu.memAlloc(&dev, bytes ? bytes : 1),
+               "cuMemAlloc (constant)") ||
+        (bytes && !check(s.cu.memcpyAsync(dev, reinterpret_cast<CUdeviceptr>(host),
+                                          bytes, s.stream),
+                         "cuMemcpyAsync (constant)")))
+      return;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto &slot = s.constants[host];
+    if (slot.second)
+      s.cu.memFree(slot.second); // A stale entry of another size.
+    slot = {bytes, dev};
+  }
+  result->allocated = result->aligned = reinterpret_cast<void *>(dev);
+}
+} // namespace
+
+extern "C" {
+
+void graphoptCudaClearConstants(void) {
+  State &s = state();
+  if (!s.usable)
+    return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.constants.empty())
+    return;
+  s.cu.streamSynchronize(s.stream);
+  for (auto &entry : s.constants)
+    s.cu.memFree(entry.second.second);
+  s.constants.clear();
+}
+
+#define GRAPHOPT_CONSTANT_FN(type, size)                                       \
+  void _mlir_ciface_graphopt_cuda_constant_##type(Memref1D *result,           \
+                                                  Memref1D *in) {             \
+    deviceConstant(result, in, size);                                          \
+  }
+GRAPHOPT_CONSTANT_FN(f16, 2)
+GRAPHOPT_CONSTANT_FN(bf16, 2)
+GRAPHOPT_CONSTANT_FN(f32, 4)
+GRAPHOPT_CONSTANT_FN(f64, 8)
+GRAPHOPT_CONSTANT_FN(i1, 1)
+GRAPHOPT_CONSTANT_FN(i8, 1)
+GRAPHOPT_CONSTANT_FN(i16, 2)
+GRAPHOPT_CONSTANT_FN(i32, 4)
+GRAPHOPT_CONSTANT_FN(i64, 8)
+#undef GRAPHOPT_CONSTANT_FN
+
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
 // The ABI of MLIR's gpu-to-llvm lowering and gpu.binary embedding
 //===----------------------------------------------------------------------===//
 
@@ -413,10 +516,12 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
                     log, reinterpret_cast<void *>(sizeof(log))};
   CUmodule module = nullptr;
-  if (!check(state().cu.moduleLoadDataEx(&module, data, 3, options, values),
-             "cuModuleLoadDataEx (PTX JIT)")) {
+  CUresult r = state().cu.moduleLoadDataEx(&module, data, 3, options, values);
+  if (r != CUDA_SUCCESS) {
+    std::string what = "cuModuleLoadDataEx (PTX JIT)";
     if (log[0])
-      std::fprintf(stderr, "graphopt CUDA runtime: PTX JIT log:\n%s\n", log);
+      what += std::string("; JIT log: ") + log;
+    check(r, what.c_str());
     return nullptr;
   }
   return module;
@@ -425,20 +530,31 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 void mgpuModuleUnload(void *module) {
   State &s = state();
   // Unloading at exit after a failure is pointless; never report it.
-  if (module && s.usable && s.error.empty())
+  if (module && s.usable && !hasError())
     s.cu.moduleUnload(static_cast<CUmodule>(module));
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
-  if (!module || !ready())
+  if (!ready())
     return nullptr;
+  if (!module) {
+    // The module's constructor did not run or failed: never skip a kernel
+    // silently.
+    setError("kernel '%s' requested from a module that was not loaded",
+             name ? name : "?");
+    return nullptr;
+  }
   State &s = state();
   CUfunction fn = nullptr;
   if (!check(s.cu.moduleGetFunction(&fn, static_cast<CUmodule>(module), name),
              "cuModuleGetFunction", name))
     return nullptr;
   std::lock_guard<std::mutex> lock(s.mutex);
-  s.kernelNames.emplace(fn, name);
+  auto it = s.kernelNames.find(fn);
+  if (it == s.kernelNames.end())
+    s.kernelNames.emplace(fn, name);
+  else if (it->second != name) // A handle reused after a module unload.
+    it->second = name;
   return fn;
 }
 
@@ -446,8 +562,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  if (!function || !ready())
+  if (!ready())
     return;
+  if (!function) {
+    setError("launch of a kernel that was not found");
+    return;
+  }
   State &s = state();
   std::string name;
   {
@@ -468,7 +588,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                blockZ, smem, streamOf(stream), params, extra),
              "cuLaunchKernel", name.c_str()))
     return;
-  s.lastKernel = name;
+  {
+    std::lock_guard<std::mutex> lock(s.errorMutex);
+    s.lastKernel = name;
+  }
   // Debugging aid: GRAPHOPT_CUDA_SYNC=1 waits after every launch, so an
   // asynchronous fault is reported against the kernel that caused it.
   static const bool syncEach = std::getenv("GRAPHOPT_CUDA_SYNC") != nullptr;
@@ -523,7 +646,9 @@ void mgpuEventRecord(void *event, void *stream) {
           "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
+// MLIR passes the flag as an i8 (no zero extension guaranteed beyond it).
+void *mgpuMemAlloc(uint64_t bytes, void *stream, int8_t hostShared) {
+  bool isHostShared = hostShared != 0;
   if (!ready())
     return nullptr;
   CUdeviceptr p = 0;
