@@ -19,6 +19,8 @@
 
 #include "graphopt/Codegen/Passes.h"
 
+#include "GPUUtils.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -141,14 +143,8 @@ struct GraphGPUDeviceBuffersPass
     // Host-side accesses to tensor data first, while the buffers' origins
     // are still visible.
     WalkResult checked = fn.walk([&](Operation *op) {
-      Value memref;
-      if (auto load = dyn_cast<memref::LoadOp>(op))
-        memref = load.getMemRef();
-      else if (auto store = dyn_cast<memref::StoreOp>(op))
-        memref = store.getMemRef();
-      else
-        return WalkResult::advance();
-      if (!isDeviceBuffer(memref))
+      Value memref = graphopt::getAccessedMemRef(op);
+      if (!memref || !isDeviceBuffer(memref))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
                       << "' reads or writes a tensor's data on the host; the "

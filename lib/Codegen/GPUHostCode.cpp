@@ -12,6 +12,8 @@
 
 #include "graphopt/Codegen/Passes.h"
 
+#include "GPUUtils.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -92,14 +94,8 @@ bool isSerialKernelCandidate(Operation *op) {
 /// A load or store of tensor data (not of host scratch memory such as the
 /// memref.alloca buffers of the deallocation helpers).
 bool accessesTensorData(Operation *op) {
-  Value memref;
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    memref = load.getMemRef();
-  else if (auto store = dyn_cast<memref::StoreOp>(op))
-    memref = store.getMemRef();
-  else
-    return false;
-  return !memref.getDefiningOp<memref::AllocaOp>();
+  Value memref = graphopt::getAccessedMemRef(op);
+  return memref && !memref.getDefiningOp<memref::AllocaOp>();
 }
 
 /// Straight-line work that may join a serial kernel: tensor element

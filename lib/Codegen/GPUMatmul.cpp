@@ -79,6 +79,37 @@ mlir::graphopt::matchGPUContraction(linalg::LinalgOp op, std::string *why) {
   if (lt != rt || !(lt.isF16() || lt.isBF16() || lt.isF32()) || !ot.isF32())
     return fail(why, "element types are not f16/bf16/f32 inputs, f32 output");
 
+  // The body must be exactly acc + ext?(a) * ext?(b), computed in f32: the
+  // kernels compute that and nothing else. (isaContractionOpInterface also
+  // accepts unary ops around each operand, e.g. exp(a) * b, which the
+  // kernels would drop.)
+  Block &body = op->getRegion(0).front();
+  Value sum = body.getTerminator()->getOperand(0);
+  auto add = sum.getDefiningOp<arith::AddFOp>();
+  BlockArgument a0 = body.getArgument(0), a1 = body.getArgument(1),
+                accArg = body.getArgument(2);
+  Value product;
+  if (add && add.getLhs() == accArg)
+    product = add.getRhs();
+  else if (add && add.getRhs() == accArg)
+    product = add.getLhs();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul || !mul.getType().isF32())
+    return fail(why, "the body is not acc + a * b in f32");
+  unsigned extensions = 0;
+  auto operandOf = [&](Value v) -> Value {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+      ++extensions;
+      return ext.getIn();
+    }
+    return v;
+  };
+  Value x = operandOf(mul.getLhs()), y = operandOf(mul.getRhs());
+  if (!((x == a0 && y == a1) || (x == a1 && y == a0)) ||
+      body.getOperations().size() != 3 + extensions)
+    return fail(why, "the body is not acc + a * b (with only extensions of "
+                     "the inputs)");
+
   // Maps: results must be [b?, m, k] or [b?, k, m] for A, [b?, k, n] or
   // [b?, n, k] for B and exactly [b?, m, n] for C.
   auto dimsOf = [](AffineMap map) -> std::optional<SmallVector<unsigned>> {
@@ -119,6 +150,11 @@ mlir::graphopt::matchGPUContraction(linalg::LinalgOp op, std::string *why) {
   c.n = ranges[n];
   c.k = ranges[k];
   c.batch = dims->batch.empty() ? 0 : ranges[dims->batch[0]];
+  // Nothing to compute (and a zero-size grid is not a valid launch): the
+  // default lowering's empty loops handle it.
+  if (c.m == 0 || c.n == 0 || c.k == 0 ||
+      (!dims->batch.empty() && c.batch == 0))
+    return fail(why, "a zero-size dimension");
   return c;
 }
 

@@ -45,6 +45,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -632,6 +633,27 @@ llvm::SmallVector<ResultView> decodeResults(const EntrySignature &sig,
   return views;
 }
 
+/// Calls `_mlir_ciface_<sig.name>` with the input descriptors; returns the
+/// result descriptors (consecutive words).
+llvm::Expected<std::vector<int64_t>>
+callEntry(ExecutionEngine &engine, const EntrySignature &sig,
+          std::vector<std::vector<int64_t>> &inDescs) {
+  size_t resultWords = 0;
+  for (const TensorSignature &s : sig.outputs)
+    resultWords += 3 + 2 * s.shape.size();
+  std::vector<int64_t> results(resultWords, 0);
+  llvm::SmallVector<void *> ptrs, args;
+  if (!sig.outputs.empty())
+    ptrs.push_back(results.data());
+  for (auto &d : inDescs)
+    ptrs.push_back(d.data());
+  for (void *&p : ptrs)
+    args.push_back(&p);
+  if (llvm::Error e = engine.invokePacked("_mlir_ciface_" + sig.name, args))
+    return std::move(e);
+  return results;
+}
+
 /// Gathers a strided view whose elements start at `base` (host memory).
 HostTensor gather(DType dtype, const ResultView &v, const uint8_t *base) {
   HostTensor out(dtype, v.shape);
@@ -678,28 +700,16 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
       return cu.error("copying input " + llvm::Twine(i) + " to the device");
     inDescs.push_back(makeDescriptor(p, t.shape()));
   }
-  size_t resultWords = 0;
-  for (const TensorSignature &s : sig.outputs)
-    resultWords += 3 + 2 * s.shape.size();
-
   // One call; the results are downloaded into `outs` if given, and freed.
   auto callOnce = [&](llvm::SmallVector<HostTensor> *outs,
                       double *seconds) -> llvm::Error {
-    std::vector<int64_t> results(resultWords, 0);
-    llvm::SmallVector<void *> ptrs, args;
-    if (!sig.outputs.empty())
-      ptrs.push_back(results.data());
-    for (auto &d : inDescs)
-      ptrs.push_back(d.data());
-    for (void *&p : ptrs)
-      args.push_back(&p);
     void *start = nullptr, *stop = nullptr;
     if (seconds) {
       start = cu.eventCreate();
       stop = cu.eventCreate();
       cu.eventRecord(start);
     }
-    llvm::Error err = engine->invokePacked("_mlir_ciface_" + sig.name, args);
+    auto called = callEntry(*engine, sig, inDescs);
     if (seconds) {
       cu.eventRecord(stop);
       float ms = cu.elapsedMs(start, stop);
@@ -707,8 +717,9 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
       cu.eventDestroy(start);
       cu.eventDestroy(stop);
     }
-    if (err)
-      return err;
+    if (!called)
+      return called.takeError();
+    std::vector<int64_t> &results = *called;
     if (cu.synchronize() != 0 || cu.getError())
       return cu.error("running @" + sig.name + " on the GPU");
     // Results are device buffers owned by the caller, except those that
@@ -806,84 +817,39 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
   // Descriptors for the inputs. The compiled code only reads them: entry
   // arguments are bufferized as non-writable.
   std::vector<std::vector<int64_t>> inDescs;
-  for (const HostTensor &t : inputs) {
-    int64_t r = t.rank();
-    std::vector<int64_t> d(3 + 2 * r);
-    void *p = const_cast<void *>(t.data());
-    std::memcpy(&d[0], &p, sizeof(p));
-    std::memcpy(&d[1], &p, sizeof(p));
-    d[2] = 0;
-    int64_t stride = 1;
-    for (int64_t k = r - 1; k >= 0; --k) {
-      d[3 + k] = t.shape()[k];
-      d[3 + r + k] = stride;
-      stride *= t.shape()[k];
-    }
-    inDescs.push_back(std::move(d));
-  }
-  size_t resultWords = 0;
-  for (const TensorSignature &s : sig.outputs)
-    resultWords += 3 + 2 * s.shape.size();
-  std::vector<int64_t> results(resultWords, 0);
-
-  llvm::SmallVector<void *> ptrs, args;
-  if (!sig.outputs.empty())
-    ptrs.push_back(results.data());
-  for (auto &d : inDescs)
-    ptrs.push_back(d.data());
-  for (void *&p : ptrs)
-    args.push_back(&p);
-  if (llvm::Error e = engine->invokePacked("_mlir_ciface_" + sig.name, args))
-    return std::move(e);
-
-  llvm::SmallVector<HostTensor> outs;
-  // Allocations already taken (or belonging to inputs) are never freed here.
-  std::set<void *> seen;
   for (const HostTensor &t : inputs)
-    seen.insert(const_cast<void *>(t.data()));
-  size_t at = 0;
-  for (const TensorSignature &s : sig.outputs) {
-    int64_t r = s.shape.size();
-    const int64_t *d = &results[at];
-    at += 3 + 2 * r;
-    void *allocated, *aligned;
-    std::memcpy(&allocated, &d[0], sizeof(void *));
-    std::memcpy(&aligned, &d[1], sizeof(void *));
-    llvm::SmallVector<int64_t> shape(d + 3, d + 3 + r);
-    size_t es = dtypeSize(s.dtype);
-    uint8_t *base = (uint8_t *)aligned + d[2] * es;
-    bool contiguous = true;
-    for (int64_t k = r - 1, expect = 1; k >= 0; --k) {
-      if (shape[k] != 1 && d[3 + r + k] != expect)
-        contiguous = false;
-      expect *= shape[k];
-    }
-    // A fresh, contiguous result buffer is adopted as is; anything else
-    // (a view, or a buffer seen before) is copied.
-    bool fresh = allocated && !seen.count(allocated);
-    if (fresh)
-      seen.insert(allocated);
-    if (contiguous && fresh) {
-      outs.push_back(HostTensor::adopt(s.dtype, shape, allocated, base,
+    inDescs.push_back(
+        makeDescriptor(const_cast<void *>(t.data()), t.shape()));
+  auto called = callEntry(*engine, sig, inDescs);
+  if (!called)
+    return called.takeError();
+  std::vector<int64_t> &results = *called;
+
+  // A fresh, contiguous result buffer that no other result shares is
+  // adopted as is; anything else (a view, a buffer shared by several
+  // results) is copied, and its buffer freed after every copy. Inputs are
+  // never freed.
+  llvm::SmallVector<ResultView> views = decodeResults(sig, results);
+  std::set<void *> inputBuffers;
+  for (const HostTensor &t : inputs)
+    inputBuffers.insert(const_cast<void *>(t.data()));
+  std::map<void *, int> users;
+  for (const ResultView &v : views)
+    ++users[v.allocated];
+  std::set<void *> toFree;
+  llvm::SmallVector<HostTensor> outs;
+  for (auto [s, v] : llvm::zip(sig.outputs, views)) {
+    bool owned = v.allocated && !inputBuffers.count(v.allocated);
+    if (owned && v.contiguous() && users[v.allocated] == 1) {
+      outs.push_back(HostTensor::adopt(s.dtype, v.shape, v.allocated, v.base,
                                        freeResult));
       continue;
     }
-    HostTensor out(s.dtype, shape);
-    llvm::SmallVector<int64_t> pos(r, 0);
-    for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
-      int64_t off = 0;
-      for (int64_t k = 0; k < r; ++k)
-        off += pos[k] * d[3 + r + k];
-      std::memcpy((uint8_t *)out.data() + i * es, base + off * es, es);
-      for (int64_t k = r - 1; k >= 0; --k) {
-        if (++pos[k] < shape[k])
-          break;
-        pos[k] = 0;
-      }
-    }
-    if (fresh)
-      freeResult(allocated);
-    outs.push_back(std::move(out));
+    outs.push_back(gather(s.dtype, v, v.base));
+    if (owned)
+      toFree.insert(v.allocated);
   }
+  for (void *p : toFree)
+    freeResult(p);
   return outs;
 }

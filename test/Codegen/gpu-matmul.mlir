@@ -196,6 +196,65 @@ func.func @ragged(%a: memref<100x64xf32>, %b: memref<64x100xf32>, %c: memref<100
 
 // -----
 
+// Contractions whose body computes more than acc + a * b (here exp, neg,
+// tanh; an f16 absf and an f16 product) are left alone: the kernels would
+// drop those ops. So are zero-size contractions (no work; a zero-size grid
+// is not a valid launch).
+// CHECK-LABEL: func.func @extra_ops
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @f16_product
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @empty_batch
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.batch_matmul
+// CHECK-LABEL: func.func @empty_m
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func @empty_k
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @extra_ops(%a: memref<128x64xf32>, %b: memref<64x128xf32>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m,n,k)->(m,k)>, affine_map<(m,n,k)->(k,n)>, affine_map<(m,n,k)->(m,n)>], iterator_types = ["parallel","parallel","reduction"]}
+    ins(%a, %b : memref<128x64xf32>, memref<64x128xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %e = math.exp %x : f32
+    %p = arith.mulf %e, %y : f32
+    %zn = arith.negf %z : f32
+    %s = arith.addf %zn, %p : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+func.func @f16_product(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m,n,k)->(m,k)>, affine_map<(m,n,k)->(k,n)>, affine_map<(m,n,k)->(m,n)>], iterator_types = ["parallel","parallel","reduction"]}
+    ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %x2 = math.absf %x : f16
+    %p = arith.mulf %x2, %y : f16
+    %pe = arith.extf %p : f16 to f32
+    %s = arith.addf %z, %pe : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @empty_batch(%a: memref<0x64x64xf16>, %b: memref<0x64x64xf16>, %c: memref<0x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<0x64x64xf16>, memref<0x64x64xf16>) outs(%c : memref<0x64x64xf32>)
+  return
+}
+func.func @empty_m(%a: memref<0x64xf16>, %b: memref<64x128xf16>, %c: memref<0x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<0x64xf16>, memref<64x128xf16>) outs(%c : memref<0x128xf32>)
+  return
+}
+func.func @empty_k(%a: memref<128x0xf32>, %b: memref<0x128xf32>, %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x0xf32>, memref<0x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
 // Tile sizes are options: 128x128 blocks of 8 warps with 64x32 warp tiles.
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul="mma-tile-m=128 mma-tile-n=128 mma-warp-tile-m=64" | FileCheck %s --check-prefix=OPT
 // OPT-LABEL: func.func @options
