@@ -25,6 +25,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -33,6 +34,7 @@ namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUSERIALKERNELSPASS
 #define GEN_PASS_DEF_GRAPHGPUSIMPLIFYTILEBOUNDSPASS
 #define GEN_PASS_DEF_GRAPHGPUTILEPARALLELLOOPSPASS
+#define GEN_PASS_DEF_GRAPHGPULAUNCHTOLOOPSPASS
 #include "graphopt/Codegen/Passes.h.inc"
 } // namespace mlir::graphopt
 
@@ -113,9 +115,10 @@ struct GraphGPUSerialKernelsPass
   using Base::Base;
 
   /// Wraps `run` (consecutive ops of one block) in a one-thread gpu.launch
-  /// placed after its last op. Ops whose results are used after the run and
-  /// that use nothing of it stay outside (index arithmetic the host needs);
-  /// if an op the host needs depends on the run, nothing is wrapped.
+  /// placed after its last op. Ops whose results are used after the run,
+  /// that use nothing of it and have no memory effects stay outside (index
+  /// arithmetic the host needs); if another op the host needs is in the
+  /// run, nothing is wrapped.
   void wrap(IRRewriter &rewriter, ArrayRef<Operation *> run) {
     llvm::SetVector<Operation *> inside(run.begin(), run.end());
     bool changed = true;
@@ -132,7 +135,10 @@ struct GraphGPUSerialKernelsPass
           Operation *def = v.getDefiningOp();
           return def && inside.contains(def);
         });
-        if (dependsOnRun)
+        // Staying outside means running before the ops moved into the
+        // kernel: only for ops without memory effects (a load the host
+        // needs could otherwise read what the kernel has not written yet).
+        if (dependsOnRun || !isMemoryEffectFree(op))
           return;
         inside.remove(op);
         changed = true;
@@ -242,6 +248,74 @@ struct GraphGPUSimplifyTileBoundsPass
     // The greedy driver also folds constant arith ops (tile size * step).
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+  }
+};
+
+struct GraphGPULaunchToLoopsPass
+    : public graphopt::impl::GraphGPULaunchToLoopsPassBase<
+          GraphGPULaunchToLoopsPass> {
+  using Base::Base;
+
+  LogicalResult emulate(IRRewriter &rewriter, gpu::LaunchOp launch) {
+    Region &region = launch.getBody();
+    if (!region.hasOneBlock())
+      return launch.emitError("cannot emulate a kernel with several blocks");
+    WalkResult r = region.walk([&](Operation *op) {
+      if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
+              gpu::AllReduceOp, gpu::SubgroupMmaLoadMatrixOp,
+              gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaStoreMatrixOp,
+              gpu::DynamicSharedMemoryOp>(op))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted() || !launch.getWorkgroupAttributions().empty() ||
+        !launch.getPrivateAttributions().empty())
+      return launch.emitError(
+          "cannot emulate a kernel whose threads communicate (barriers, "
+          "shuffles, tensor-core or shared-memory ops)");
+    Location loc = launch.getLoc();
+    rewriter.setInsertionPoint(launch);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    // Loops: grid z, y, x, then block z, y, x.
+    Value bounds[6] = {grid.z, grid.y, grid.x, block.z, block.y, block.x};
+    Value ivs[6];
+    for (int i = 0; i < 6; ++i) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+      ivs[i] = loop.getInductionVar();
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    // The body's arguments: block ids, thread ids, grid and block sizes.
+    IRMapping map;
+    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
+                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
+    map.map(bid.x, ivs[2]);
+    map.map(bid.y, ivs[1]);
+    map.map(bid.z, ivs[0]);
+    map.map(tid.x, ivs[5]);
+    map.map(tid.y, ivs[4]);
+    map.map(tid.z, ivs[3]);
+    map.map(gsz.x, grid.x);
+    map.map(gsz.y, grid.y);
+    map.map(gsz.z, grid.z);
+    map.map(bsz.x, block.x);
+    map.map(bsz.y, block.y);
+    map.map(bsz.z, block.z);
+    for (Operation &op : region.front().without_terminator())
+      rewriter.clone(op, map);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk([&](gpu::LaunchOp l) { launches.push_back(l); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(emulate(rewriter, launch)))
+        return signalPassFailure();
   }
 };
 

@@ -35,6 +35,9 @@ void addUpstream(OpPassManager &pm, StringRef pipeline) {
 }
 } // namespace
 
+static void buildLoopsToLLVM(OpPassManager &pm,
+                             const CompilePipelineOptions &options);
+
 int64_t mlir::graphopt::getHostVectorWidth() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   if (features.lookup("avx512f"))
@@ -138,7 +141,12 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   addUpstream(pm, "buffer-deallocation-pipeline");
   addUpstream(pm, "convert-bufferization-to-memref");
 
-  // Loops and vectors -> LLVM.
+  buildLoopsToLLVM(pm, options);
+}
+
+/// Loops, vectors and memrefs (host memory) -> the LLVM dialect.
+static void buildLoopsToLLVM(OpPassManager &pm,
+                             const CompilePipelineOptions &options) {
   addUpstream(pm, "func.func(convert-linalg-to-loops,"
                   "graph-approximate-math,"
                   "convert-vector-to-scf{full-unroll=true},lower-affine,"
@@ -172,7 +180,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
 
   // Buffers: the same one-shot bufferization and ownership-based
   // deallocation as on the CPU.
-  if (options.emitCInterface && options.lowerHost)
+  if (options.emitCInterface && (options.lowerHost || options.cpuEmulation))
     pm.addPass(createGraphEmitCInterfacePass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
@@ -186,8 +194,11 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // sequential work (no parallel loops) becomes one-thread kernels; every
   // other linalg op becomes a parallel loop nest, tiled into blocks of
   // threads. Each becomes one outlined gpu.func.
-  pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
-  pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
+  // (CPU emulation runs kernels whose threads do not communicate only.)
+  if (!options.cpuEmulation) {
+    pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
+    pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
+  }
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   addUpstream(pm, "func.func(convert-linalg-to-parallel-loops)");
@@ -202,6 +213,14 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // Loop nests of a single iteration were folded to straight-line host
   // code by canonicalization: that too becomes a one-thread kernel.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
+  if (options.cpuEmulation) {
+    // Testing aid: every kernel runs as loops over its blocks and threads
+    // on the host, in host memory; then the CPU pipeline's lowering.
+    pm.addNestedPass<func::FuncOp>(createGraphGPULaunchToLoopsPass());
+    addUpstream(pm, "func.func(canonicalize,cse)");
+    buildLoopsToLLVM(pm, options);
+    return;
+  }
   // Constants hoisted out of launches would otherwise be kernel arguments.
   addUpstream(pm, "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   // Host side: every buffer the kernels touch is device memory.

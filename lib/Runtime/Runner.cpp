@@ -345,8 +345,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
                            ? SymbolTable::Visibility::Public
                            : SymbolTable::Visibility::Private);
 
-  bool isCUDA = options.target == "cuda";
-  if (!isCUDA && options.target != "cpu")
+  bool emulate = options.target == "cuda" && options.cudaEmulate;
+  bool isCUDA = options.target == "cuda" && !emulate;
+  if (!isCUDA && !emulate && options.target != "cpu")
     return llvm::createStringError("unknown target '%s': use cpu or cuda",
                                    options.target.c_str());
   std::unique_ptr<CUDAHostAPI> cudaAPI;
@@ -388,8 +389,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   // buffers come from the device's stream-ordered pool.)
   // An object written for ahead-of-time use calls malloc/free instead, so
   // that it needs no graphopt library on the CPU.
-  bool runtimeAllocator = !isCUDA && options.objectFile.empty();
+  bool runtimeAllocator = !isCUDA && !emulate && options.objectFile.empty();
   compile.runtimeAllocator = runtimeAllocator;
+  compile.cpuEmulation = emulate;
   if (isCUDA) {
     compile.chip = chip;
     if (!options.cudaFeatures.empty())

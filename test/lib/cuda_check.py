@@ -12,7 +12,12 @@ Commands under `not` (error tests) and those calling external kernels
 (--shared-lib) are skipped.
 
 --compile-only compiles each program for CUDA without running it (no GPU
-needed): inputs, expected outputs and benchmarks are dropped.
+needed): expected outputs and benchmarks are dropped.
+
+--emulate runs each program with --cuda-emulate (no GPU needed): the CUDA
+pipeline's generic and one-thread kernels run as loops on the CPU and the
+results are compared with NumPy (the matmul and reduction kernels are not
+generated in this mode).
 
 --unsupported FILE lists `file.mlir:entry  reason` pairs the CUDA target
 does not support yet: those must fail, with the reason in the error message
@@ -68,6 +73,9 @@ def entry_of(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--compile-only", action="store_true")
+    ap.add_argument("--emulate", action="store_true",
+                    help="run with --cuda-emulate: the CUDA pipeline's "
+                         "generic and one-thread kernels as loops on the CPU")
     ap.add_argument("--unsupported")
     ap.add_argument("--graph-run", default="graph-run")
     ap.add_argument("--python", default=sys.executable)
@@ -131,6 +139,8 @@ def main():
                      "--warmup", "--seed", "--atol", "--rtol", "--quiet"))]
                 args.append("--compile-only")
             args.append("--target=cuda")
+            if opts.emulate:
+                args.append("--cuda-emulate")
             key = "%s:%s" % (name, entry_of(args))
             jobs.append((key, [opts.graph_run] + args))
 

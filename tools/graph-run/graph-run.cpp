@@ -128,6 +128,13 @@ static cl::opt<std::string> cudaFormat(
              "the driver when loaded; default), bin (cubin from ptxas) or "
              "fatbin"),
     cl::init("isa"), cl::cat(category));
+static cl::opt<bool> cudaEmulate(
+    "cuda-emulate",
+    cl::desc("With --target=cuda, a testing aid for machines without a GPU: "
+             "compile with the CUDA pipeline but run its generic and "
+             "one-thread kernels as loops on the CPU (no tensor-core or "
+             "warp-reduction kernels; docs/CUDA.md)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<std::string> emitObject(
     "emit-object",
     cl::desc("Ahead-of-time: write the compiled program as a host object "
@@ -197,6 +204,7 @@ int main(int argc, char **argv) {
   options.cudaChip = cudaChip;
   options.cudaFeatures = cudaFeatures;
   options.cudaFormat = cudaFormat;
+  options.cudaEmulate = cudaEmulate;
   options.objectFile = emitObject;
   options.optimize = optimize;
   options.vectorize = vectorize;

@@ -152,6 +152,25 @@ def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mli
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as sequential loops on the host (testing)";
+  let description = [{
+    A testing aid for the CUDA target on machines without a GPU: every
+    `gpu.launch` becomes six nested `scf.for` loops (grid z, y, x, then
+    block z, y, x) running its body once per thread, in order. This is
+    exact for kernels whose threads do not communicate: the generic
+    elementwise and copy kernels (`graph-gpu-tile-parallel-loops` and the
+    upstream mapping) and the one-thread kernels
+    (`graph-gpu-serial-kernels`). Kernels with barriers, shuffles, tensor-
+    core or shared-memory ops (the matmul and reduction kernels) cannot be
+    emulated this way and are reported as errors.
+    `graph-compile-pipeline{target=cuda cpu-emulation=true}` uses it in
+    place of outlining and device code generation (graph-run
+    `--cuda-emulate`).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

@@ -113,6 +113,13 @@ struct CompilePipelineOptions
       llvm::cl::desc("CUDA: threads per block of the generic kernels "
                      "(elementwise, copies; see graph-gpu-tile-parallel-loops)"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> cpuEmulation{
+      *this, "cpu-emulation",
+      llvm::cl::desc("CUDA, testing aid: run the generic and one-thread "
+                     "kernels as loops on the host CPU instead of generating "
+                     "device code (no matmul or reduction kernels; "
+                     "graph-gpu-launch-to-loops)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> lowerHost{
       *this, "lower-host",
       llvm::cl::desc("CUDA: lower the host side to the LLVM dialect calling "

@@ -55,6 +55,10 @@ struct RunnerOptions {
   /// by the driver at load time, no toolkit needed; "bin"/"fatbin": ptxas
   /// at compile time).
   std::string cudaChip, cudaFeatures, cudaFormat = "isa";
+  /// CUDA, testing aid: compile with the CUDA pipeline but run its generic
+  /// and one-thread kernels as loops on the host (cpu-emulation; no GPU,
+  /// no matmul or reduction kernels).
+  bool cudaEmulate = false;
   /// Write the compiled host object (for CUDA with the device code
   /// embedded) here, for ahead-of-time use: link it with libGraphOpt's
   /// runtime (CPU: libmlir_c_runner_utils and the allocator; CUDA:
