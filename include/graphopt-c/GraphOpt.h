@@ -61,6 +61,8 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
  *   cuda-chip=sm_XY  chip to compile for (default: the GPU's own)
  *   compile-only=0|1 compile without preparing to run (no GPU needed for
  *                    target=cuda); running the program is then an error
+ *   cuda-emulate=0|1 with target=cuda, a testing aid: run the CUDA
+ *                    pipeline's generic kernels as loops on the CPU
  *   optimize=0|1 vectorize=0|1 fuse=0|1 flash-attention=0|1 opt-level=0..3
  *   timing=0|1
  *   fusion-report=FILE writes the fusion report ('-': stderr, *.json: JSON)

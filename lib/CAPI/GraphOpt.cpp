@@ -218,6 +218,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ro.cudaChip = value.str();
     else if (key == "compile-only")
       ok = flag(ro.compileOnly);
+    else if (key == "cuda-emulate")
+      ok = flag(ro.cudaEmulate);
     else if (key == "optimize")
       ok = flag(ro.optimize);
     else if (key == "vectorize")

@@ -299,7 +299,7 @@ def transform(mlir_text: str, pipeline: str = "",
 
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
                     timing=False, specialize=None, target="cpu",
-                    compile_only=False) -> str:
+                    compile_only=False, cuda_emulate=False) -> str:
     if target not in ("cpu", "cuda"):
         raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
     items = [f"target={target}", f"optimize={int(bool(optimize))}"]
@@ -315,6 +315,8 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append("timing=1")
     if compile_only:
         items.append("compile-only=1")
+    if cuda_emulate:
+        items.append("cuda-emulate=1")
     # A function without arguments has nothing to specialize (and an empty
     # list would read as one rank-0 shape).
     if specialize:
@@ -351,14 +353,15 @@ class Program:
                  fuse: Optional[bool] = None, opt_level: Optional[int] = None,
                  timing: bool = False,
                  specialize: Optional[Sequence[Sequence[int]]] = None,
-                 target: str = "cpu", compile_only: bool = False):
+                 target: str = "cpu", compile_only: bool = False,
+                 cuda_emulate: bool = False):
         self._handle = None
         self._lock = threading.Lock()
         self.entry = entry
         self.target = target
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
                                        timing, specialize, target,
-                                       compile_only)
+                                       compile_only, cuda_emulate)
         _ensure_runtime()
         err = ctypes.c_void_p()
         handle = _compile(mlir_text.encode(), entry.encode(),

@@ -33,6 +33,9 @@ COMPILE_OPTIONS = {
     "entry": "name of the MLIR function to compile (default 'main')",
     "compile_only": "compile without preparing to run (no GPU needed for "
                     "target='cuda'); calling the module then raises",
+    "cuda_emulate": "with target='cuda', a testing aid: run the CUDA "
+                    "pipeline's generic kernels as loops on the CPU "
+                    "(docs/CUDA.md)",
 }
 
 _TARGETS = ("cpu", "cuda")
@@ -299,7 +302,8 @@ class CompiledModule:
             fuse=self.options.get("fuse"),
             opt_level=self.options.get("opt_level"),
             timing=self.timing, specialize=specialize, target=self.target,
-            compile_only=bool(self.options.get("compile_only")))
+            compile_only=bool(self.options.get("compile_only")),
+            cuda_emulate=bool(self.options.get("cuda_emulate")))
         t2 = time.perf_counter()
         timings = {"import": t1 - t0, "lower": program.lower_seconds,
                    "codegen": program.codegen_seconds, "total": t2 - t0}

@@ -188,6 +188,8 @@ def _compile_staged(graphopt, spec):
     kwargs.setdefault("target", os.environ.get("GRAPHOPT_E2E_TARGET", "cpu"))
     if os.environ.get("GRAPHOPT_E2E_COMPILE_ONLY") == "1":
         kwargs["compile_only"] = True
+    if os.environ.get("GRAPHOPT_E2E_CUDA_EMULATE") == "1":
+        kwargs["cuda_emulate"] = True
     try:
         return graphopt.compile(spec.model, spec.inputs, **kwargs)
     except graphopt.GraphOptError:
@@ -357,6 +359,9 @@ def main(argv=None) -> int:
     parser.add_argument("--compile-only", action="store_true",
                         help="compile each model without running it (the "
                              "cuda target without a GPU)")
+    parser.add_argument("--cuda-emulate", action="store_true",
+                        help="with --target cuda: run the CUDA pipeline's "
+                             "generic kernels as loops on the CPU (no GPU)")
     parser.add_argument("--run-one", metavar="NAME", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true",
                         help=argparse.SUPPRESS)
@@ -365,6 +370,8 @@ def main(argv=None) -> int:
         os.environ["GRAPHOPT_E2E_TARGET"] = args.target
     if args.compile_only:
         os.environ["GRAPHOPT_E2E_COMPILE_ONLY"] = "1"
+    if args.cuda_emulate:
+        os.environ["GRAPHOPT_E2E_CUDA_EMULATE"] = "1"
 
     # torch.jit.script/trace are deprecated upstream but still what the
     # TorchScript cases test.
