@@ -142,8 +142,15 @@ struct GraphGPUDeviceBuffersPass
   LogicalResult convert(func::FuncOp fn) {
     // Host-side accesses to tensor data first, while the buffers' origins
     // are still visible.
+    // (Before outlining, as in CPU emulation, kernel bodies are still
+    // inline: what is inside a gpu.launch is device code, left alone.)
+    auto inKernel = [](Operation *op) {
+      return op->getParentOfType<gpu::LaunchOp>() != nullptr;
+    };
     WalkResult checked = fn.walk([&](Operation *op) {
       Value memref = graphopt::getAccessedMemRef(op);
+      if (inKernel(op))
+        return WalkResult::advance();
       if (!memref || !isDeviceBuffer(memref))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
@@ -161,7 +168,8 @@ struct GraphGPUDeviceBuffersPass
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) {
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
-              memref::GetGlobalOp>(op))
+              memref::GetGlobalOp>(op) &&
+          !inKernel(op))
         ops.push_back(op);
     });
     SmallVector<func::ReturnOp> returns;

@@ -36,7 +36,8 @@ void addUpstream(OpPassManager &pm, StringRef pipeline) {
 } // namespace
 
 static void buildLoopsToLLVM(OpPassManager &pm,
-                             const CompilePipelineOptions &options);
+                             const CompilePipelineOptions &options,
+                             bool gpuRuntime = false);
 
 int64_t mlir::graphopt::getHostVectorWidth() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
@@ -144,9 +145,12 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   buildLoopsToLLVM(pm, options);
 }
 
-/// Loops, vectors and memrefs (host memory) -> the LLVM dialect.
+/// Loops, vectors and memrefs (host memory) -> the LLVM dialect; with
+/// `gpuRuntime`, gpu dialect host ops (gpu.alloc, gpu.memcpy, ...) become
+/// calls of the CUDA runtime library.
 static void buildLoopsToLLVM(OpPassManager &pm,
-                             const CompilePipelineOptions &options) {
+                             const CompilePipelineOptions &options,
+                             bool gpuRuntime) {
   addUpstream(pm, "func.func(convert-linalg-to-loops,"
                   "graph-approximate-math,"
                   "convert-vector-to-scf{full-unroll=true},lower-affine,"
@@ -159,6 +163,8 @@ static void buildLoopsToLLVM(OpPassManager &pm,
   // before the vector dialect is lowered.
   addUpstream(pm, "convert-math-to-llvm,convert-math-to-libm,"
                   "convert-vector-to-llvm{reassociate-fp-reductions=true}");
+  if (gpuRuntime)
+    addUpstream(pm, "gpu-to-llvm");
   addUpstream(pm, options.runtimeAllocator
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");
@@ -214,11 +220,14 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // code by canonicalization: that too becomes a one-thread kernel.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   if (options.cpuEmulation) {
-    // Testing aid: every kernel runs as loops over its blocks and threads
-    // on the host, in host memory; then the CPU pipeline's lowering.
+    // Testing aid: the host side exactly as for a GPU (device buffers,
+    // constants, runtime calls), but every kernel runs as loops over its
+    // blocks and threads on the host, through the emulated driver of
+    // libGraphOptCUDAEmulator.so, whose device memory is host memory.
+    pm.addPass(createGraphGPUDeviceBuffersPass());
     pm.addNestedPass<func::FuncOp>(createGraphGPULaunchToLoopsPass());
-    addUpstream(pm, "func.func(canonicalize,cse)");
-    buildLoopsToLLVM(pm, options);
+    addUpstream(pm, "func.func(canonicalize,cse,gpu-async-region)");
+    buildLoopsToLLVM(pm, options, /*gpuRuntime=*/true);
     return;
   }
   // Constants hoisted out of launches would otherwise be kernel arguments.

@@ -345,13 +345,25 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
                            ? SymbolTable::Visibility::Public
                            : SymbolTable::Visibility::Private);
 
+  // --cuda-emulate: the CUDA target's host side and runtime library, over
+  // the emulated driver (host memory), with the kernels compiled to loops.
   bool emulate = options.target == "cuda" && options.cudaEmulate;
-  bool isCUDA = options.target == "cuda" && !emulate;
-  if (!isCUDA && !emulate && options.target != "cpu")
+  bool isCUDA = options.target == "cuda";
+  if (!isCUDA && options.target != "cpu")
     return llvm::createStringError("unknown target '%s': use cpu or cuda",
                                    options.target.c_str());
   std::unique_ptr<CUDAHostAPI> cudaAPI;
   std::string chip = options.cudaChip;
+  if (emulate) {
+    auto path = findCUDARuntimeLibrary();
+    if (!path)
+      return path.takeError();
+    llvm::SmallString<256> driver(*path);
+    llvm::sys::path::remove_filename(driver);
+    llvm::sys::path::append(driver, "libGraphOptCUDAEmulator.so");
+    // The driver is chosen when the runtime first starts in this process.
+    setenv("GRAPHOPT_CUDA_DRIVER", driver.c_str(), /*overwrite=*/0);
+  }
   if (isCUDA) {
     auto api = loadCUDAHostAPI();
     if (!api)
@@ -389,10 +401,10 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   // buffers come from the device's stream-ordered pool.)
   // An object written for ahead-of-time use calls malloc/free instead, so
   // that it needs no graphopt library on the CPU.
-  bool runtimeAllocator = !isCUDA && !emulate && options.objectFile.empty();
+  bool runtimeAllocator = !isCUDA && options.objectFile.empty();
   compile.runtimeAllocator = runtimeAllocator;
   compile.cpuEmulation = emulate;
-  if (isCUDA) {
+  if (isCUDA && !emulate) {
     compile.chip = chip;
     if (!options.cudaFeatures.empty())
       compile.features = options.cudaFeatures;

@@ -19,8 +19,8 @@ pipeline's generic and one-thread kernels run as loops on the CPU and the
 results are compared with NumPy (the matmul and reduction kernels are not
 generated in this mode).
 
---unsupported FILE lists `file.mlir:entry  reason` pairs the CUDA target
-does not support yet: those must fail, with the reason in the error message
+--unsupported FILE (repeatable) lists `file.mlir:entry  reason` pairs the
+CUDA target does not support yet: those must fail, with the reason in the error message
 (so the list cannot go stale silently), and are not counted as failures.
 
 Prints one line per command and a summary; exits 1 if anything failed.
@@ -76,7 +76,7 @@ def main():
     ap.add_argument("--emulate", action="store_true",
                     help="run with --cuda-emulate: the CUDA pipeline's "
                          "generic and one-thread kernels as loops on the CPU")
-    ap.add_argument("--unsupported")
+    ap.add_argument("--unsupported", action="append", default=[])
     ap.add_argument("--graph-run", default="graph-run")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--jobs", type=int, default=1)
@@ -90,8 +90,8 @@ def main():
         os.environ["PATH"] = tools + os.pathsep + os.environ["PATH"]
 
     unsupported = {}
-    if opts.unsupported:
-        for line in open(opts.unsupported):
+    for listing in opts.unsupported:
+        for line in open(listing):
             line = line.split("#", 1)[0].strip()
             if line:
                 key, reason = line.split(None, 1)

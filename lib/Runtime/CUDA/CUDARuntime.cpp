@@ -167,9 +167,18 @@ template <typename T> bool resolve(void *lib, T &fn, const char *name) {
 }
 
 bool openDriver(Driver &cu) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
+  // GRAPHOPT_CUDA_DRIVER: another driver library (the emulated driver of
+  // --cuda-emulate, libGraphOptCUDAEmulator.so).
+  const char *path = std::getenv("GRAPHOPT_CUDA_DRIVER");
+  void *lib = dlopen(path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib && !path)
     lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  if (!lib && path) {
+    setError("cannot open the CUDA driver library %s (GRAPHOPT_CUDA_DRIVER): "
+             "%s",
+             path, dlerror());
+    return false;
+  }
   if (!lib) {
     setError("cannot open the CUDA driver library libcuda.so.1 (%s): no "
              "NVIDIA driver is installed on this machine",
