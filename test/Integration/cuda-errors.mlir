@@ -9,6 +9,24 @@
 // RUN: %if !cuda-gpu %{ not graph-run %s --target=cuda --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=NOGPU %}
 // NOGPU: graph-run: error: the CUDA target cannot run on this machine (compile without running with --compile-only/--emit-object): {{.*(libcuda.so.1|CUDA_ERROR_).*}}
 // NOGPU-NOT: graphopt CUDA runtime: error
+// Errors of the driver reach the user with the CUDA error's name and the
+// driver call (the emulated driver injects them):
+// RUN: env GRAPHOPT_CUDA_EMULATOR_FAIL=cuMemAllocAsync not graph-run %s --target=cuda --cuda-emulate --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=OOM
+// OOM: graph-run: error: allocating 16 bytes of device memory for input 0: CUDA_ERROR_OUT_OF_MEMORY (out of memory (emulated)) in cuMemAllocAsync
+// RUN: env GRAPHOPT_CUDA_EMULATOR_FAIL=cuInit not graph-run %s --target=cuda --cuda-emulate --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=NODEV
+// NODEV: graph-run: error: the CUDA target cannot run on this machine {{.*}}: CUDA_ERROR_NO_DEVICE
+// Results that share a buffer (the same tensor returned twice, and an
+// input returned as is) are downloaded, then freed once; repeated calls
+// reuse the cached constant:
+// RUN: graph-run %s --entry=aliases --target=cuda --cuda-emulate --input=4xf32=1,-2,3,-4 --benchmark=3 | FileCheck %s --check-prefix=ALIAS
+// RUN: graph-run %s --entry=aliases --input=4xf32=1,-2,3,-4 --benchmark=3 | FileCheck %s --check-prefix=ALIAS
+// ALIAS: result 0: tensor<4xf32> = 4xf32
+// ALIAS-NEXT: [2, -1, 4, -3]
+// ALIAS: result 1: tensor<4xf32> = 4xf32
+// ALIAS-NEXT: [2, -1, 4, -3]
+// ALIAS: result 2: tensor<4xf32> = 4xf32
+// ALIAS-NEXT: [1, -2, 3, -4]
+// ALIAS: benchmark: @aliases 3 runs
 // Host code reading tensor data (data-dependent control flow) is refused
 // with the op named:
 // RUN: not graph-run %s --entry=branch --target=cuda --compile-only 2>&1 | FileCheck %s --check-prefix=HOST
@@ -17,6 +35,12 @@
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = graph.relu %x : tensor<4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+func.func @aliases(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %one = graph.constant dense<1.0> : tensor<4xf32>
+  %y = graph.add %x, %one : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %y, %y, %x : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 func.func @branch(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
