@@ -22,12 +22,15 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <numeric>
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUCOPIESTOLINALGPASS
@@ -229,9 +232,21 @@ struct GraphGPUTileParallelLoopsPass
           !loop->getParentOfType<gpu::LaunchOp>())
         loops.push_back(loop);
     });
-    for (scf::ParallelOp loop : loops)
-      scf::tileParallelLoop(loop, blockShape(loop, blockSize),
-                            /*noMinMaxBounds=*/true);
+    IRRewriter rewriter(&getContext());
+    for (scf::ParallelOp loop : loops) {
+      auto [blocks, threads] = scf::tileParallelLoop(
+          loop, blockShape(loop, blockSize), /*noMinMaxBounds=*/true);
+      // The blocks form a 1-D grid (x: up to 2^31 - 1 blocks; y and z
+      // allow only 65535, too few for large tensors): the loop over blocks
+      // is collapsed into one dimension, delinearized in the kernel.
+      unsigned rank = blocks.getNumLoops();
+      if (rank > 1) {
+        std::vector<unsigned> all(rank);
+        std::iota(all.begin(), all.end(), 0u);
+        rewriter.setInsertionPoint(blocks);
+        collapseParallelLoops(rewriter, blocks, {all});
+      }
+    }
   }
 };
 

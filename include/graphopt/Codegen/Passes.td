@@ -143,7 +143,9 @@ def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mli
     `block-size` threads; outer dims get one thread each. The thread loop
     has constant bounds, with an in-bounds check inside, so that
     `gpu-map-parallel-loops{mapping-policy=innermost-first}` and
-    `convert-parallel-loops-to-gpu` can size the launch.
+    `convert-parallel-loops-to-gpu` can size the launch. The loop over
+    blocks is collapsed into one dimension (a 1-D grid, delinearized in the
+    kernel): grid y and z are limited to 65535 blocks, x to 2^31 - 1.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
