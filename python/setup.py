@@ -3,7 +3,9 @@
 ``pip install python/`` copies ``libGraphOpt.so`` from the build tree (by
 default ``../build/lib``; ``$GRAPHOPT_BUILD_DIR/lib`` or the file named by
 ``$GRAPHOPT_LIBRARY`` when set) into ``graphopt/_lib/`` of the built package,
-so that the installed package needs no environment variables. Editable
+so that the installed package needs no environment variables. The CUDA
+runtime library and the emulated driver (built when the CUDA toolkit was
+found) are copied next to it: the CUDA target looks for them there. Editable
 installs (``pip install -e python/``) copy nothing: they use the build tree
 next to the sources. Metadata lives in pyproject.toml.
 """
@@ -17,6 +19,8 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 LIB_NAME = "libGraphOpt.so"
+# Optional companions of libGraphOpt.so (the CUDA target's).
+CUDA_LIBS = ("libGraphOptCUDARuntime.so", "libGraphOptCUDAEmulator.so")
 
 
 def find_native_library():
@@ -40,6 +44,9 @@ class BuildPyWithNativeLibrary(build_py):
         dest = Path(self.build_lib) / "graphopt" / "_lib"
         dest.mkdir(parents=True, exist_ok=True)
         self.copy_file(str(lib), str(dest / LIB_NAME))
+        for name in CUDA_LIBS:
+            if (lib.parent / name).is_file():
+                self.copy_file(str(lib.parent / name), str(dest / name))
 
 
 class BinaryDistribution(Distribution):
