@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graphopt/Runtime/Runner.h"
+#include "RunnerInternal.h"
 
 #include "graphopt/Pipelines/Pipelines.h"
 #include "graphopt/Runtime/Allocator.h"
@@ -29,7 +29,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -40,7 +39,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <dlfcn.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -50,6 +48,7 @@
 
 using namespace mlir;
 using namespace mlir::graphopt::runtime;
+using namespace mlir::graphopt::runtime::detail;
 
 /// Constants at least this large are kept out of the LLVM module.
 static constexpr size_t kExternalConstantMinBytes = 16 * 1024;
@@ -163,98 +162,6 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
         "above)",
         name.str().c_str());
   return llvm::Error::success();
-}
-
-/// The host API of libGraphOptCUDARuntime.so (CUDARuntime.h), resolved
-/// with dlsym: libGraphOpt.so does not link the CUDA runtime, so the CPU
-/// build and machines without CUDA never need it.
-struct Runner::CUDAHostAPI {
-  std::string path;
-  int (*init)(int) = nullptr;
-  const char *(*getError)() = nullptr;
-  void (*clearError)() = nullptr;
-  int (*computeCapability)() = nullptr;
-  void *(*malloc)(size_t) = nullptr;
-  void (*free)(void *) = nullptr;
-  int (*toDevice)(void *, const void *, size_t) = nullptr;
-  int (*toHost)(void *, const void *, size_t) = nullptr;
-  int (*synchronize)() = nullptr;
-  void *(*eventCreate)() = nullptr;
-  void (*eventDestroy)(void *) = nullptr;
-  void (*eventRecord)(void *) = nullptr;
-  float (*elapsedMs)(void *, void *) = nullptr;
-  void (*setErrorPrinting)(int) = nullptr;
-  void (*clearConstants)() = nullptr;
-
-  /// An error carrying the runtime's sticky CUDA error.
-  llvm::Error error(const llvm::Twine &what) const {
-    const char *e = getError();
-    return llvm::createStringError(
-        (what + ": " + (e ? e : "unknown CUDA runtime error")).str());
-  }
-};
-
-llvm::Expected<std::string> mlir::graphopt::runtime::findCUDARuntimeLibrary() {
-  if (const char *env = std::getenv("GRAPHOPT_CUDA_RUNTIME"))
-    return std::string(env);
-  // Next to libGraphOpt.so (installed trees, the Python package)...
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&findCUDARuntimeLibrary), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> path(info.dli_fname);
-    llvm::sys::path::remove_filename(path);
-    llvm::sys::path::append(path, "libGraphOptCUDARuntime.so");
-    if (llvm::sys::fs::exists(path))
-      return path.str().str();
-  }
-  // ...else the build tree's.
-  if (llvm::sys::fs::exists(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH))
-    return std::string(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH);
-  return llvm::createStringError(
-      "the CUDA runtime library libGraphOptCUDARuntime.so was not found: "
-      "graphopt was built without the CUDA toolkit (configure with the "
-      "toolkit installed, or set GRAPHOPT_CUDA_RUNTIME to the library)");
-}
-
-static llvm::Expected<std::unique_ptr<Runner::CUDAHostAPI>>
-loadCUDAHostAPI() {
-  auto path = findCUDARuntimeLibrary();
-  if (!path)
-    return path.takeError();
-  void *lib = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
-    return llvm::createStringError("cannot load %s: %s", path->c_str(),
-                                   dlerror());
-  auto api = std::make_unique<Runner::CUDAHostAPI>();
-  api->path = *path;
-  std::string missing;
-  auto get = [&](auto &fn, const char *name) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-        dlsym(lib, name));
-    if (!fn)
-      missing += std::string(missing.empty() ? "" : ", ") + name;
-  };
-  get(api->init, "graphoptCudaInit");
-  get(api->getError, "graphoptCudaGetError");
-  get(api->clearError, "graphoptCudaClearError");
-  get(api->computeCapability, "graphoptCudaGetComputeCapability");
-  get(api->malloc, "graphoptCudaMalloc");
-  get(api->free, "graphoptCudaFree");
-  get(api->toDevice, "graphoptCudaCopyToDevice");
-  get(api->toHost, "graphoptCudaCopyToHost");
-  get(api->synchronize, "graphoptCudaSynchronize");
-  get(api->eventCreate, "graphoptCudaEventCreate");
-  get(api->eventDestroy, "graphoptCudaEventDestroy");
-  get(api->eventRecord, "graphoptCudaEventRecord");
-  get(api->elapsedMs, "graphoptCudaEventElapsedMs");
-  get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
-  get(api->clearConstants, "graphoptCudaClearConstants");
-  if (!missing.empty())
-    return llvm::createStringError("%s lacks %s (a mismatched build?)",
-                                   path->c_str(), missing.c_str());
-  // Errors reach the user through the Runner's llvm::Error.
-  api->setErrorPrinting(0);
-  return api;
 }
 
 /// Compiles the LLVM-dialect `module` to a relocatable, position-independent
@@ -579,216 +486,6 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
   return llvm::Error::success();
 }
 
-namespace {
-/// The descriptor of a contiguous rank-r buffer at `p`.
-std::vector<int64_t> makeDescriptor(void *p, llvm::ArrayRef<int64_t> shape) {
-  int64_t r = shape.size();
-  std::vector<int64_t> d(3 + 2 * r);
-  std::memcpy(&d[0], &p, sizeof(p));
-  std::memcpy(&d[1], &p, sizeof(p));
-  d[2] = 0;
-  int64_t stride = 1;
-  for (int64_t k = r - 1; k >= 0; --k) {
-    d[3 + k] = shape[k];
-    d[3 + r + k] = stride;
-    stride *= shape[k];
-  }
-  return d;
-}
-
-/// One result descriptor, decoded.
-struct ResultView {
-  void *allocated;
-  uint8_t *base; // First element.
-  llvm::SmallVector<int64_t> shape, strides;
-  bool contiguous() const {
-    for (int64_t k = shape.size() - 1, expect = 1; k >= 0; --k) {
-      if (shape[k] != 1 && strides[k] != expect)
-        return false;
-      expect *= shape[k];
-    }
-    return true;
-  }
-  int64_t numElements() const {
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    return n;
-  }
-  /// Elements from base to the last one, inclusive.
-  int64_t span() const {
-    int64_t last = 0;
-    for (auto [d, s] : llvm::zip(shape, strides)) {
-      if (d == 0)
-        return 0;
-      last += (d - 1) * s;
-    }
-    return last + 1;
-  }
-};
-
-llvm::SmallVector<ResultView> decodeResults(const EntrySignature &sig,
-                                            const std::vector<int64_t> &words) {
-  llvm::SmallVector<ResultView> views;
-  size_t at = 0;
-  for (const TensorSignature &s : sig.outputs) {
-    int64_t r = s.shape.size();
-    const int64_t *d = &words[at];
-    at += 3 + 2 * r;
-    ResultView v;
-    void *aligned;
-    std::memcpy(&v.allocated, &d[0], sizeof(void *));
-    std::memcpy(&aligned, &d[1], sizeof(void *));
-    v.base = (uint8_t *)aligned + d[2] * dtypeSize(s.dtype);
-    v.shape.assign(d + 3, d + 3 + r);
-    v.strides.assign(d + 3 + r, d + 3 + 2 * r);
-    views.push_back(std::move(v));
-  }
-  return views;
-}
-
-/// Calls `_mlir_ciface_<sig.name>` with the input descriptors; returns the
-/// result descriptors (consecutive words).
-llvm::Expected<std::vector<int64_t>>
-callEntry(ExecutionEngine &engine, const EntrySignature &sig,
-          std::vector<std::vector<int64_t>> &inDescs) {
-  size_t resultWords = 0;
-  for (const TensorSignature &s : sig.outputs)
-    resultWords += 3 + 2 * s.shape.size();
-  std::vector<int64_t> results(resultWords, 0);
-  llvm::SmallVector<void *> ptrs, args;
-  if (!sig.outputs.empty())
-    ptrs.push_back(results.data());
-  for (auto &d : inDescs)
-    ptrs.push_back(d.data());
-  for (void *&p : ptrs)
-    args.push_back(&p);
-  if (llvm::Error e = engine.invokePacked("_mlir_ciface_" + sig.name, args))
-    return std::move(e);
-  return results;
-}
-
-/// Gathers a strided view whose elements start at `base` (host memory).
-HostTensor gather(DType dtype, const ResultView &v, const uint8_t *base) {
-  HostTensor out(dtype, v.shape);
-  size_t es = dtypeSize(dtype);
-  int64_t r = v.shape.size();
-  llvm::SmallVector<int64_t> pos(r, 0);
-  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
-    int64_t off = 0;
-    for (int64_t k = 0; k < r; ++k)
-      off += pos[k] * v.strides[k];
-    std::memcpy((uint8_t *)out.data() + i * es, base + off * es, es);
-    for (int64_t k = r - 1; k >= 0; --k) {
-      if (++pos[k] < v.shape[k])
-        break;
-      pos[k] = 0;
-    }
-  }
-  return out;
-}
-} // namespace
-
-llvm::Expected<llvm::SmallVector<HostTensor>>
-Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
-                   std::vector<double> *timed) {
-  CUDAHostAPI &cu = *cuda;
-  // An error of an earlier call (say, out of memory) does not stop this
-  // one; if the device is unusable, its first driver call fails again.
-  cu.clearError();
-  // Inputs: uploaded once, freed on every path out.
-  std::vector<void *> device;
-  llvm::scope_exit freeInputs([&] {
-    for (void *p : device)
-      cu.free(p);
-  });
-  std::vector<std::vector<int64_t>> inDescs;
-  for (auto [i, t] : llvm::enumerate(inputs)) {
-    size_t bytes = t.numElements() * dtypeSize(t.dtype());
-    void *p = cu.malloc(bytes);
-    if (!p)
-      return cu.error("allocating " + llvm::Twine(bytes) +
-                      " bytes of device memory for input " + llvm::Twine(i));
-    device.push_back(p);
-    if (bytes && cu.toDevice(p, t.data(), bytes) != 0)
-      return cu.error("copying input " + llvm::Twine(i) + " to the device");
-    inDescs.push_back(makeDescriptor(p, t.shape()));
-  }
-  // One call; the results are downloaded into `outs` if given, and freed.
-  auto callOnce = [&](llvm::SmallVector<HostTensor> *outs,
-                      double *seconds) -> llvm::Error {
-    void *start = nullptr, *stop = nullptr;
-    if (seconds) {
-      start = cu.eventCreate();
-      stop = cu.eventCreate();
-      cu.eventRecord(start);
-    }
-    auto called = callEntry(*engine, sig, inDescs);
-    if (seconds) {
-      cu.eventRecord(stop);
-      float ms = cu.elapsedMs(start, stop);
-      *seconds = ms * 1e-3;
-      cu.eventDestroy(start);
-      cu.eventDestroy(stop);
-    }
-    if (!called)
-      return called.takeError();
-    std::vector<int64_t> &results = *called;
-    if (cu.synchronize() != 0 || cu.getError())
-      return cu.error("running @" + sig.name + " on the GPU");
-    // Results are device buffers owned by the caller, except those that
-    // alias an input or an earlier result.
-    llvm::SmallVector<ResultView> views = decodeResults(sig, results);
-    // Free each result buffer once, after every download (results may
-    // alias each other), and never an input.
-    auto freeResults = [&] {
-      std::set<void *> seen(device.begin(), device.end());
-      for (const ResultView &v : views)
-        if (v.allocated && seen.insert(v.allocated).second)
-          cu.free(v.allocated);
-    };
-    for (auto [s, v] : llvm::zip(sig.outputs, views)) {
-      if (outs) {
-        size_t es = dtypeSize(s.dtype);
-        if (v.contiguous()) {
-          HostTensor out(s.dtype, v.shape);
-          size_t bytes = v.numElements() * es;
-          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0) {
-            freeResults();
-            return cu.error("copying a result of @" + sig.name +
-                            " to the host");
-          }
-          outs->push_back(std::move(out));
-        } else {
-          std::vector<uint8_t> span(v.span() * es);
-          if (!span.empty() &&
-              cu.toHost(span.data(), v.base, span.size()) != 0) {
-            freeResults();
-            return cu.error("copying a result of @" + sig.name +
-                            " to the host");
-          }
-          outs->push_back(gather(s.dtype, v, span.data()));
-        }
-      }
-    }
-    freeResults();
-    return llvm::Error::success();
-  };
-
-  llvm::SmallVector<HostTensor> outs;
-  if (!timed) {
-    if (llvm::Error e = callOnce(&outs, nullptr))
-      return std::move(e);
-    return outs;
-  }
-  for (unsigned i = 0; i < warmup; ++i)
-    if (llvm::Error e = callOnce(nullptr, nullptr))
-      return std::move(e);
-  for (double &t : *timed)
-    if (llvm::Error e = callOnce(nullptr, &t))
-      return std::move(e);
-  return outs;
-}
 
 llvm::Expected<std::vector<double>>
 Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,

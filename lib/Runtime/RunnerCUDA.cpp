@@ -1,0 +1,186 @@
+//===- RunnerCUDA.cpp - the Runner's CUDA target ---------------------------===//
+//
+// Loading libGraphOptCUDARuntime.so at run time (libGraphOpt.so does not
+// link it), and calling compiled CUDA entries: inputs uploaded to device
+// buffers, results downloaded and freed, calls timed with CUDA events.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunnerInternal.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::graphopt::runtime;
+using namespace mlir::graphopt::runtime::detail;
+
+llvm::Expected<std::string> mlir::graphopt::runtime::findCUDARuntimeLibrary() {
+  if (const char *env = std::getenv("GRAPHOPT_CUDA_RUNTIME"))
+    return std::string(env);
+  // Next to libGraphOpt.so (installed trees, the Python package)...
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&findCUDARuntimeLibrary), &info) &&
+      info.dli_fname) {
+    llvm::SmallString<256> path(info.dli_fname);
+    llvm::sys::path::remove_filename(path);
+    llvm::sys::path::append(path, "libGraphOptCUDARuntime.so");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  // ...else the build tree's.
+  if (llvm::sys::fs::exists(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH))
+    return std::string(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH);
+  return llvm::createStringError(
+      "the CUDA runtime library libGraphOptCUDARuntime.so was not found: "
+      "graphopt was built without the CUDA toolkit (configure with the "
+      "toolkit installed, or set GRAPHOPT_CUDA_RUNTIME to the library)");
+}
+
+llvm::Expected<std::unique_ptr<Runner::CUDAHostAPI>>
+mlir::graphopt::runtime::loadCUDAHostAPI() {
+  auto path = findCUDARuntimeLibrary();
+  if (!path)
+    return path.takeError();
+  void *lib = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return llvm::createStringError("cannot load %s: %s", path->c_str(),
+                                   dlerror());
+  auto api = std::make_unique<Runner::CUDAHostAPI>();
+  api->path = *path;
+  std::string missing;
+  auto get = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(lib, name));
+    if (!fn)
+      missing += std::string(missing.empty() ? "" : ", ") + name;
+  };
+  get(api->init, "graphoptCudaInit");
+  get(api->getError, "graphoptCudaGetError");
+  get(api->clearError, "graphoptCudaClearError");
+  get(api->computeCapability, "graphoptCudaGetComputeCapability");
+  get(api->malloc, "graphoptCudaMalloc");
+  get(api->free, "graphoptCudaFree");
+  get(api->toDevice, "graphoptCudaCopyToDevice");
+  get(api->toHost, "graphoptCudaCopyToHost");
+  get(api->synchronize, "graphoptCudaSynchronize");
+  get(api->eventCreate, "graphoptCudaEventCreate");
+  get(api->eventDestroy, "graphoptCudaEventDestroy");
+  get(api->eventRecord, "graphoptCudaEventRecord");
+  get(api->elapsedMs, "graphoptCudaEventElapsedMs");
+  get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
+  get(api->clearConstants, "graphoptCudaClearConstants");
+  if (!missing.empty())
+    return llvm::createStringError("%s lacks %s (a mismatched build?)",
+                                   path->c_str(), missing.c_str());
+  // Errors reach the user through the Runner's llvm::Error.
+  api->setErrorPrinting(0);
+  return api;
+}
+
+llvm::Expected<llvm::SmallVector<HostTensor>>
+Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+                   std::vector<double> *timed) {
+  CUDAHostAPI &cu = *cuda;
+  // An error of an earlier call (say, out of memory) does not stop this
+  // one; if the device is unusable, its first driver call fails again.
+  cu.clearError();
+  // Inputs: uploaded once, freed on every path out.
+  std::vector<void *> device;
+  llvm::scope_exit freeInputs([&] {
+    for (void *p : device)
+      cu.free(p);
+  });
+  std::vector<std::vector<int64_t>> inDescs;
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    size_t bytes = t.numElements() * dtypeSize(t.dtype());
+    void *p = cu.malloc(bytes);
+    if (!p)
+      return cu.error("allocating " + llvm::Twine(bytes) +
+                      " bytes of device memory for input " + llvm::Twine(i));
+    device.push_back(p);
+    if (bytes && cu.toDevice(p, t.data(), bytes) != 0)
+      return cu.error("copying input " + llvm::Twine(i) + " to the device");
+    inDescs.push_back(makeDescriptor(p, t.shape()));
+  }
+  // One call; the results are downloaded into `outs` if given, and freed.
+  auto callOnce = [&](llvm::SmallVector<HostTensor> *outs,
+                      double *seconds) -> llvm::Error {
+    void *start = nullptr, *stop = nullptr;
+    if (seconds) {
+      start = cu.eventCreate();
+      stop = cu.eventCreate();
+      cu.eventRecord(start);
+    }
+    auto called = callEntry(*engine, sig, inDescs);
+    if (seconds) {
+      cu.eventRecord(stop);
+      float ms = cu.elapsedMs(start, stop);
+      *seconds = ms * 1e-3;
+      cu.eventDestroy(start);
+      cu.eventDestroy(stop);
+    }
+    if (!called)
+      return called.takeError();
+    std::vector<int64_t> &results = *called;
+    if (cu.synchronize() != 0 || cu.getError())
+      return cu.error("running @" + sig.name + " on the GPU");
+    // Results are device buffers owned by the caller, except those that
+    // alias an input or an earlier result.
+    llvm::SmallVector<ResultView> views = decodeResults(sig, results);
+    // Free each result buffer once, after every download (results may
+    // alias each other), and never an input.
+    auto freeResults = [&] {
+      std::set<void *> seen(device.begin(), device.end());
+      for (const ResultView &v : views)
+        if (v.allocated && seen.insert(v.allocated).second)
+          cu.free(v.allocated);
+    };
+    for (auto [s, v] : llvm::zip(sig.outputs, views)) {
+      if (outs) {
+        size_t es = dtypeSize(s.dtype);
+        if (v.contiguous()) {
+          HostTensor out(s.dtype, v.shape);
+          size_t bytes = v.numElements() * es;
+          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0) {
+            freeResults();
+            return cu.error("copying a result of @" + sig.name +
+                            " to the host");
+          }
+          outs->push_back(std::move(out));
+        } else {
+          std::vector<uint8_t> span(v.span() * es);
+          if (!span.empty() &&
+              cu.toHost(span.data(), v.base, span.size()) != 0) {
+            freeResults();
+            return cu.error("copying a result of @" + sig.name +
+                            " to the host");
+          }
+          outs->push_back(gather(s.dtype, v, span.data()));
+        }
+      }
+    }
+    freeResults();
+    return llvm::Error::success();
+  };
+
+  llvm::SmallVector<HostTensor> outs;
+  if (!timed) {
+    if (llvm::Error e = callOnce(&outs, nullptr))
+      return std::move(e);
+    return outs;
+  }
+  for (unsigned i = 0; i < warmup; ++i)
+    if (llvm::Error e = callOnce(nullptr, nullptr))
+      return std::move(e);
+  for (double &t : *timed)
+    if (llvm::Error e = callOnce(nullptr, &t))
+      return std::move(e);
+  return outs;
+}
