@@ -486,15 +486,18 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
   return llvm::Error::success();
 }
 
-
-llvm::Expected<std::vector<double>>
-Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
-                  unsigned n) {
+llvm::Error Runner::checkCallable(llvm::ArrayRef<HostTensor> inputs) const {
   if (!engine)
     return llvm::createStringError("@%s was compiled without preparing to "
                                    "run (compile-only)",
                                    sig.name.c_str());
-  if (llvm::Error e = checkInputs(sig, inputs))
+  return checkInputs(sig, inputs);
+}
+
+llvm::Expected<std::vector<double>>
+Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+                  unsigned n) {
+  if (llvm::Error e = checkCallable(inputs))
     return std::move(e);
   std::vector<double> times(n);
   if (cuda) {
@@ -517,11 +520,7 @@ Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
 
 llvm::Expected<llvm::SmallVector<HostTensor>>
 Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
-  if (!engine)
-    return llvm::createStringError("@%s was compiled without preparing to "
-                                   "run (compile-only)",
-                                   sig.name.c_str());
-  if (llvm::Error e = checkInputs(sig, inputs))
+  if (llvm::Error e = checkCallable(inputs))
     return std::move(e);
   if (cuda)
     return invokeCUDA(inputs, 0, nullptr);

@@ -141,6 +141,9 @@ private:
   /// Releases a CPU result buffer (the runtime allocator's free, or
   /// std::free for code compiled with malloc/free).
   void (*freeResult)(void *) = nullptr;
+  /// An error if the program was compiled without an engine or `inputs`
+  /// do not match the signature.
+  llvm::Error checkCallable(llvm::ArrayRef<HostTensor> inputs) const;
   /// CUDA: uploads `inputs`, calls, downloads and frees the results (and
   /// the uploads). With `timed`, the inputs are uploaded once and each of
   /// the `timed->size()` calls is timed with CUDA events.
