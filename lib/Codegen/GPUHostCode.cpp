@@ -118,35 +118,37 @@ struct GraphGPUSerialKernelsPass
   using Base::Base;
 
   /// Wraps `run` (consecutive ops of one block) in a one-thread gpu.launch
-  /// placed after its last op. Ops whose results are used after the run,
-  /// that use nothing of it and have no memory effects stay outside (index
-  /// arithmetic the host needs); if another op the host needs is in the
-  /// run, nothing is wrapped.
+  /// placed after its last op. What the host uses after the run (index
+  /// arithmetic, with what it is computed from) stays outside if it has no
+  /// memory effects; otherwise nothing is wrapped.
   void wrap(IRRewriter &rewriter, ArrayRef<Operation *> run) {
-    llvm::SetVector<Operation *> inside(run.begin(), run.end());
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation *op : llvm::to_vector(inside)) {
-        bool escapes = llvm::any_of(op->getUsers(), [&](Operation *user) {
-          Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
-          return !top || !inside.contains(top);
-        });
-        if (!escapes)
-          continue;
-        bool dependsOnRun = llvm::any_of(op->getOperands(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return def && inside.contains(def);
-        });
-        // Staying outside means running before the ops moved into the
-        // kernel: only for ops without memory effects (a load the host
-        // needs could otherwise read what the kernel has not written yet).
-        if (dependsOnRun || !isMemoryEffectFree(op))
-          return;
-        inside.remove(op);
-        changed = true;
-      }
+    llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+    // What the host needs after the run stays outside, with everything of
+    // the run it is computed from; that must all be free of memory effects
+    // (it then runs before the kernel: a load could read what the kernel
+    // has not written yet), else nothing is wrapped.
+    llvm::SmallPtrSet<Operation *, 16> outside;
+    SmallVector<Operation *> worklist;
+    for (Operation *op : run)
+      if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+            Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
+            return !top || !inRun.contains(top);
+          }))
+        worklist.push_back(op);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!outside.insert(op).second)
+        continue;
+      if (!isMemoryEffectFree(op))
+        return;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp(); def && inRun.contains(def))
+          worklist.push_back(def);
     }
+    llvm::SetVector<Operation *> inside;
+    for (Operation *op : run)
+      if (!outside.contains(op))
+        inside.insert(op);
     if (!llvm::any_of(inside, [](Operation *op) {
           return accessesTensorData(op) || !isStraightLine(op);
         }))
