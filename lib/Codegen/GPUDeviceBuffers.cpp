@@ -54,6 +54,8 @@ Value rootBuffer(Value v) {
 }
 
 bool isDeviceBuffer(Value v) {
+  if (graphopt::isHostScratch(v))
+    return false;
   Value root = rootBuffer(v);
   if (isa<BlockArgument>(root))
     return true;
@@ -135,7 +137,8 @@ struct GraphGPUDeviceBuffersPass
 
   void runOnOperation() override {
     for (auto fn : getOperation().getOps<func::FuncOp>())
-      if (!fn.isExternal() && failed(convert(fn)))
+      if (!fn.isExternal() && !graphopt::isDeallocHelper(fn) &&
+          failed(convert(fn)))
         return signalPassFailure();
   }
 
@@ -158,7 +161,7 @@ struct GraphGPUDeviceBuffersPass
                          "CUDA target keeps tensors in device memory and "
                          "supports no host-side element access yet "
                          "(data-dependent control flow such as graph.if and "
-                         "graph.loop, or sequential loops like cumsum)";
+                         "graph.loop, or indices read from tensors)";
       return WalkResult::interrupt();
     });
     if (checked.wasInterrupted())
@@ -169,7 +172,11 @@ struct GraphGPUDeviceBuffersPass
     fn.walk([&](Operation *op) {
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
               memref::GetGlobalOp>(op) &&
-          !inKernel(op))
+          !inKernel(op) &&
+          !(isa<memref::AllocOp>(op) &&
+            graphopt::isHostScratch(op->getResult(0))) &&
+          !(isa<memref::DeallocOp>(op) &&
+            graphopt::isHostScratch(op->getOperand(0))))
         ops.push_back(op);
     });
     SmallVector<func::ReturnOp> returns;

@@ -73,6 +73,14 @@ bool isSequentialLinalg(Operation *op) {
          linalgOp.getNumParallelLoops() == 0;
 }
 
+/// A load or store of tensor data (not of host scratch memory such as the
+/// memref.alloca buffers of the deallocation helpers).
+bool accessesTensorData(Operation *op) {
+  Value memref = graphopt::getAccessedMemRef(op);
+  return memref && !memref.getDefiningOp<memref::AllocaOp>() &&
+         !graphopt::isHostScratch(memref);
+}
+
 /// Whether top-level `op` must run as a one-thread kernel: it reads or
 /// writes memory, has no results, and contains no allocation, call, GPU op
 /// or linalg op with parallel loops (those get kernels of their own).
@@ -81,6 +89,8 @@ bool isSerialKernelCandidate(Operation *op) {
     return true;
   if (op->getNumResults() != 0 ||
       !isa<scf::ForOp, scf::WhileOp, scf::IfOp, memref::StoreOp>(op))
+    return false;
+  if (isa<memref::StoreOp>(op) && !accessesTensorData(op))
     return false;
   bool touchesMemory = false;
   WalkResult r = op->walk([&](Operation *inner) {
@@ -96,12 +106,6 @@ bool isSerialKernelCandidate(Operation *op) {
   return !r.wasInterrupted() && touchesMemory;
 }
 
-/// A load or store of tensor data (not of host scratch memory such as the
-/// memref.alloca buffers of the deallocation helpers).
-bool accessesTensorData(Operation *op) {
-  Value memref = graphopt::getAccessedMemRef(op);
-  return memref && !memref.getDefiningOp<memref::AllocaOp>();
-}
 
 /// Straight-line work that may join a serial kernel: tensor element
 /// accesses and scalar arithmetic.
@@ -170,6 +174,8 @@ struct GraphGPUSerialKernelsPass
     // Runs of top-level ops only: nested host control flow (an scf.if whose
     // condition was read on the host) is left alone.
     SmallVector<SmallVector<Operation *>> runs;
+    if (graphopt::isDeallocHelper(getOperation()))
+      return;
     for (Block &block : getOperation().getBody()) {
       SmallVector<Operation *> run;
       for (Operation &op : block) {

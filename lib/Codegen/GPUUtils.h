@@ -7,6 +7,7 @@
 #ifndef GRAPHOPT_LIB_CODEGEN_GPUUTILS_H
 #define GRAPHOPT_LIB_CODEGEN_GPUUTILS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::graphopt {
@@ -18,6 +19,35 @@ inline Value getAccessedMemRef(Operation *op) {
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return store.getMemRef();
   return Value();
+}
+
+/// Whether `fn` is the helper of the deallocation lowering
+/// (`dealloc_helper`): host code over pointer bookkeeping, no tensor data.
+inline bool isDeallocHelper(func::FuncOp fn) {
+  return fn.getName().starts_with("dealloc_helper");
+}
+
+/// Whether `memref` is host scratch memory of the deallocation lowering: a
+/// buffer (of pointers or flags) passed, possibly through casts, to
+/// `dealloc_helper`. It lives in host memory on every target.
+inline bool isHostScratch(Value memref) {
+  while (auto cast = memref.getDefiningOp<memref::CastOp>())
+    memref = cast.getSource();
+  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+          memref.getDefiningOp()))
+    return false;
+  SmallVector<Value> worklist = {memref};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto cast = dyn_cast<memref::CastOp>(user))
+        worklist.push_back(cast.getResult());
+      else if (auto call = dyn_cast<func::CallOp>(user);
+               call && call.getCallee().starts_with("dealloc_helper"))
+        return true;
+    }
+  }
+  return false;
 }
 
 } // namespace mlir::graphopt
