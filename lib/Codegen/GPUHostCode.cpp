@@ -283,6 +283,8 @@ struct GraphGPULaunchToLoopsPass
     Region &region = launch.getBody();
     if (!region.hasOneBlock())
       return launch.emitError("cannot emulate a kernel with several blocks");
+    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+      return launch.emitError("cannot emulate an asynchronous launch");
     WalkResult r = region.walk([&](Operation *op) {
       if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
               gpu::AllReduceOp, gpu::SubgroupMmaLoadMatrixOp,
@@ -305,8 +307,11 @@ struct GraphGPULaunchToLoopsPass
     // Loops: grid z, y, x, then block z, y, x.
     Value bounds[6] = {grid.z, grid.y, grid.x, block.z, block.y, block.x};
     Value ivs[6];
+    Operation *outermost = nullptr;
     for (int i = 0; i < 6; ++i) {
       auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+      if (!outermost)
+        outermost = loop;
       ivs[i] = loop.getInductionVar();
       rewriter.setInsertionPointToStart(loop.getBody());
     }
@@ -328,6 +333,29 @@ struct GraphGPULaunchToLoopsPass
     map.map(bsz.z, block.z);
     for (Operation &op : region.front().without_terminator())
       rewriter.clone(op, map);
+    // Ids and sizes read through ops rather than the region's arguments.
+    auto pick = [&](gpu::Dimension d, Value x, Value y, Value z) {
+      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    };
+    SmallVector<Operation *> idOps;
+    outermost->walk([&](Operation *op) {
+      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+              gpu::GridDimOp>(op))
+        idOps.push_back(op);
+    });
+    for (Operation *op : idOps) {
+      Value v;
+      if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+        v = pick(t.getDimension(), ivs[5], ivs[4], ivs[3]);
+      else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+        v = pick(b.getDimension(), ivs[2], ivs[1], ivs[0]);
+      else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+        v = pick(bd.getDimension(), block.x, block.y, block.z);
+      else
+        v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
+                 grid.z);
+      rewriter.replaceOp(op, v);
+    }
     rewriter.eraseOp(launch);
     return success();
   }

@@ -135,3 +135,35 @@ func.func @emulate(%x: memref<64xf32>) {
   return
 }
 
+
+// -----
+
+// Ids and sizes read through gpu ops are mapped as well.
+// EMU-LABEL: func.func @emulate_id_ops
+// EMU: scf.for
+// EMU: scf.for
+// EMU: scf.for %[[BX:.+]] = %{{.*}} to %[[GX:.+]] step
+// EMU: scf.for
+// EMU: scf.for
+// EMU: scf.for %[[TX:.+]] = %{{.*}} to %[[SX:.+]] step
+// EMU: %[[R:.+]] = arith.muli %[[BX]], %[[SX]]
+// EMU: %[[I:.+]] = arith.addi %[[R]], %[[TX]]
+// EMU: memref.store %{{.*}}, %{{.*}}[%[[I]]]
+// EMU-NOT: gpu.
+func.func @emulate_id_ops(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 2.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    %b = gpu.block_id x
+    %d = gpu.block_dim x
+    %t = gpu.thread_id x
+    %r = arith.muli %b, %d : index
+    %i = arith.addi %r, %t : index
+    memref.store %f, %x[%i] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
