@@ -281,6 +281,18 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
         return cudaAPI->error(
             "the CUDA target cannot run on this machine (compile without "
             "running with --compile-only/--emit-object)");
+      // The driver is chosen once per process: emulated and real programs
+      // cannot share one (their device memory differs).
+      StringRef driver = cudaAPI->driverPath();
+      bool emulated = driver.ends_with("libGraphOptCUDAEmulator.so");
+      if (emulated != emulate)
+        return llvm::createStringError(
+            "this process runs CUDA programs through %s; %s needs %s: run it "
+            "in a separate process",
+            driver.str().c_str(),
+            emulate ? "--cuda-emulate" : "a GPU program",
+            emulate ? "the emulated driver (libGraphOptCUDAEmulator.so)"
+                    : "the CUDA driver");
       if (chip.empty()) {
         int cc = cudaAPI->computeCapability();
         if (cc > 0)

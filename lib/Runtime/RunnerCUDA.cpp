@@ -76,6 +76,7 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
   get(api->elapsedMs, "graphoptCudaEventElapsedMs");
   get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
   get(api->clearConstants, "graphoptCudaClearConstants");
+  get(api->driverPath, "graphoptCudaDriverPath");
   if (!missing.empty())
     return llvm::createStringError("%s lacks %s (a mismatched build?)",
                                    path->c_str(), missing.c_str());

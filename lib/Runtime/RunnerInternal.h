@@ -39,6 +39,7 @@ struct Runner::CUDAHostAPI {
   float (*elapsedMs)(void *, void *) = nullptr;
   void (*setErrorPrinting)(int) = nullptr;
   void (*clearConstants)() = nullptr;
+  const char *(*driverPath)() = nullptr;
 
   /// An error carrying the runtime's sticky CUDA error.
   llvm::Error error(const llvm::Twine &what) const {

@@ -41,6 +41,11 @@ extern "C" {
  * device 0 (or GRAPHOPT_CUDA_DEVICE from the environment). */
 int graphoptCudaInit(int device);
 
+/* The driver library this process uses ("libcuda.so.1", or the library
+ * named by GRAPHOPT_CUDA_DRIVER when the runtime started), or NULL before
+ * the runtime has started. */
+const char *graphoptCudaDriverPath(void);
+
 /* The sticky error ("CUDA_ERROR_NO_DEVICE (no CUDA-capable device is
  * detected) in cuInit"), or NULL when none occurred. */
 const char *graphoptCudaGetError(void);

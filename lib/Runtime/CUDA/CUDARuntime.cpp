@@ -102,6 +102,8 @@ struct State {
   /// Kernel names, for messages.
   std::unordered_map<CUfunction, std::string> kernelNames;
   std::string lastKernel;
+  /// The driver library opened ("libcuda.so.1" or GRAPHOPT_CUDA_DRIVER).
+  std::string driverPath;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
   std::unordered_set<void *> managed;
   /// Device copies of constants, by host address and size.
@@ -170,6 +172,7 @@ bool openDriver(Driver &cu) {
   // GRAPHOPT_CUDA_DRIVER: another driver library (the emulated driver of
   // --cuda-emulate, libGraphOptCUDAEmulator.so).
   const char *path = std::getenv("GRAPHOPT_CUDA_DRIVER");
+  state().driverPath = path ? path : "libcuda.so.1";
   void *lib = dlopen(path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib && !path)
     lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
@@ -297,6 +300,12 @@ CUstream streamOf(void *stream) {
 extern "C" {
 
 int graphoptCudaInit(int device) { return ready(device) ? 0 : 1; }
+
+const char *graphoptCudaDriverPath(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.initialized ? s.driverPath.c_str() : nullptr;
+}
 
 const char *graphoptCudaGetError(void) {
   State &s = state();
