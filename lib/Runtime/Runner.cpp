@@ -214,11 +214,13 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
 }
 
 Runner::~Runner() {
-  // The engine (and the constants' host memory) goes away: the device
-  // copies cached by host address must not outlive it.
+  // The large constants' host memory goes away: their device copies,
+  // cached by host address, must not outlive it (small ones are checked
+  // by content on use).
   engine.reset();
   if (cuda)
-    cuda->clearConstants();
+    for (auto &data : constantData)
+      cuda->forgetConstant(data.get());
 }
 
 namespace {

@@ -75,7 +75,7 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
   get(api->eventRecord, "graphoptCudaEventRecord");
   get(api->elapsedMs, "graphoptCudaEventElapsedMs");
   get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
-  get(api->clearConstants, "graphoptCudaClearConstants");
+  get(api->forgetConstant, "graphoptCudaForgetConstant");
   get(api->driverPath, "graphoptCudaDriverPath");
   if (!missing.empty())
     return llvm::createStringError("%s lacks %s (a mismatched build?)",

@@ -38,7 +38,7 @@ struct Runner::CUDAHostAPI {
   void (*eventRecord)(void *) = nullptr;
   float (*elapsedMs)(void *, void *) = nullptr;
   void (*setErrorPrinting)(int) = nullptr;
-  void (*clearConstants)() = nullptr;
+  void (*forgetConstant)(const void *) = nullptr;
   const char *(*driverPath)() = nullptr;
 
   /// An error carrying the runtime's sticky CUDA error.

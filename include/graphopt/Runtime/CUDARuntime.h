@@ -69,9 +69,12 @@ int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes);
 int graphoptCudaSynchronize(void);
 
 /* Constants of compiled code are uploaded to the device on first use and
- * cached by host address. A host that frees compiled code (and with it the
- * constants' host memory) clears the cache, freeing every device copy;
- * programs still loaded upload theirs again on their next call. */
+ * cached by host address. Constants up to 64 KiB are checked against a copy
+ * of their bytes on each use, so a reused address never serves another
+ * program's data; a host that frees the memory of a larger constant calls
+ * graphoptCudaForgetConstant first. graphoptCudaClearConstants frees every
+ * cached copy (only when no compiled code runs). */
+void graphoptCudaForgetConstant(const void *host);
 void graphoptCudaClearConstants(void);
 
 /* Events on the runtime's stream, for timing. */

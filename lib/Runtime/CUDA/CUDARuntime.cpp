@@ -28,6 +28,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace {
 
@@ -106,8 +107,15 @@ struct State {
   std::string driverPath;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
   std::unordered_set<void *> managed;
-  /// Device copies of constants, by host address and size.
-  std::unordered_map<const void *, std::pair<size_t, CUdeviceptr>> constants;
+  /// Device copies of constants, by host address.
+  struct Constant {
+    size_t bytes = 0;
+    CUdeviceptr device = 0;
+    /// Small constants keep a copy of their host bytes: a hit whose bytes
+    /// differ is another program's constant at a reused address.
+    std::vector<char> host;
+  };
+  std::unordered_map<const void *, Constant> constants;
 };
 
 State &state() {
@@ -445,35 +453,48 @@ struct Memref1D {
 
 /// The device copy of the constant `in` (host memory that lives as long as
 /// the program: a global of the compiled code), uploaded on first use.
+/// Small constants are checked against a copy of their bytes on every use
+/// (cheap); larger ones are forgotten explicitly by their owner
+/// (graphoptCudaForgetConstant) before their host memory is freed.
+constexpr size_t kCheckedConstantBytes = 64 * 1024;
+
 void deviceConstant(Memref1D *result, const Memref1D *in, size_t elementSize) {
   *result = {nullptr, nullptr, 0, in->size, 1};
   if (!ready())
     return;
   State &s = state();
-  const void *host =
+  const char *host =
       static_cast<const char *>(in->aligned) + in->offset * elementSize;
   size_t bytes = static_cast<size_t>(in->size) * elementSize;
-  CUdeviceptr dev = 0;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    auto it = s.constants.find(host);
-    if (it != s.constants.end() && it->second.first == bytes)
-      dev = it->second.second;
-  }
-  if (!dev) {
+  std::lock_guard<std::mutex> lock(s.mutex);
+  State::Constant &entry = s.constants[host];
+  bool valid = entry.device && entry.bytes == bytes &&
+               (bytes > kCheckedConstantBytes ||
+                (entry.host.size() == bytes &&
+                 std::memcmp(entry.host.data(), host, bytes) == 0));
+  if (!valid) {
+    if (entry.device) {
+      // A stale entry: the program that uploaded it is gone (its calls
+      // completed; the free is ordered after them).
+      check(s.cu.memFree(entry.device), "cuMemFree (constant)");
+      entry = State::Constant();
+    }
+    CUdeviceptr dev = 0;
     if (!check(s.cu.memAlloc(&dev, bytes ? bytes : 1),
-               "cuMemAlloc (constant)") ||
-        (bytes && !check(s.cu.memcpyAsync(dev, reinterpret_cast<CUdeviceptr>(host),
-                                          bytes, s.stream),
-                         "cuMemcpyAsync (constant)")))
+               "cuMemAlloc (constant)"))
       return;
-    std::lock_guard<std::mutex> lock(s.mutex);
-    auto &slot = s.constants[host];
-    if (slot.second)
-      s.cu.memFree(slot.second); // A stale entry of another size.
-    slot = {bytes, dev};
+    if (bytes && !check(s.cu.memcpyAsync(dev, reinterpret_cast<CUdeviceptr>(host),
+                                         bytes, s.stream),
+                        "cuMemcpyAsync (constant)")) {
+      s.cu.memFree(dev);
+      return;
+    }
+    entry.bytes = bytes;
+    entry.device = dev;
+    if (bytes <= kCheckedConstantBytes)
+      entry.host.assign(host, host + bytes);
   }
-  result->allocated = result->aligned = reinterpret_cast<void *>(dev);
+  result->allocated = result->aligned = reinterpret_cast<void *>(entry.device);
 }
 } // namespace
 
@@ -488,8 +509,20 @@ void graphoptCudaClearConstants(void) {
     return;
   s.cu.streamSynchronize(s.stream);
   for (auto &entry : s.constants)
-    s.cu.memFree(entry.second.second);
+    s.cu.memFree(entry.second.device);
   s.constants.clear();
+}
+
+void graphoptCudaForgetConstant(const void *host) {
+  State &s = state();
+  if (!s.usable)
+    return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.constants.find(host);
+  if (it == s.constants.end())
+    return;
+  s.cu.memFree(it->second.device); // Synchronizes with pending work.
+  s.constants.erase(it);
 }
 
 #define GRAPHOPT_CONSTANT_FN(type, size)                                       \
