@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -38,12 +39,43 @@ namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUSIMPLIFYTILEBOUNDSPASS
 #define GEN_PASS_DEF_GRAPHGPUTILEPARALLELLOOPSPASS
 #define GEN_PASS_DEF_GRAPHGPULAUNCHTOLOOPSPASS
+#define GEN_PASS_DEF_GRAPHGPUPARALLELDIMSFIRSTPASS
 #include "graphopt/Codegen/Passes.h.inc"
 } // namespace mlir::graphopt
 
 using namespace mlir;
 
 namespace {
+
+struct GraphGPUParallelDimsFirstPass
+    : public graphopt::impl::GraphGPUParallelDimsFirstPassBase<
+          GraphGPUParallelDimsFirstPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.hasPureBufferSemantics() &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::GenericOp op : ops) {
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      SmallVector<unsigned> order;
+      for (auto [i, t] : llvm::enumerate(iterators))
+        if (t == utils::IteratorType::parallel)
+          order.push_back(i);
+      for (auto [i, t] : llvm::enumerate(iterators))
+        if (t != utils::IteratorType::parallel)
+          order.push_back(i);
+      if (llvm::equal(order, llvm::seq<unsigned>(0, iterators.size())))
+        continue;
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::interchangeGenericOp(rewriter, op, order)))
+        return signalPassFailure();
+    }
+  }
+};
 
 struct GraphGPUCopiesToLinalgPass
     : public graphopt::impl::GraphGPUCopiesToLinalgPassBase<

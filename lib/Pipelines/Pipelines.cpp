@@ -196,7 +196,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
 
   // Kernels. Matmul-class ops become tiled shared-memory kernels
   // (tensor cores for f16); innermost-loop reductions one warp per row
-  // with a shuffle butterfly; copies of strided views become linalg.copy;
+  // with a shuffle butterfly; other reductions get their parallel dims
+  // outermost; copies of strided views become linalg.copy;
   // sequential work (no parallel loops) becomes one-thread kernels; every
   // other linalg op becomes a parallel loop nest, tiled into blocks of
   // threads. Each becomes one outlined gpu.func.
@@ -205,6 +206,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
     pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   }
+  pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   addUpstream(pm, "func.func(convert-linalg-to-parallel-loops)");

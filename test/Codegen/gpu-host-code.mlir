@@ -167,3 +167,36 @@ func.func @emulate_id_ops(%x: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A reduction over the outer axis (column sums): the loops are interchanged
+// so that the parallel dim is outermost (one kernel, each thread reducing
+// its column) instead of a host loop of kernel launches.
+// RUN: graph-opt %s --split-input-file --graph-gpu-parallel-dims-first | FileCheck %s --check-prefix=ORDER
+// ORDER: #[[IN:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// ORDER: #[[OUT:.+]] = affine_map<(d0, d1) -> (d0)>
+// ORDER-LABEL: func.func @column_sums
+// ORDER: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction"]}
+// ORDER-LABEL: func.func @row_sums
+// ORDER: iterator_types = ["parallel", "reduction"]
+func.func @column_sums(%x: memref<64x512xf32>, %y: memref<512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (c)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<64x512xf32>) outs(%y : memref<512xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @row_sums(%x: memref<64x512xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x512xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -173,6 +173,20 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mlir::func::FuncOp"> {
+  let summary = "Order linalg.generic loops parallel dims first, for GPU kernels";
+  let description = [{
+    Interchanges the loops of every `linalg.generic` on memrefs whose
+    reduction dims come before parallel ones (a reduction over an outer
+    axis: batch-norm statistics, column sums, cumsum's scan) so that the
+    parallel dims are outermost, in their order. `convert-linalg-to-parallel-
+    loops` keeps the loop order, so otherwise the reduction becomes a host
+    loop around a kernel launch per step; after the interchange it is one
+    kernel in which each thread runs its reduction.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{
