@@ -954,6 +954,11 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
     sizes[axis] = total;
     Value result = emptyTensor(b, loc, sizes, outT.getElementType());
     for (auto [v, off] : llvm::zip(op.getInputs(), offsets)) {
+      // An empty operand inserts nothing (and its offset may be the dim
+      // size, which insert_slice rejects).
+      if (llvm::is_contained(cast<RankedTensorType>(v.getType()).getShape(),
+                             int64_t(0)))
+        continue;
       SmallVector<OpFoldResult> offs(outT.getRank(), b.getIndexAttr(0));
       offs[axis] = off;
       SmallVector<OpFoldResult> strides(outT.getRank(), b.getIndexAttr(1));
