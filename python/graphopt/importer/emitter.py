@@ -29,6 +29,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import torch
 
+from ._mlir_text import fix_float as _fix_float, pool_out, quote
 from .errors import Unsupported
 
 Dim = Optional[int]  # a static size, or None for a dynamic (`?`) dim
@@ -143,19 +144,6 @@ class Value:
 # Literals: strings, locations, floats, dense constants, attributes
 # ---------------------------------------------------------------------------
 
-def quote(s: str) -> str:
-    """An MLIR string literal for ``s``."""
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\{ord(ch):02X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
 def format_location(name: str, file: Optional[str] = None,
                     line: Optional[int] = None) -> str:
     """``loc("name"("file":line:0))``, or ``loc("name")`` without a file."""
@@ -172,15 +160,6 @@ def format_float(v: float) -> str:
     if not math.isfinite(v):
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
     return _fix_float(repr(v))
-
-
-def _fix_float(s: str) -> str:
-    if "e" in s or "E" in s:
-        mant, exp = re.split("[eE]", s)
-        if "." not in mant:
-            mant += ".0"
-        return f"{mant}e{exp}"
-    return s if "." in s else s + ".0"
 
 
 def _element_literal(v, dtype: torch.dtype) -> str:
@@ -299,22 +278,6 @@ def broadcast_shapes(a: Sequence[Dim], b: Sequence[Dim]) -> Tuple[Dim, ...]:
             raise Unsupported(f"shapes {list(a)} and {list(b)} are not "
                               "broadcast-compatible")
     return tuple(out)
-
-
-def pool_out(size: Dim, kernel: int, stride: int, pad_lo: int, pad_hi: int,
-             dilation: int, ceil_mode: bool) -> Dim:
-    """Output size of a pooling window along one dim, as torch computes it
-    (with ``ceil_mode``, a last window starting in the right padding is
-    dropped)."""
-    if size is None:
-        return None
-    span = size + pad_lo + pad_hi - dilation * (kernel - 1) - 1
-    if not ceil_mode:
-        return span // stride + 1
-    out = -(-span // stride) + 1
-    if (out - 1) * stride >= size + pad_lo:
-        out -= 1
-    return out
 
 
 # ---------------------------------------------------------------------------

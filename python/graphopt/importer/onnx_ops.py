@@ -36,7 +36,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .errors import Unsupported
-from .onnx_emitter import BOOL, I64, Builder, TType, Value, is_float, pool_out
+from ._mlir_text import pool_out
+from .onnx_emitter import BOOL, I64, Builder, TType, Value, is_float
 
 # ---------------------------------------------------------------------------
 # Element types
