@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -100,9 +101,13 @@ struct State {
   std::mutex errorMutex;
   std::string error;
   bool printErrors = true;
-  /// Kernel names, for messages.
-  std::unordered_map<CUfunction, std::string> kernelNames;
-  std::string lastKernel;
+  /// Kernel names, for messages: interned once and never freed, so that a
+  /// launch only copies a pointer (a handle reused after a module unload is
+  /// pointed at its new name).
+  std::set<std::string> names;
+  std::unordered_map<CUfunction, const std::string *> kernelNames;
+  /// The last kernel launched (under errorMutex).
+  const std::string *lastKernel = nullptr;
   /// The driver library opened ("libcuda.so.1" or GRAPHOPT_CUDA_DRIVER).
   std::string driverPath;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
@@ -132,7 +137,7 @@ bool hasError() {
 std::string lastKernel() {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.errorMutex);
-  return s.lastKernel;
+  return s.lastKernel ? *s.lastKernel : std::string();
 }
 
 void setError(const char *fmt, ...) {
@@ -601,11 +606,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
              "cuModuleGetFunction", name))
     return nullptr;
   std::lock_guard<std::mutex> lock(s.mutex);
-  auto it = s.kernelNames.find(fn);
-  if (it == s.kernelNames.end())
-    s.kernelNames.emplace(fn, name);
-  else if (it->second != name) // A handle reused after a module unload.
-    it->second = name;
+  const std::string *&entry = s.kernelNames[fn];
+  if (!entry || *entry != name)
+    entry = &*s.names.insert(name).first;
   return fn;
 }
 
@@ -620,24 +623,26 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   }
   State &s = state();
-  std::string name;
+  static const std::string unknown = "?";
+  const std::string *name = &unknown;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     auto it = s.kernelNames.find(static_cast<CUfunction>(function));
-    name = it == s.kernelNames.end() ? "?" : it->second;
+    if (it != s.kernelNames.end())
+      name = it->second;
   }
   CUfunction fn = static_cast<CUfunction>(function);
   // More than 48 KiB of dynamic shared memory must be opted into.
   if (smem > 48 * 1024 &&
       !check(s.cu.funcSetAttribute(
                  fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
-             "cuFuncSetAttribute", name.c_str()))
+             "cuFuncSetAttribute", name->c_str()))
     return;
   if (gridX <= 0 || gridY <= 0 || gridZ <= 0) // Empty grid: nothing to do.
     return;
   if (!check(s.cu.launchKernel(fn, gridX, gridY, gridZ, blockX, blockY,
                                blockZ, smem, streamOf(stream), params, extra),
-             "cuLaunchKernel", name.c_str()))
+             "cuLaunchKernel", name->c_str()))
     return;
   {
     std::lock_guard<std::mutex> lock(s.errorMutex);
@@ -648,7 +653,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   static const bool syncEach = std::getenv("GRAPHOPT_CUDA_SYNC") != nullptr;
   if (syncEach)
     check(s.cu.streamSynchronize(streamOf(stream)), "cuStreamSynchronize",
-          name.c_str());
+          name->c_str());
 }
 
 /// The runtime's single stream: all compiled code runs in order on it, and
