@@ -49,32 +49,28 @@
 
 namespace {
 
-__global__ void fillRandom(unsigned short *p, size_t n, unsigned seed,
-                           bool bf16) {
-  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
+/// Uniform values in [-0.5, 0.5) from a hash of the index, converted to T.
+__device__ float hashUniform(size_t i, unsigned seed) {
   unsigned x = (unsigned)i * 2654435761u + seed;
   x ^= x >> 13;
   x *= 0x5bd1e995u;
-  float v = ((x & 0xffff) / 65536.0f - 0.5f);
-  if (bf16) {
-    __nv_bfloat16 b = __float2bfloat16(v);
-    p[i] = *reinterpret_cast<unsigned short *>(&b);
-  } else {
-    __half h = __float2half(v);
-    p[i] = *reinterpret_cast<unsigned short *>(&h);
-  }
+  return (x & 0xffff) / 65536.0f - 0.5f;
 }
 
-__global__ void fillRandomF32(float *p, size_t n, unsigned seed) {
+template <typename T> __device__ T fromFloat(float v);
+template <> __device__ float fromFloat<float>(float v) { return v; }
+template <> __device__ __half fromFloat<__half>(float v) {
+  return __float2half(v);
+}
+template <> __device__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
+  return __float2bfloat16(v);
+}
+
+template <typename T>
+__global__ void fillRandom(T *p, size_t n, unsigned seed) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned x = (unsigned)i * 2654435761u + seed;
-  x ^= x >> 13;
-  x *= 0x5bd1e995u;
-  p[i] = ((x & 0xffff) / 65536.0f - 0.5f);
+  if (i < n)
+    p[i] = fromFloat<T>(hashUniform(i, seed));
 }
 
 /// Row softmax of S [rows, n] (f32, scaled) into P (f16), one block per row.
@@ -114,10 +110,12 @@ void *deviceRandom(size_t elements, size_t elementBytes, unsigned seed,
   void *p;
   CHECK_CUDA(cudaMalloc(&p, elements * elementBytes));
   unsigned blocks = (unsigned)((elements + 255) / 256);
-  if (elementBytes == 2)
-    fillRandom<<<blocks, 256>>>((unsigned short *)p, elements, seed, bf16);
+  if (elementBytes == 4)
+    fillRandom<<<blocks, 256>>>((float *)p, elements, seed);
+  else if (bf16)
+    fillRandom<<<blocks, 256>>>((__nv_bfloat16 *)p, elements, seed);
   else
-    fillRandomF32<<<blocks, 256>>>((float *)p, elements, seed);
+    fillRandom<<<blocks, 256>>>((__half *)p, elements, seed);
   CHECK_CUDA(cudaGetLastError());
   return p;
 }
