@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/CPUMatmul.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -113,6 +114,9 @@ struct GraphCPUTileAndVectorizePass
           GraphCPUTileAndVectorizePass> {
   using Base::Base;
 
+  /// The cache sizes blocking is planned for.
+  graphopt::CPUCacheSizes caches;
+
   /// Matmul: register blocking with a hoisted accumulator.
   LogicalResult tileMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -158,6 +162,33 @@ struct GraphCPUTileAndVectorizePass
       nr = largestDivisor(n / vectorWidth, matmulTileNVectors) * vectorWidth;
     else
       nr = largestDivisor(n, nr);
+    // Large matmuls: packed B panels and cache blocking (CPUMatmul.h);
+    // the inner block matmul then gets the register kernel below.
+    if (packMatmuls && !batched && hasStaticLoops(op) &&
+        nr % vectorWidth == 0) {
+      int64_t k = ranges[2];
+      graphopt::CPUMatmulBlocking blocking =
+          graphopt::chooseMatmulBlocking(m, n, k, mr, nr, caches);
+      if (graphopt::shouldPackMatmul(m, n, k, blocking)) {
+        SmallVector<linalg::LinalgOp> packOps;
+        FailureOr<linalg::LinalgOp> inner =
+            graphopt::packAndBlockMatmul(rewriter, op, blocking, packOps);
+        if (succeeded(inner)) {
+          ++numPacked;
+          for (linalg::LinalgOp pack : packOps)
+            (void)tileInnermost(rewriter, pack);
+          return registerTile(rewriter, *inner, mr, nr);
+        }
+      }
+    }
+    return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// The register kernel: `mr x nr` blocks over a unit k step, vectorized
+  /// into outer products with the accumulator hoisted out of the k loop.
+  LogicalResult registerTile(RewriterBase &rewriter, linalg::LinalgOp op,
+                             int64_t mr, int64_t nr) {
+    bool batched = isa<linalg::BatchMatmulOp>(op);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
                                          : SmallVector<int64_t>{mr, nr, 1};
     // Column blocks outermost: one B panel (K x nr) stays in cache while
@@ -228,6 +259,9 @@ struct GraphCPUTileAndVectorizePass
 
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
+    caches = graphopt::getHostCacheSizes();
+    if (l2CacheBytes > 0)
+      caches.l2 = l2CacheBytes;
     SmallVector<linalg::LinalgOp> ops;
     fn.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())

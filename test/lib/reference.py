@@ -603,6 +603,32 @@ def mm_large(rng):
     return matmul_case(rng, (67, 129), (129, 45), scale=0.5)
 
 
+# Matmuls large enough for packed operands and cache blocking
+# (test/Integration/matmul-packed.mlir). Inputs in [-0.5, 0.5): the sums of
+# 1030-2048 terms are O(5), and f32 accumulation in blocked order differs
+# from the float64 reference by ~1e-5 (4e-5 worst seen), inside the tests'
+# atol/rtol of 2e-4; an indexing error is O(1).
+@case
+def mm_packed(rng):
+    return matmul_case(rng, (512, 2048), (2048, 256), scale=0.5)
+
+
+@case
+def mm_packed_odd(rng):
+    # M = 300 (register rows 6), K = 1030 = 2 x 515, N = 200 = 192 + 8.
+    return matmul_case(rng, (300, 1030), (1030, 200), scale=0.5)
+
+
+@case
+def mm_packed_bias_relu(rng):
+    # Output-fused group (256 x 256 tiles): B is sliced per tile and packed
+    # once, outside the tile loops.
+    x = uniform(rng, (512, 1024), -0.5, 0.5)
+    w = uniform(rng, (1024, 768), -0.5, 0.5)
+    b = uniform(rng, (768,), -0.5, 0.5)
+    return [x, w, b], [as_f32(np.maximum(f64(x) @ f64(w) + f64(b), 0))]
+
+
 @case
 def mm_bmm_large(rng):
     return matmul_case(rng, (3, 37, 19), (3, 19, 23))

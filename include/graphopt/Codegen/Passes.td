@@ -23,7 +23,11 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Option<"matmulTileM", "matmul-tile-m", "int64_t", /*default=*/"8",
            "Rows of the matmul register tile">,
     Option<"matmulTileNVectors", "matmul-tile-n-vectors", "int64_t", /*default=*/"2",
-           "Columns of the matmul register tile, in vectors">
+           "Columns of the matmul register tile, in vectors">,
+    Option<"packMatmuls", "pack-matmuls", "bool", /*default=*/"true",
+           "Pack large f32 matmuls' operands into contiguous panels and block them for the caches (BLIS loop order; a constant B is packed at compile time)">,
+    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
+           "L2 cache per core that matmul blocking plans for (0: the host's)">
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
@@ -32,7 +36,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
   ];
   let statistics = [
     Statistic<"numVectorized", "vectorized-ops", "linalg ops vectorized">,
-    Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">
+    Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">,
+    Statistic<"numPacked", "packed-matmuls", "matmuls with packed B panels and cache blocking">
   ];
 }
 

@@ -1,0 +1,77 @@
+//===- CPUMatmul.h - cache-blocked, packed matmul for the CPU ---*- C++ -*-===//
+//
+/// \file
+/// The CPU matmul strategy's cache level, on tensors: B is packed into
+/// contiguous `[N/nr][K][nr]` panels (at compile time when B is a constant),
+/// and the matmul is tiled BLIS-style into reduction blocks of `kc`, row
+/// blocks of `mc` and column panels of `nr`; each `mc x kc` block of A is
+/// packed into `[mc/mr][kc][mr]` micro-panels. Both the `kc x nr` panel of B
+/// and the block of A stay in L2, and the register kernel reads each as one
+/// contiguous stream. What is left inside the loops is an `mr x nr x kc`
+/// matmul (A stored transposed), which `graph-cpu-tile-and-vectorize`
+/// register-tiles. Block sizes come from the cache sizes of the machine
+/// compiled for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_CODEGEN_CPUMATMUL_H
+#define GRAPHOPT_CODEGEN_CPUMATMUL_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir {
+class RewriterBase;
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
+} // namespace mlir
+
+namespace mlir::graphopt {
+
+/// Data cache sizes per core, in bytes (what blocking plans for).
+struct CPUCacheSizes {
+  int64_t l2 = 1024 * 1024;
+};
+
+/// The cache sizes of the host's first CPU (Linux sysfs); the defaults of
+/// CPUCacheSizes where they cannot be read.
+CPUCacheSizes getHostCacheSizes();
+
+/// Block sizes of one matmul: the register tile `mr x nr`, the reduction
+/// block `kc` and the row block `mc`. Every size divides the dim it blocks.
+struct CPUMatmulBlocking {
+  int64_t mr = 0, nr = 0, kc = 0, mc = 0;
+};
+
+/// Chooses the blocking of an `m x n x k` f32 matmul whose register tile is
+/// `mr x nr`: `kc` so that a `kc x nr` B panel fills at most 1/16 of L2,
+/// `mc` so that an `mc x kc` block of A fills at most half of L2, each
+/// rounded down to a divisor of its dim (a multiple of `mr` for `mc`).
+CPUMatmulBlocking chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
+                                       int64_t mr, int64_t nr,
+                                       const CPUCacheSizes &caches);
+
+/// The cost rule for packing: true when B's panels are reused by enough row
+/// blocks (m >= 4 mr) and the matmul is large enough (m n k >= 2^18) for the
+/// copy to pay off. Below that the register kernel reads B in place.
+bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
+                      const CPUMatmulBlocking &blocking);
+
+/// Rewrites `op`, a `linalg.matmul` on static f32 tensors with the default
+/// indexing maps, into the packed, cache-blocked loop nest described above.
+/// Returns the inner `mc x nr x kc` matmul, which reads a slice of packed B,
+/// for the caller to register-tile: with packed A (when its blocks are
+/// reused by at least 4 column panels) an `mr x nr x kc` matmul whose A is
+/// stored transposed, otherwise an `mc x nr x kc` one. `packOps` receives
+/// the ops that pack at run time (B's are absent when B is a constant), for
+/// the caller to vectorize.
+FailureOr<linalg::LinalgOp>
+packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                   const CPUMatmulBlocking &blocking,
+                   SmallVectorImpl<linalg::LinalgOp> &packOps);
+
+} // namespace mlir::graphopt
+
+#endif // GRAPHOPT_CODEGEN_CPUMATMUL_H
