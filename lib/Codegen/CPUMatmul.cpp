@@ -2,14 +2,17 @@
 //
 // Loop nest built for C[M,N] += A[M,K] * B[K,N] (BLIS order):
 //
-//   Bp = pack(B)                       [N/nr][K][nr], once (or a constant)
+//   Bp = pack(B)                       [N/nr][K][nr]
+//   Ap = pack(A)                       [M/mr][K][mr]
 //   for pc in 0..K step kc             reduction blocks
-//     for ic in 0..M step mc           row blocks
-//       Ap = pack(A[ic:mc, pc:kc])     [mc/mr][kc][mr], in L2
-//       for jr in 0..N step nr         column panels: Bp[jr/nr, pc:kc], in L2
+//     for ic in 0..M step mc           row blocks: Ap[ic/mr.., pc:kc] in L2
+//       for jr in 0..N step nr         column panels: Bp[jr/nr, pc:kc] in L2
 //         for ir in 0..mc step mr      row micro-panels
-//           C[ic+ir:mr, jr:nr] += Ap[ir/mr]^T * Bp[jr/nr, pc:kc, :]
+//           C[ic+ir:mr, jr:nr] += Ap[(ic+ir)/mr, pc:kc]^T * Bp[jr/nr, pc:kc]
 //
+// Each operand is packed once per call, where it is defined (outside the
+// tile loops of a fused group, which slice it per output tile), and a
+// constant operand (weights) once at compile time.
 // The innermost statement is a linalg.matmul (A stored transposed) that the
 // register kernel of graph-cpu-tile-and-vectorize turns into a k loop of
 // broadcasts and FMAs on an mr x nr accumulator.
@@ -137,88 +140,140 @@ static bool isMultipleOf(OpFoldResult ofr, int64_t factor) {
 }
 
 namespace {
-/// Where B's columns come from: `source` (a K x N' tensor defined outside
-/// the loops that sliced it), starting at column `column`.
-struct BSource {
+/// Where a matmul operand comes from: `source`, a 2-D tensor defined outside
+/// the loops that sliced it, read from `offset` along the dim the slices
+/// cut (columns of B, rows of A). The other dim, K, is never cut.
+struct OperandSource {
   Value source;
-  OpFoldResult column;
+  OpFoldResult offset;
 };
 } // namespace
 
-/// Follows unit-stride, full-height column slices of B back to the tensor
-/// they were cut from (a weight that fusion tiling sliced per output tile),
-/// so that it is packed once, not once per tile. Stops at the first slice
-/// whose column offset is not known to be a multiple of `nr`.
-static BSource findBSource(RewriterBase &rewriter, Value b, int64_t nr) {
-  BSource src{b, rewriter.getIndexAttr(0)};
-  while (auto slice = src.source.getDefiningOp<tensor::ExtractSliceOp>()) {
-    auto srcType = slice.getSourceType();
-    if (srcType.getRank() != 2 || !srcType.hasStaticShape() ||
-        slice.getResultType().getRank() != 2 ||
-        !llvm::all_of(slice.getStaticStrides(),
-                      [](int64_t s) { return s == 1; }))
-      break;
-    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-    std::optional<int64_t> row = getConstantIntValue(offsets[0]);
-    if (!row || *row != 0 ||
-        slice.getStaticSizes()[0] != srcType.getDimSize(0) ||
-        srcType.getDimSize(1) % nr != 0 || !isMultipleOf(offsets[1], nr))
-      break;
-    // Only one level of dynamic offset is followed: the loop's IV.
-    if (!getConstantIntValue(src.column) ||
-        *getConstantIntValue(src.column) != 0)
-      break;
-    src.source = slice.getSource();
-    src.column = offsets[1];
-  }
-  return src;
+/// Follows a unit-stride slice of a matmul operand that keeps all of K (dim
+/// `1 - cutDim`) back to the tensor it was cut from (a weight or an
+/// activation that fusion tiling sliced per output tile), so that it is
+/// packed once, not once per tile. Stays at `operand` when the slice's
+/// offset along `cutDim` is not known to be a multiple of `multiple`.
+static OperandSource findSource(RewriterBase &rewriter, Value operand,
+                                int64_t cutDim, int64_t multiple) {
+  OperandSource src{operand, rewriter.getIndexAttr(0)};
+  int64_t kDim = 1 - cutDim;
+  auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return src;
+  RankedTensorType srcType = slice.getSourceType();
+  if (srcType.getRank() != 2 || !srcType.hasStaticShape() ||
+      slice.getResultType().getRank() != 2 ||
+      !llvm::all_of(slice.getStaticStrides(), [](int64_t s) { return s == 1; }))
+    return src;
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  std::optional<int64_t> kOffset = getConstantIntValue(offsets[kDim]);
+  if (!kOffset || *kOffset != 0 ||
+      slice.getStaticSizes()[kDim] != srcType.getDimSize(kDim) ||
+      srcType.getDimSize(cutDim) % multiple != 0 ||
+      !isMultipleOf(offsets[cutDim], multiple))
+    return src;
+  return {slice.getSource(), offsets[cutDim]};
 }
 
-/// Packs the K x N tensor `b` into [N/nr][K][nr] panels: a constant at
-/// compile time, otherwise expand_shape + linalg.transpose (appended to
-/// `packOps`).
-static Value packB(RewriterBase &rewriter, Location loc, Value b, int64_t nr,
-                   SmallVectorImpl<linalg::LinalgOp> &packOps) {
-  auto type = cast<RankedTensorType>(b.getType());
-  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+/// True when `operand` comes from a constant (through the slices
+/// findSource follows): packing it costs nothing at run time.
+static bool isConstantSource(RewriterBase &rewriter, Value operand,
+                             int64_t cutDim, int64_t multiple) {
+  OperandSource src = findSource(rewriter, operand, cutDim, multiple);
+  return matchPattern(src.source, m_Constant());
+}
+
+/// Row micro-panels that must reuse each packed B panel for a run-time
+/// packing of B to pay off.
+static constexpr int64_t kMinPanelReuse = 16;
+
+/// Packs the 2-D tensor `x` into panels `width` wide along `cutDim`, each
+/// holding all of K: `[X/width][K][width]`, for B (`cutDim` = 1: columns)
+/// and A (`cutDim` = 0: rows, so A is stored transposed). A constant is
+/// packed at compile time; otherwise the packing is expand_shape +
+/// linalg.transpose, appended to `packOps`.
+static Value pack(RewriterBase &rewriter, Location loc, Value x,
+                  int64_t cutDim, int64_t width,
+                  SmallVectorImpl<linalg::LinalgOp> &packOps) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t cut = type.getDimSize(cutDim), k = type.getDimSize(1 - cutDim);
   Type elt = type.getElementType();
-  auto packedType = RankedTensorType::get({n / nr, k, nr}, elt);
+  auto packedType = RankedTensorType::get({cut / width, k, width}, elt);
   DenseElementsAttr attr;
-  if (matchPattern(b, m_Constant(&attr)) && elt.isF32()) {
+  if (matchPattern(x, m_Constant(&attr)) && elt.isF32()) {
     if (attr.isSplat())
       return arith::ConstantOp::create(
           rewriter, loc, packedType,
           DenseElementsAttr::get(packedType, attr.getSplatValue<Attribute>()));
     ArrayRef<char> raw = attr.getRawData();
     const float *values = reinterpret_cast<const float *>(raw.data());
-    std::vector<float> packed(static_cast<size_t>(n) * k);
-    for (int64_t jo = 0; jo < n / nr; ++jo)
+    std::vector<float> packed(static_cast<size_t>(cut) * k);
+    float *out = packed.data();
+    for (int64_t p = 0; p < cut / width; ++p)
       for (int64_t kk = 0; kk < k; ++kk)
-        std::copy_n(values + kk * n + jo * nr, nr,
-                    packed.data() + (jo * k + kk) * nr);
+        for (int64_t w = 0; w < width; ++w) {
+          int64_t c = p * width + w;
+          *out++ = cutDim == 1 ? values[kk * cut + c] : values[c * k + kk];
+        }
     return arith::ConstantOp::create(
         rewriter, loc, packedType,
         DenseElementsAttr::get(packedType, ArrayRef<float>(packed)));
   }
-  auto expandedType = RankedTensorType::get({k, n / nr, nr}, elt);
-  Value expanded = tensor::ExpandShapeOp::create(
-      rewriter, loc, expandedType, b,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-  Value init = tensor::EmptyOp::create(rewriter, loc, packedType.getShape(),
-                                       elt);
-  auto transpose = linalg::TransposeOp::create(
-      rewriter, loc, expanded, init, ArrayRef<int64_t>{1, 0, 2});
+  // B [K][N] -> [K][N/w][w] -> [N/w][K][w];
+  // A [M][K] -> [M/w][w][K] -> [M/w][K][w].
+  RankedTensorType expandedType =
+      cutDim == 1 ? RankedTensorType::get({k, cut / width, width}, elt)
+                  : RankedTensorType::get({cut / width, width, k}, elt);
+  SmallVector<ReassociationIndices> reassociation =
+      cutDim == 1 ? SmallVector<ReassociationIndices>{{0}, {1, 2}}
+                  : SmallVector<ReassociationIndices>{{0, 1}, {2}};
+  Value expanded = tensor::ExpandShapeOp::create(rewriter, loc, expandedType,
+                                                 x, reassociation);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, packedType.getShape(), elt);
+  SmallVector<int64_t> perm = cutDim == 1 ? SmallVector<int64_t>{1, 0, 2}
+                                          : SmallVector<int64_t>{0, 2, 1};
+  auto transpose =
+      linalg::TransposeOp::create(rewriter, loc, expanded, init, perm);
   packOps.push_back(cast<linalg::LinalgOp>(transpose.getOperation()));
   return transpose->getResult(0);
 }
 
-/// Sets the insertion point right after `v`'s definition (at the start of
-/// its block for a block argument).
-static void setInsertionPointAfterDef(RewriterBase &rewriter, Value v) {
-  if (auto arg = dyn_cast<BlockArgument>(v))
+/// Packs the source of `operand` where the source is defined (at the start
+/// of its block for a block argument), so that it is packed once.
+static std::pair<Value, OpFoldResult>
+packSource(RewriterBase &rewriter, Location loc, Value operand, int64_t cutDim,
+           int64_t width, SmallVectorImpl<linalg::LinalgOp> &packOps) {
+  OperandSource src = findSource(rewriter, operand, cutDim, width);
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (auto arg = dyn_cast<BlockArgument>(src.source))
     rewriter.setInsertionPointToStart(arg.getOwner());
   else
-    rewriter.setInsertionPointAfter(v.getDefiningOp());
+    rewriter.setInsertionPointAfter(src.source.getDefiningOp());
+  return {pack(rewriter, loc, src.source, cutDim, width, packOps), src.offset};
+}
+
+/// `[kc][width]`: panel `panel` of a packed operand, K from `kOffset`.
+static Value panelSlice(RewriterBase &rewriter, Location loc, Value packed,
+                        OpFoldResult panel, OpFoldResult kOffset, int64_t kc,
+                        int64_t width) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  auto type = RankedTensorType::get({kc, width}, packedType.getElementType());
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc, type, packed, ArrayRef<OpFoldResult>{panel, kOffset, zero},
+      ArrayRef<OpFoldResult>{one, rewriter.getIndexAttr(kc),
+                             rewriter.getIndexAttr(width)},
+      ArrayRef<OpFoldResult>{one, one, one});
+}
+
+/// The offsets of a tile operand cut by tiling (0, 0 when it was not cut).
+static std::pair<OpFoldResult, OpFoldResult> tileOffsets(RewriterBase &rewriter,
+                                                         Value tile) {
+  if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
+    return {slice.getMixedOffsets()[0], slice.getMixedOffsets()[1]};
+  return {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
 }
 
 FailureOr<linalg::LinalgOp>
@@ -239,25 +294,34 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure();
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
           n = bType.getDimSize(1);
-  const int64_t nr = blocking.nr;
-  if (n % nr != 0 || m % blocking.mc != 0 || k % blocking.kc != 0 ||
-      blocking.mc % blocking.mr != 0)
+  const int64_t mr = blocking.mr, nr = blocking.nr, mc = blocking.mc,
+                kc = blocking.kc;
+  if (n % nr != 0 || m % mc != 0 || k % kc != 0 || mc % mr != 0)
     return failure();
   Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
 
-  // 1. Packed B, hoisted to where its source is defined.
-  BSource src = findBSource(rewriter, b, nr);
-  Value packed;
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    setInsertionPointAfterDef(rewriter, src.source);
-    packed = packB(rewriter, loc, src.source, nr, packOps);
-  }
+  // 1. Packed operands: a constant always (at compile time, free at run
+  //    time); otherwise B when each of its panels is reused by enough row
+  //    micro-panels, A when each of its micro-panels is reused by at least
+  //    4 column panels. Below that the copy costs more than the strided
+  //    reads it saves (a 64 x 576 x 3136 convolution matmul: 1.7 ms with B
+  //    read in place, 2.1 ms packed).
+  bool packB = isConstantSource(rewriter, b, 1, nr) ||
+               m / mr >= kMinPanelReuse;
+  bool packA = isConstantSource(rewriter, a, 0, mr) || n / nr >= 4;
+  Value bPacked, aPacked;
+  OpFoldResult bOffset, aOffset;
+  if (packB)
+    std::tie(bPacked, bOffset) = packSource(rewriter, loc, b, 1, nr, packOps);
+  if (packA)
+    std::tie(aPacked, aOffset) = packSource(rewriter, loc, a, 0, mr, packOps);
+  if (!packA && !packB)
+    return failure();
 
   // 2. Cache blocking: loops over kc, mc and nr, in that order.
   scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(
-      rewriter.getContext(), {blocking.mc, nr, blocking.kc}));
+  options.setTileSizes(getAsIndexOpFoldResult(ctx, {mc, nr, kc}));
   options.setInterchange({2, 0, 1});
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
   rewriter.setInsertionPoint(op);
@@ -268,68 +332,28 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.replaceOp(op, tiled->replacements);
   auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
 
-  // 3. The inner matmul reads its B tile from the packed panels:
-  //    B[pc:kc, jr:nr] is Bp[(column + jr) / nr, pc:kc, 0:nr].
-  OpOperand &bOperand = *inner.getDpsInputOperand(1);
-  OpFoldResult kOffset = rewriter.getIndexAttr(0);
-  OpFoldResult nOffset = rewriter.getIndexAttr(0);
-  if (auto slice = bOperand.get().getDefiningOp<tensor::ExtractSliceOp>()) {
-    kOffset = slice.getMixedOffsets()[0];
-    nOffset = slice.getMixedOffsets()[1];
+  // 3. The block matmul reads its B tile from the packed panels:
+  //    B[pc:kc, jr:nr] is Bp[(offset + jr) / nr, pc:kc, 0:nr].
+  AffineExpr d0, d1, d2;
+  bindDims(ctx, d0, d1, d2);
+  if (packB) {
+    OpOperand &bOperand = *inner.getDpsInputOperand(1);
+    auto [kOffset, nOffset] = tileOffsets(rewriter, bOperand.get());
+    rewriter.setInsertionPoint(inner);
+    OpFoldResult bPanel = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (d0 + d1).floorDiv(nr), {bOffset, nOffset});
+    Value bTile = panelSlice(rewriter, loc, bPacked, bPanel, kOffset, kc, nr);
+    rewriter.modifyOpInPlace(inner, [&] { bOperand.set(bTile); });
   }
-  rewriter.setInsertionPoint(inner);
-  AffineExpr d0, d1;
-  bindDims(rewriter.getContext(), d0, d1);
-  OpFoldResult panel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, (d0 + d1).floorDiv(nr), {src.column, nOffset});
-  auto tileType = RankedTensorType::get({blocking.kc, nr}, bType.getElementType());
-  Value bTile = tensor::ExtractSliceOp::create(
-      rewriter, loc, tileType, packed,
-      ArrayRef<OpFoldResult>{panel, kOffset, rewriter.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                             rewriter.getIndexAttr(blocking.kc),
-                             rewriter.getIndexAttr(nr)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-                             rewriter.getIndexAttr(1)});
-  rewriter.modifyOpInPlace(inner, [&] { bOperand.set(bTile); });
-  if (n / nr < 4)
+  if (!packA)
     return inner;
 
-  // 4. A block packed into micro-panels, once per (pc, ic) block (outside
-  //    the column-panel loop): Ap[mc/mr][kc][mr], so that the register
-  //    kernel reads mr consecutive floats per k step instead of mr rows a
-  //    whole row of A apart.
-  auto jrLoop = dyn_cast<scf::ForOp>(tiled->loops.back().getOperation());
-  if (tiled->loops.size() != 3 || !jrLoop)
-    return inner;
-  OpOperand &aOperand = *inner.getDpsInputOperand(0);
-  rewriter.setInsertionPoint(jrLoop);
-  Value aBlock = a;
-  if (auto slice = aOperand.get().getDefiningOp<tensor::ExtractSliceOp>()) {
-    // The slice's offsets are the row and reduction IVs, defined outside
-    // the column loop.
-    aBlock = tensor::ExtractSliceOp::create(
-        rewriter, loc, slice.getResultType(), slice.getSource(),
-        slice.getMixedOffsets(), slice.getMixedSizes(),
-        slice.getMixedStrides());
-  }
-  const int64_t mr = blocking.mr, mc = blocking.mc, kc = blocking.kc;
-  Type elt = aType.getElementType();
-  Value aExpanded = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({mc / mr, mr, kc}, elt), aBlock,
-      ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  Value aInit = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{mc / mr, kc, mr}, elt);
-  auto aTranspose = linalg::TransposeOp::create(rewriter, loc, aExpanded, aInit,
-                                                ArrayRef<int64_t>{0, 2, 1});
-  packOps.push_back(cast<linalg::LinalgOp>(aTranspose.getOperation()));
-  Value aPacked = aTranspose->getResult(0);
-
-  // 5. Row micro-panels: C[ir:mr, :] += Ap[ir/mr]^T * B panel, as a matmul
-  //    whose A operand is stored transposed ([kc][mr]).
+  // 4. Row micro-panels: C[ir:mr, :] += Ap[(offset + ic + ir)/mr]^T * B
+  //    panel, as a matmul whose A operand is stored transposed ([kc][mr]).
+  auto [mOffset, aKOffset] =
+      tileOffsets(rewriter, inner.getDpsInputOperand(0)->get());
   scf::SCFTilingOptions rowOptions;
-  rowOptions.setTileSizes(
-      getAsIndexOpFoldResult(rewriter.getContext(), {mr, 0, 0}));
+  rowOptions.setTileSizes(getAsIndexOpFoldResult(ctx, {mr, 0, 0}));
   rowOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
   rewriter.setInsertionPoint(inner);
   FailureOr<scf::SCFTilingResult> rows = scf::tileUsingSCF(
@@ -341,27 +365,16 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   auto irLoop = cast<scf::ForOp>(rows->loops.front().getOperation());
   rewriter.setInsertionPoint(micro);
   OpFoldResult aPanel = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, d0.floorDiv(mr),
-      {OpFoldResult(irLoop.getInductionVar())});
-  Value aTile = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({kc, mr}, elt), aPacked,
-      ArrayRef<OpFoldResult>{aPanel, rewriter.getIndexAttr(0),
-                             rewriter.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                             rewriter.getIndexAttr(kc),
-                             rewriter.getIndexAttr(mr)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-                             rewriter.getIndexAttr(1)});
+      rewriter, loc, (d0 + d1 + d2).floorDiv(mr),
+      {aOffset, mOffset, OpFoldResult(irLoop.getInductionVar())});
+  Value aTile = panelSlice(rewriter, loc, aPacked, aPanel, aKOffset, kc, mr);
   Value cTile = micro.getDpsInitOperand(0)->get();
   auto transposedA = linalg::MatmulOp::create(
       rewriter, loc, TypeRange{cTile.getType()},
       ValueRange{aTile, micro.getDpsInputOperand(1)->get()}, ValueRange{cTile});
-  AffineExpr dm, dn, dk;
-  bindDims(rewriter.getContext(), dm, dn, dk);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(3, 0, {dk, dm}, rewriter.getContext()),
-      AffineMap::get(3, 0, {dk, dn}, rewriter.getContext()),
-      AffineMap::get(3, 0, {dm, dn}, rewriter.getContext())};
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d2, d0}, ctx),
+                                 AffineMap::get(3, 0, {d2, d1}, ctx),
+                                 AffineMap::get(3, 0, {d0, d1}, ctx)};
   transposedA.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   rewriter.replaceOp(micro, transposedA->getResults());
   return cast<linalg::LinalgOp>(transposedA.getOperation());

@@ -130,13 +130,19 @@ struct GraphCPUTileAndVectorizePass
       return failure();
     int64_t nDim = batched ? 2 : 1;
     int64_t nCols = ranges[nDim];
-    // A column count that is not whole vectors (196 = 12 x 16 + 4: a conv
-    // with 14x14 outputs) is split into the whole-vector part, which gets
-    // the full kernel, and a narrow remainder; otherwise the block would be
-    // a divisor like 28 whose odd vectors are ~20x slower.
-    if (!ShapedType::isDynamic(nCols) && nCols > vectorWidth &&
-        nCols % vectorWidth != 0) {
-      int64_t main = nCols / vectorWidth * vectorWidth;
+    // A column count that is not whole register blocks (196 = 6 x 32 + 4:
+    // a conv with 14x14 outputs; 3248 = 101 x 32 + 16) is split into the
+    // whole-block part, which gets the full kernel, and a narrow remainder;
+    // otherwise the block would be a divisor like 28 whose odd vectors are
+    // ~20x slower, or a single vector, which halves the FMAs per load.
+    int64_t block = matmulTileNVectors * vectorWidth;
+    if (!ShapedType::isDynamic(nCols) && nCols > block && nCols % block != 0)
+      block = matmulTileNVectors * vectorWidth;
+    else
+      block = vectorWidth;
+    if (!ShapedType::isDynamic(nCols) && nCols > block &&
+        nCols % block != 0) {
+      int64_t main = nCols / block * block;
       rewriter.setInsertionPoint(op);
       auto [head, tail] = linalg::splitOp(
           rewriter, cast<TilingInterface>(op.getOperation()), nDim,
@@ -212,6 +218,78 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
+  /// A copy whose input index along some dim is the innermost loop plus
+  /// other loops (`q + j`: the im2col of a stride-1 convolution, which
+  /// reads a window shifted by `j`) reads `vw` consecutive elements per
+  /// tile, though its maps are not projected permutations (which linalg's
+  /// vectorizer needs). Tiled to `vw` along the innermost loop and 1
+  /// elsewhere, each tile is one transfer_read and one transfer_write.
+  LogicalResult vectorizeShiftedCopy(RewriterBase &rewriter,
+                                     linalg::LinalgOp op, int64_t vw) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        !hasStaticLoops(op))
+      return failure();
+    Block &body = generic.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != body.getArgument(0))
+      return failure();
+    int64_t rank = op.getNumLoops();
+    AffineExpr innerDim = getAffineDimExpr(rank - 1, op->getContext());
+    // The position of the one result of `map` that moves with the innermost
+    // loop at unit stride (`innermost + terms of other loops`).
+    auto unitStrideResult = [&](AffineMap map) -> std::optional<unsigned> {
+      std::optional<unsigned> pos;
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        if (!e.isFunctionOfDim(rank - 1))
+          continue;
+        AffineExpr rest = simplifyAffineExpr(e - innerDim, map.getNumDims(),
+                                             map.getNumSymbols());
+        if (pos || rest.isFunctionOfDim(rank - 1))
+          return std::nullopt;
+        pos = i;
+      }
+      return pos;
+    };
+    std::optional<unsigned> inPos =
+        unitStrideResult(op.getMatchingIndexingMap(op.getDpsInputOperand(0)));
+    std::optional<unsigned> outPos =
+        unitStrideResult(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+    if (!inPos || !outPos)
+      return failure();
+    SmallVector<int64_t> sizes(rank, 1);
+    sizes.back() = vw;
+    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+    if (failed(tiled))
+      return failure();
+    auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    Value in = inner.getDpsInputOperand(0)->get();
+    Value out = inner.getDpsInitOperand(0)->get();
+    auto inType = cast<RankedTensorType>(in.getType());
+    auto outType = cast<RankedTensorType>(out.getType());
+    if (!inType.hasStaticShape() || inType.getDimSize(*inPos) != vw ||
+        outType.getDimSize(*outPos) != vw)
+      return failure();
+    rewriter.setInsertionPoint(inner);
+    Location loc = inner.getLoc();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    auto vecType = VectorType::get({vw}, inType.getElementType());
+    auto readMap = AffineMap::get(inType.getRank(), 0,
+                                  getAffineDimExpr(*inPos, op->getContext()));
+    auto writeMap = AffineMap::get(outType.getRank(), 0,
+                                   getAffineDimExpr(*outPos, op->getContext()));
+    Value vec = vector::TransferReadOp::create(
+        rewriter, loc, vecType, in,
+        SmallVector<Value>(inType.getRank(), zero), std::nullopt, readMap,
+        ArrayRef<bool>{true});
+    auto write = vector::TransferWriteOp::create(
+        rewriter, loc, vec, out, SmallVector<Value>(outType.getRank(), zero),
+        writeMap, ArrayRef<bool>{true});
+    rewriter.replaceOp(inner, write->getResults());
+    return success();
+  }
+
   /// Everything else: vectorize along the innermost dim.
   LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op) {
     int64_t rank = op.getNumLoops();
@@ -226,6 +304,14 @@ struct GraphCPUTileAndVectorizePass
     int64_t vw = largestDivisor(innermost, vectorWidth);
     if (vw == 1)
       return failure(); // Nothing to gain; the scalar loop is simpler.
+    // LLVM splits odd-sized vectors into power-of-two pieces (14 lanes: 8 +
+    // 4 + 2): a power-of-two divisor at least half as wide does as well
+    // with whole registers (56 columns: 7 x 8 rather than 4 x 14).
+    if (!llvm::isPowerOf2_64(vw)) {
+      int64_t pow2 = innermost & -innermost;
+      if (pow2 >= 2 && pow2 < vw && 2 * pow2 >= vw)
+        vw = pow2;
+    }
     // An operand read with a stride along the innermost loop (an im2col
     // copy of a strided convolution: `2 * d5 + d3`) would vectorize into
     // gathers over 1-element tiles: the plain scalar loop nest is faster.
@@ -233,7 +319,7 @@ struct GraphCPUTileAndVectorizePass
     for (AffineMap map : op.getIndexingMapsArray())
       for (AffineExpr e : map.getResults())
         if (e.isFunctionOfDim(rank - 1) && e != innerDim)
-          return failure();
+          return vectorizeShiftedCopy(rewriter, op, vw);
     SmallVector<int64_t> sizes(rank, 1);
     sizes.back() = vw;
     linalg::LinalgOp inner = op;
@@ -263,6 +349,24 @@ struct GraphCPUTileAndVectorizePass
     if (l2CacheBytes > 0)
       caches.l2 = l2CacheBytes;
     SmallVector<linalg::LinalgOp> ops;
+    fn.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics())
+        ops.push_back(op);
+    });
+    // Slices of constants that matmuls read (a convolution's weight taps)
+    // become constants, which the packed kernel packs at compile time.
+    {
+      RewritePatternSet folds(&getContext());
+      tensor::populateFoldConstantExtractSlicePatterns(
+          folds, [](tensor::ExtractSliceOp slice) {
+            return llvm::any_of(slice->getUsers(), [](Operation *user) {
+              return isa<linalg::MatmulOp>(user);
+            });
+          });
+      if (failed(applyPatternsGreedily(fn, std::move(folds))))
+        return signalPassFailure();
+    }
+    ops.clear();
     fn.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())
         ops.push_back(op);

@@ -4,24 +4,26 @@
 // A large matmul is packed and cache-blocked (lib/Codegen/CPUMatmul.cpp).
 // With 64 KiB of L2 and 8x32 register tiles: kc = 64 (the smallest kc
 // allowed; 1/16 of L2 would be 32 rows of a 32-wide B panel), mc = 128 (a
-// 128 x 64 block of A is half of L2). B is packed once into [N/32][K][32] panels; each A block into
-// [mc/8][kc][8] micro-panels inside the kc and mc loops; then column panels
-// (step 32), row micro-panels (step 8) and the unit-step k loop of FMAs.
+// 128 x 64 block of A is half of L2). A is packed once into [M/8][K][8]
+// micro-panels (stored transposed), B into [N/32][K][32] panels; then the
+// kc and mc blocks, column panels (step 32), row micro-panels (step 8) and
+// the unit-step k loop of FMAs, which reads 8 consecutive floats of A and
+// 32 of B per step.
 // CHECK-LABEL: func.func @matmul
-// CHECK: %[[BX:.+]] = tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [256, 4, 32]
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0, 1], [2]] output_shape [32, 8, 256]
+// CHECK: %[[AP:.+]] = scf.for {{.+}} -> (tensor<32x256x8xf32>)
+// CHECK: vector.transpose {{.+}} : vector<1x8x1xf32> to vector<1x1x8xf32>
+// CHECK: tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [256, 4, 32]
 // CHECK: %[[BP:.+]] = scf.for {{.+}} -> (tensor<4x256x32xf32>)
 // CHECK: tensor.insert_slice {{.+}} tensor<1x1x16xf32> into tensor<4x256x32xf32>
 // CHECK: scf.for %[[PC:.+]] = %c0 to %c256 step %c64
 // CHECK: scf.for %[[IC:.+]] = %c0 to %c256 step %c128
-// CHECK: %[[ABLK:.+]] = tensor.extract_slice %arg0[%[[IC]], %[[PC]]] [128, 64]
-// CHECK: tensor.expand_shape %[[ABLK]] {{\[}}[0, 1], [2]] output_shape [16, 8, 64]
-// CHECK: %[[AP:.+]] = scf.for {{.+}} -> (tensor<16x64x8xf32>)
 // CHECK: scf.for %[[JR:.+]] = %c0 to %c128 step %c32
 // CHECK: %[[PANEL:.+]] = affine.apply #{{.+}}(%[[JR]])
 // CHECK: tensor.extract_slice %[[BP]][%[[PANEL]], %[[PC]], 0] [1, 64, 32] [1, 1, 1] : tensor<4x256x32xf32> to tensor<64x32xf32>
 // CHECK: scf.for %[[IR:.+]] = %c0 to %c128 step %c8
-// CHECK: %[[MICRO:.+]] = affine.apply #{{.+}}(%[[IR]])
-// CHECK: tensor.extract_slice %[[AP]][%[[MICRO]], 0, 0] [1, 64, 8] [1, 1, 1] : tensor<16x64x8xf32> to tensor<64x8xf32>
+// CHECK: %[[MICRO:.+]] = affine.apply #{{.+}}(%[[IC]], %[[IR]])
+// CHECK: tensor.extract_slice %[[AP]][%[[MICRO]], %[[PC]], 0] [1, 64, 8] [1, 1, 1] : tensor<32x256x8xf32> to tensor<64x8xf32>
 // CHECK: scf.for {{.+}} = %c0 to %c64 step %c1 iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
 // CHECK: vector.transfer_read {{.+}} : tensor<1x8xf32>, vector<1x8xf32>
 // CHECK: vector.transfer_read {{.+}} : tensor<1x32xf32>, vector<1x32xf32>

@@ -1098,6 +1098,30 @@ def conv2d_basic(rng):
     return [x, w], [as_f32(conv2d(x, w))]
 
 
+# Convolutions lowered as implicit GEMMs (stride 1, f32, static batch: one
+# matmul per kernel tap on the padded, flattened image; NNOps.cpp), in
+# test/Integration/conv-implicit-gemm.mlir.
+@case
+def conv2d_igemm_batch_bias(rng):
+    x, w = uniform(rng, (2, 5, 12, 14), -1, 1), uniform(rng, (6, 5, 3, 3), -1, 1)
+    b = uniform(rng, (6,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (1, 1), (1, 1, 1, 1)))]
+
+
+@case
+def conv2d_igemm_5x5_asymmetric(rng):
+    x, w = uniform(rng, (1, 3, 16, 20), -1, 1), uniform(rng, (4, 3, 5, 5), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w, None, (1, 1), (2, 1, 2, 3)))]
+
+
+@case
+def conv2d_igemm_wide(rng):
+    # 64 -> 64 channels at 28 x 28: the taps' matmuls are large enough for
+    # the packed kernel (B panels, 8 x 32 register tiles, column remainder).
+    x, w = uniform(rng, (1, 64, 28, 28), -1, 1), uniform(rng, (64, 64, 3, 3), -0.1, 0.1)
+    return [x, w], [as_f32(conv2d(x, w, None, (1, 1), (1, 1, 1, 1)))]
+
+
 @case
 def conv2d_stride_pad_bias(rng):
     x, w = uniform(rng, (1, 3, 9, 8), -1, 1), uniform(rng, (5, 3, 3, 3), -1, 1)

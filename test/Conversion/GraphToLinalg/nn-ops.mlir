@@ -4,11 +4,12 @@
 // Lowering of the second op set's neural-network and indexing ops
 // (lib/Conversion/GraphToLinalg/NNOps.cpp) and of its elementwise ops.
 
-// conv2d with groups = 1: im2col (a copying linalg.generic gathering
-// cols[n, c, i, j, p, q] = x[n, c, p*sh + i*dh, q*sw + j*dw] from the padded
-// input), then the [F, C*KH*KW] weight times the [N, C*KH*KW, OH*OW] columns
-// with the matmul lowering (linalg.batch_matmul), the bias added per
-// channel, and a reshape to NCHW. The batch stays dynamic.
+// conv2d with groups = 1 and a dynamic batch: im2col (a copying
+// linalg.generic gathering cols[n, c, i, j, p, q] = x[n, c, p*sh + i*dh,
+// q*sw + j*dw] from the padded input), then the [F, C*KH*KW] weight times the
+// [N, C*KH*KW, OH*OW] columns with the matmul lowering
+// (linalg.batch_matmul), the bias added per channel, and a reshape to NCHW.
+// The batch stays dynamic.
 // CHECK-DAG: #[[$IM2COL:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
 // CHECK-DAG: #[[$ID6:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
 // CHECK-LABEL: func.func @conv2d_im2col
@@ -40,15 +41,21 @@ func.func @conv2d_im2col(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: t
 
 // -----
 
-// Dilation enters the im2col map; asymmetric padding [top, left, bottom,
-// right] pads each side as given.
-// CHECK-DAG: #[[$MAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 + d2 * 2, d5 + d3 * 3)>
+// A static batch: per image, im2col (without the batch dim) and a plain
+// [F, C*KH*KW] x [C*KH*KW, OH*OW] linalg.matmul whose left operand is the
+// collapsed weight itself. Dilation enters the im2col map; asymmetric
+// padding [top, left, bottom, right] pads each side as given.
+// CHECK-DAG: #[[$MAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3 + d1 * 2, d4 + d2 * 3)>
 // CHECK-LABEL: func.func @conv2d_dilated_asymmetric
-// CHECK: tensor.pad %{{.+}} low[0, 0, 0, 2] high[0, 0, 1, 3]
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x7x7xf32>, %[[W:.+]]: tensor<5x2x2x2xf32>)
+// CHECK: %[[XP:.+]] = tensor.pad %[[X]] low[0, 0, 0, 2] high[0, 0, 1, 3]
 // CHECK: } : tensor<1x2x7x7xf32> to tensor<1x2x8x12xf32>
+// CHECK: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<5x2x2x2xf32> into tensor<5x8xf32>
+// CHECK: %[[IMG:.+]] = tensor.extract_slice %[[XP]][%{{.+}}, 0, 0, 0] [1, 2, 8, 12] [1, 1, 1, 1] : tensor<1x2x8x12xf32> to tensor<2x8x12xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[$MAP]], #{{.+}}]
-// CHECK-SAME: outs(%{{.+}} : tensor<1x2x2x2x6x9xf32>)
-// CHECK: linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<1x5x8xf32>, tensor<1x8x54xf32>)
+// CHECK-SAME: ins(%[[IMG]] : tensor<2x8x12xf32>) outs(%{{.+}} : tensor<2x2x2x6x9xf32>)
+// CHECK: %[[COLS:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1, 2], [3, 4]] : tensor<2x2x2x6x9xf32> into tensor<8x54xf32>
+// CHECK: linalg.matmul ins(%[[W2]], %[[COLS]] : tensor<5x8xf32>, tensor<8x54xf32>)
 // CHECK: into tensor<1x5x6x9xf32>
 func.func @conv2d_dilated_asymmetric(%x: tensor<1x2x7x7xf32>, %w: tensor<5x2x2x2xf32>) -> tensor<1x5x6x9xf32> {
   %0 = graph.conv2d %x, %w {padding = array<i64: 0, 2, 1, 3>, dilations = array<i64: 2, 3>} : (tensor<1x2x7x7xf32>, tensor<5x2x2x2xf32>) -> tensor<1x5x6x9xf32>
@@ -57,17 +64,53 @@ func.func @conv2d_dilated_asymmetric(%x: tensor<1x2x7x7xf32>, %w: tensor<5x2x2x2
 
 // -----
 
-// A 1x1, stride-1 convolution skips the im2col copy: the input reshaped to
-// [N, C, H*W] is the matmul operand.
+// A 1x1, stride-1 convolution skips the im2col copy: each image reshaped to
+// [C, H*W] is the matmul operand. A batch of 2 is an scf.for over the
+// images, each a [F, C] x [C, H*W] matmul inserted into the result.
 // CHECK-LABEL: func.func @conv2d_pointwise
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3x8x8xf32>, %[[W:.+]]: tensor<4x3x1x1xf32>)
-// CHECK: %[[XC:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : tensor<2x3x8x8xf32> into tensor<384xf32>
-// CHECK: %[[X3:.+]] = tensor.expand_shape %[[XC]] {{\[}}[0, 1, 2]] output_shape [2, 3, 64] : tensor<384xf32> into tensor<2x3x64xf32>
-// CHECK: linalg.batch_matmul ins(%{{.+}}, %[[X3]] : tensor<2x4x3xf32>, tensor<2x3x64xf32>) outs(%{{.+}} : tensor<2x4x64xf32>)
+// CHECK: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<4x3x1x1xf32> into tensor<4x3xf32>
+// CHECK: %[[LOOP:.+]] = scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<2x4x64xf32>)
+// CHECK: %[[IMG:.+]] = tensor.extract_slice %[[X]][%[[N]], 0, 0, 0] [1, 3, 8, 8] [1, 1, 1, 1] : tensor<2x3x8x8xf32> to tensor<3x8x8xf32>
+// CHECK: %[[X2:.+]] = tensor.collapse_shape %[[IMG]] {{\[}}[0], [1, 2]] : tensor<3x8x8xf32> into tensor<3x64xf32>
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[W2]], %[[X2]] : tensor<4x3xf32>, tensor<3x64xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK: tensor.insert_slice %[[MM]] into %[[ACC]][%[[N]], 0, 0] [1, 4, 64] [1, 1, 1] : tensor<4x64xf32> into tensor<2x4x64xf32>
+// CHECK: tensor.expand_shape %[[LOOP]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 8, 8]
 // CHECK-NOT: tensor.pad
 func.func @conv2d_pointwise(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<2x4x8x8xf32> {
   %0 = graph.conv2d %x, %w : (tensor<2x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<2x4x8x8xf32>
   return %0 : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+// A stride-1 3x3 convolution of f32 with a static batch: no im2col. The
+// input is padded with one extra zero row at the bottom and flattened per
+// image to [C, Hp * Wp]; each tap (i, j) of the kernel is a [F, C] x
+// [C, OH * Wp] matmul whose right operand is the flattened image sliced at
+// i * Wp + j, all nine accumulating into one [F, OH * Wp] tensor, whose
+// first OW of every Wp columns are the output.
+// CHECK-LABEL: func.func @conv2d_implicit_gemm
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x8x8xf32>, %[[W:.+]]: tensor<4x2x3x3xf32>)
+// CHECK: %[[XP:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 2, 1]
+// CHECK: } : tensor<1x2x8x8xf32> to tensor<1x2x11x10xf32>
+// CHECK: %[[IMG:.+]] = tensor.extract_slice %[[XP]][%{{.+}}, 0, 0, 0] [1, 2, 11, 10] [1, 1, 1, 1]
+// CHECK: %[[XF:.+]] = tensor.collapse_shape %[[IMG]] {{\[}}[0], [1, 2]] : tensor<2x11x10xf32> into tensor<2x110xf32>
+// CHECK: %[[ACC0:.+]] = linalg.fill
+// CHECK: %[[T00:.+]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [4, 2, 1, 1] [1, 1, 1, 1] : tensor<4x2x3x3xf32> to tensor<4x2xf32>
+// CHECK: %[[S00:.+]] = tensor.extract_slice %[[XF]][0, 0] [2, 80] [1, 1] : tensor<2x110xf32> to tensor<2x80xf32>
+// CHECK: %[[ACC1:.+]] = linalg.matmul ins(%[[T00]], %[[S00]] : tensor<4x2xf32>, tensor<2x80xf32>) outs(%[[ACC0]] : tensor<4x80xf32>)
+// CHECK: %[[S01:.+]] = tensor.extract_slice %[[XF]][0, 1] [2, 80] [1, 1]
+// CHECK: linalg.matmul ins(%{{.+}}, %[[S01]] : tensor<4x2xf32>, tensor<2x80xf32>) outs(%[[ACC1]] : tensor<4x80xf32>)
+// CHECK: tensor.extract_slice %[[XF]][0, 22] [2, 80] [1, 1]
+// CHECK: %[[ACC9:.+]] = linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: %[[ROWS:.+]] = tensor.expand_shape %[[ACC9]] {{\[}}[0], [1, 2]] output_shape [4, 8, 10] : tensor<4x80xf32> into tensor<4x8x10xf32>
+// CHECK: tensor.extract_slice %[[ROWS]][0, 0, 0] [4, 8, 8] [1, 1, 1] : tensor<4x8x10xf32> to tensor<4x8x8xf32>
+// CHECK-NOT: linalg.generic
+func.func @conv2d_implicit_gemm(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
 }
 
 // -----
