@@ -365,6 +365,8 @@ struct GraphCPUTileAndVectorizePass
           });
       if (failed(applyPatternsGreedily(fn, std::move(folds))))
         return signalPassFailure();
+      IRRewriter rewriter(&getContext());
+      graphopt::foldConstantMatmulOperands(rewriter, fn);
     }
     ops.clear();
     fn.walk([&](linalg::LinalgOp op) {

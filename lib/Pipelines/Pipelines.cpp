@@ -141,6 +141,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
                   "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");
   addUpstream(pm, "buffer-deallocation-pipeline");
   addUpstream(pm, "convert-bufferization-to-memref");
+  // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
+  pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
 
   buildLoopsToLLVM(pm, options);
 }

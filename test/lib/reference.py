@@ -1122,6 +1122,27 @@ def conv2d_igemm_wide(rng):
     return [x, w], [as_f32(conv2d(x, w, None, (1, 1), (1, 1, 1, 1)))]
 
 
+# Pixels as matmul rows (few output pixels, many channels): [OH*OW, K] x
+# [K, F], transposed back (NNOps.cpp).
+@case
+def conv2d_pixel_rows(rng):
+    x, w = uniform(rng, (1, 16, 7, 7), -1, 1), uniform(rng, (64, 16, 3, 3), -0.5, 0.5)
+    b = uniform(rng, (64,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (1, 1), (1, 1, 1, 1)))]
+
+
+@case
+def conv2d_pixel_rows_pointwise(rng):
+    x, w = uniform(rng, (2, 32, 7, 7), -1, 1), uniform(rng, (64, 32, 1, 1), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w))]
+
+
+@case
+def conv2d_pixel_rows_strided(rng):
+    x, w = uniform(rng, (1, 8, 14, 14), -1, 1), uniform(rng, (96, 8, 3, 3), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w, None, (2, 2), (1, 1, 1, 1)))]
+
+
 @case
 def conv2d_stride_pad_bias(rng):
     x, w = uniform(rng, (1, 3, 9, 8), -1, 1), uniform(rng, (5, 3, 3, 3), -1, 1)

@@ -17,12 +17,15 @@
 #ifndef GRAPHOPT_CODEGEN_CPUMATMUL_H
 #define GRAPHOPT_CODEGEN_CPUMATMUL_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
 
 namespace mlir {
+class Operation;
 class RewriterBase;
+class Value;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -71,6 +74,17 @@ FailureOr<linalg::LinalgOp>
 packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                    const CPUMatmulBlocking &blocking,
                    SmallVectorImpl<linalg::LinalgOp> &packOps);
+
+/// The value of `v` when it is computed from an f32 constant by reshapes
+/// and transposes only (a weight reshaped and transposed for a matmul,
+/// which reshape propagation may have reordered), evaluated now; null
+/// otherwise.
+DenseElementsAttr evaluateConstant(Value v);
+
+/// Replaces every matmul input under `root` that `evaluateConstant` can
+/// evaluate (looking through extract_slices) with the constant, so that the
+/// packing sees it and packs it at compile time.
+void foldConstantMatmulOperands(RewriterBase &rewriter, Operation *root);
 
 } // namespace mlir::graphopt
 

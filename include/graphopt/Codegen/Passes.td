@@ -192,6 +192,27 @@ def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mli
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::FuncOp"> {
+  let summary = "Expand strided memref.copy ops into loops the backend vectorizes";
+  let description = [{
+    A `memref.copy` between buffers that are not both contiguous becomes a
+    call of the runtime library's generic `memrefCopy`, which walks the
+    elements one by one through their descriptors: tens of cycles per
+    element, and a call per copy. Bufferization emits such copies for
+    slices written out of place (the columns of a split matmul, a 16-wide
+    row of a packed panel). This pass expands every such copy with a
+    static shape into a loop nest of loads and stores, whose innermost loop
+    LLVM vectorizes and unrolls. Contiguous copies are left alone: they
+    become `memcpy`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-copies", "strided copies expanded into loops">
+  ];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

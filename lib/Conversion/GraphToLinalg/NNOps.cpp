@@ -139,6 +139,16 @@ Value image(OpBuilder &b, Location loc, Value v, Value n) {
                                         strides);
 }
 
+/// The transpose of a static 2-D tensor (linalg.transpose).
+Value transpose2D(OpBuilder &b, Location loc, Value v) {
+  RankedTensorType t = tensorTypeOf(v);
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{t.getDimSize(1), t.getDimSize(0)},
+      t.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
+      ->getResult(0);
+}
+
 /// Calls `perImage(n)` (which returns image n of the result, without the
 /// batch dim) for each image of a static batch of `batch` and assembles
 /// [batch, ...]: directly for one image, in an scf.for otherwise, so that
@@ -277,47 +287,70 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       // [C*KH*KW, OH*OW] with the tiled matmul; the result is already NCHW.
       // A 1x1, stride-1 conv skips the copy. The weight is the matmul's
       // operand itself (packed at compile time when it is a constant).
-      int64_t k = c * kh * kw;
+      int64_t k = c * kh * kw, pixels = oh * ow;
       bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 &&
                        strides[1] == 1;
+      // Few output pixels and many channels (ResNet's 14x14 and 7x7
+      // stages): the pixels are the matmul's rows and the channels its
+      // columns, [OH*OW, K] x [K, F], then the [OH*OW, F] result is
+      // transposed. Otherwise 49 or 196 columns split into whole vector
+      // blocks and narrow remainders, each streaming the whole weight.
+      bool pixelRows = pixels % 32 != 0 && pixels < f;
       Value w2 = tensor::CollapseShapeOp::create(
           b, loc, RankedTensorType::get({f, k}, et), op.getWeight(),
           SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+      if (pixelRows)
+        w2 = transpose2D(b, loc, w2);
       Value y = forEachImage(
-          b, loc, x.getDimSize(0), RankedTensorType::get({f, oh * ow}, et),
+          b, loc, x.getDimSize(0), RankedTensorType::get({f, pixels}, et),
           [&](OpBuilder &nb, Location nl, Value n) -> Value {
             Value img = image(nb, nl, xp, n);
             Value cols;
             if (pointwise) {
-              cols = img;
+              cols = tensor::CollapseShapeOp::create(
+                  nb, nl, RankedTensorType::get({k, pixels}, et), img,
+                  SmallVector<ReassociationIndices>{{0}, {1, 2}});
+              if (pixelRows)
+                cols = transpose2D(nb, nl, cols);
             } else {
-              Value init = tensor::EmptyOp::create(
-                  nb, nl, ArrayRef<int64_t>{c, kh, kw, oh, ow}, et);
+              // cols[c, i, j, p, q] (or [p, q, c, i, j] with pixel rows)
+              // = xp[c, p*sh + i*dh, q*sw + j*dw].
               AffineExpr ci, i, j, p, q;
               bindDims(ctx, ci, i, j, p, q);
               auto inMap = AffineMap::get(5, 0,
                                           {ci, p * strides[0] + i * dil[0],
                                            q * strides[1] + j * dil[1]},
                                           ctx);
-              SmallVector<AffineMap> maps = {
-                  inMap, AffineMap::getMultiDimIdentityMap(5, ctx)};
+              auto outMap = pixelRows
+                                ? AffineMap::get(5, 0, {p, q, ci, i, j}, ctx)
+                                : AffineMap::getMultiDimIdentityMap(5, ctx);
+              SmallVector<int64_t> shape =
+                  pixelRows ? SmallVector<int64_t>{oh, ow, c, kh, kw}
+                            : SmallVector<int64_t>{c, kh, kw, oh, ow};
+              Value init = tensor::EmptyOp::create(nb, nl, shape, et);
               SmallVector<utils::IteratorType> its(
                   5, utils::IteratorType::parallel);
               cols = linalg::GenericOp::create(
                          nb, nl, TypeRange{init.getType()}, ValueRange{img},
-                         ValueRange{init}, maps, its,
+                         ValueRange{init}, SmallVector<AffineMap>{inMap, outMap},
+                         its,
                          [](OpBuilder &bb, Location bl, ValueRange args) {
                            linalg::YieldOp::create(bb, bl, args[0]);
                          })
                          .getResult(0);
+              SmallVector<ReassociationIndices> re =
+                  pixelRows
+                      ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}}
+                      : SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4}};
+              cols = tensor::CollapseShapeOp::create(
+                  nb, nl,
+                  pixelRows ? RankedTensorType::get({pixels, k}, et)
+                            : RankedTensorType::get({k, pixels}, et),
+                  cols, re);
             }
-            SmallVector<ReassociationIndices> re =
-                pointwise ? SmallVector<ReassociationIndices>{{0}, {1, 2}}
-                          : SmallVector<ReassociationIndices>{{0, 1, 2},
-                                                              {3, 4}};
-            Value cols2 = tensor::CollapseShapeOp::create(
-                nb, nl, RankedTensorType::get({k, oh * ow}, et), cols, re);
-            return MatMulOp::create(nb, nl, w2, cols2);
+            if (pixelRows)
+              return transpose2D(nb, nl, MatMulOp::create(nb, nl, cols, w2));
+            return MatMulOp::create(nb, nl, w2, cols);
           });
       if (Value bias = op.getBias())
         y = AddOp::create(

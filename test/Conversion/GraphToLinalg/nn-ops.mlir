@@ -115,6 +115,24 @@ func.func @conv2d_implicit_gemm(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>
 
 // -----
 
+// Few output pixels (7x7 = 49, not a multiple of 32) and more channels:
+// pixels are the matmul's rows. [OH*OW, C] (the image, transposed) times
+// [C, F] (the weight, transposed), and the [OH*OW, F] result transposed
+// back to [F, OH*OW].
+// CHECK-LABEL: func.func @conv2d_pixel_rows
+// CHECK-SAME: (%[[X:.+]]: tensor<1x32x7x7xf32>, %[[W:.+]]: tensor<64x32x1x1xf32>)
+// CHECK: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<64x32x1x1xf32> into tensor<64x32xf32>
+// CHECK: %[[WT:.+]] = linalg.transpose ins(%[[W2]] : tensor<64x32xf32>) outs(%{{.+}} : tensor<32x64xf32>) permutation = [1, 0]
+// CHECK: %[[XT:.+]] = linalg.transpose ins(%{{.+}} : tensor<32x49xf32>) outs(%{{.+}} : tensor<49x32xf32>) permutation = [1, 0]
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[XT]], %[[WT]] : tensor<49x32xf32>, tensor<32x64xf32>) outs(%{{.+}} : tensor<49x64xf32>)
+// CHECK: linalg.transpose ins(%[[MM]] : tensor<49x64xf32>) outs(%{{.+}} : tensor<64x49xf32>) permutation = [1, 0]
+func.func @conv2d_pixel_rows(%x: tensor<1x32x7x7xf32>, %w: tensor<64x32x1x1xf32>) -> tensor<1x64x7x7xf32> {
+  %0 = graph.conv2d %x, %w : (tensor<1x32x7x7xf32>, tensor<64x32x1x1xf32>) -> tensor<1x64x7x7xf32>
+  return %0 : tensor<1x64x7x7xf32>
+}
+
+// -----
+
 // Depthwise (groups = C = F): linalg.depthwise_conv_2d_nchw_chw on the
 // padded input with the weight collapsed to [C, KH, KW]; the bias,
 // broadcast along the channels, is the accumulator's initial value.
