@@ -92,6 +92,16 @@ graphopt_results *graphopt_program_run(graphopt_program *program,
                                        int num_inputs,
                                        const graphopt_tensor *inputs,
                                        char **error);
+/* Runs the program and copies its results into `outputs` (caller-owned
+ * buffers, one per result, whose dtype, rank and shape must be the
+ * results'). Saves allocating a results object when the result shapes are
+ * known in advance (static signatures). Returns 1 on success; 0 with
+ * *error set when the inputs do not match or the run fails; -1 with *error
+ * set when an output buffer does not match its result (nothing is written
+ * then; use graphopt_program_run). */
+int graphopt_program_run_into(graphopt_program *program, int num_inputs,
+                              const graphopt_tensor *inputs, int num_outputs,
+                              const graphopt_tensor *outputs, char **error);
 int graphopt_results_count(const graphopt_results *results);
 /* Result `i`; its data and shape stay valid until graphopt_results_destroy. */
 graphopt_tensor graphopt_results_get(const graphopt_results *results, int i);

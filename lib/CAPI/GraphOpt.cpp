@@ -306,10 +306,11 @@ double graphopt_program_codegen_seconds(const graphopt_program *p) {
   return p->runner->compileStats().jitSeconds;
 }
 
-graphopt_results *graphopt_program_run(graphopt_program *program,
-                                       int numInputs,
-                                       const graphopt_tensor *inputs,
-                                       char **error) {
+/// Runs `program` on borrowed `inputs`; the results, or an error message in
+/// `*error`.
+static std::optional<llvm::SmallVector<HostTensor>>
+runProgram(graphopt_program *program, int numInputs,
+           const graphopt_tensor *inputs, char **error) {
   llvm::SmallVector<HostTensor> args;
   for (int i = 0; i < numInputs; ++i) {
     const graphopt_tensor &t = inputs[i];
@@ -317,7 +318,7 @@ graphopt_results *graphopt_program_run(graphopt_program *program,
     if (!dt) {
       setError(error, "input " + std::to_string(i) + ": unknown dtype code " +
                           std::to_string(t.dtype));
-      return nullptr;
+      return std::nullopt;
     }
     // Borrow the caller's buffer: the compiled code only reads inputs.
     args.push_back(HostTensor::adopt(*dt, llvm::ArrayRef(t.shape, t.rank),
@@ -327,11 +328,52 @@ graphopt_results *graphopt_program_run(graphopt_program *program,
   auto results = program->runner->invoke(args);
   if (!results) {
     setError(error, diags.message(llvm::toString(results.takeError())));
-    return nullptr;
+    return std::nullopt;
   }
+  return std::move(*results);
+}
+
+graphopt_results *graphopt_program_run(graphopt_program *program,
+                                       int numInputs,
+                                       const graphopt_tensor *inputs,
+                                       char **error) {
+  auto results = runProgram(program, numInputs, inputs, error);
+  if (!results)
+    return nullptr;
   auto *r = new graphopt_results();
   r->tensors = std::move(*results);
   return r;
+}
+
+int graphopt_program_run_into(graphopt_program *program, int numInputs,
+                              const graphopt_tensor *inputs, int numOutputs,
+                              const graphopt_tensor *outputs, char **error) {
+  auto results = runProgram(program, numInputs, inputs, error);
+  if (!results)
+    return 0;
+  if (static_cast<int>(results->size()) != numOutputs) {
+    setError(error, "@" + program->runner->signature().name + " has " +
+                        std::to_string(results->size()) + " result(s), " +
+                        std::to_string(numOutputs) + " output buffer(s) given");
+    return -1;
+  }
+  for (int i = 0; i < numOutputs; ++i) {
+    const HostTensor &r = (*results)[i];
+    const graphopt_tensor &o = outputs[i];
+    if (o.dtype != fromDType(r.dtype()) ||
+        !llvm::equal(r.shape(), llvm::ArrayRef(o.shape, o.rank))) {
+      setError(error, "output " + std::to_string(i) +
+                          ": the buffer's dtype or shape differs from the "
+                          "result's");
+      return -1;
+    }
+  }
+  for (int i = 0; i < numOutputs; ++i) {
+    const HostTensor &r = (*results)[i];
+    if (r.sizeInBytes())
+      std::memcpy(outputs[i].data, r.data(), r.sizeInBytes());
+  }
+  return 1;
 }
 
 int graphopt_results_count(const graphopt_results *r) {

@@ -218,12 +218,13 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
-  /// A copy whose input index along some dim is the innermost loop plus
-  /// other loops (`q + j`: the im2col of a stride-1 convolution, which
-  /// reads a window shifted by `j`) reads `vw` consecutive elements per
-  /// tile, though its maps are not projected permutations (which linalg's
-  /// vectorizer needs). Tiled to `vw` along the innermost loop and 1
-  /// elsewhere, each tile is one transfer_read and one transfer_write.
+  /// A copy whose input index along some dim is the innermost loop (times
+  /// 1 or 2) plus other loops (`q + j`, `2q + j`: the im2col of a stride-1
+  /// or stride-2 convolution) reads `vw` consecutive (or every other)
+  /// elements per tile, though its maps are not projected permutations
+  /// (which linalg's vectorizer needs). Tiled to `vw` along the innermost
+  /// loop and 1 elsewhere, each tile is one transfer_read (two and a
+  /// shuffle for stride 2) and one transfer_write.
   LogicalResult vectorizeShiftedCopy(RewriterBase &rewriter,
                                      linalg::LinalgOp op, int64_t vw) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -238,24 +239,32 @@ struct GraphCPUTileAndVectorizePass
     int64_t rank = op.getNumLoops();
     AffineExpr innerDim = getAffineDimExpr(rank - 1, op->getContext());
     // The position of the one result of `map` that moves with the innermost
-    // loop at unit stride (`innermost + terms of other loops`).
-    auto unitStrideResult = [&](AffineMap map) -> std::optional<unsigned> {
+    // loop at stride `stride` (`stride * innermost + terms of other loops`).
+    auto stridedResult = [&](AffineMap map,
+                             int64_t stride) -> std::optional<unsigned> {
       std::optional<unsigned> pos;
       for (auto [i, e] : llvm::enumerate(map.getResults())) {
         if (!e.isFunctionOfDim(rank - 1))
           continue;
-        AffineExpr rest = simplifyAffineExpr(e - innerDim, map.getNumDims(),
-                                             map.getNumSymbols());
+        AffineExpr rest = simplifyAffineExpr(
+            e - innerDim * stride, map.getNumDims(), map.getNumSymbols());
         if (pos || rest.isFunctionOfDim(rank - 1))
           return std::nullopt;
         pos = i;
       }
       return pos;
     };
-    std::optional<unsigned> inPos =
-        unitStrideResult(op.getMatchingIndexingMap(op.getDpsInputOperand(0)));
+    AffineMap inMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    // Stride 2 (the im2col of a stride-2 convolution): two overlapping
+    // vectors of input, their even elements shuffled together.
+    int64_t stride = 1;
+    std::optional<unsigned> inPos = stridedResult(inMap, 1);
+    if (!inPos && vw % 2 == 0) {
+      inPos = stridedResult(inMap, 2);
+      stride = 2;
+    }
     std::optional<unsigned> outPos =
-        unitStrideResult(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+        stridedResult(op.getMatchingIndexingMap(op.getDpsInitOperand(0)), 1);
     if (!inPos || !outPos)
       return failure();
     SmallVector<int64_t> sizes(rank, 1);
@@ -268,7 +277,8 @@ struct GraphCPUTileAndVectorizePass
     Value out = inner.getDpsInitOperand(0)->get();
     auto inType = cast<RankedTensorType>(in.getType());
     auto outType = cast<RankedTensorType>(out.getType());
-    if (!inType.hasStaticShape() || inType.getDimSize(*inPos) != vw ||
+    if (!inType.hasStaticShape() ||
+        inType.getDimSize(*inPos) != (vw - 1) * stride + 1 ||
         outType.getDimSize(*outPos) != vw)
       return failure();
     rewriter.setInsertionPoint(inner);
@@ -279,10 +289,23 @@ struct GraphCPUTileAndVectorizePass
                                   getAffineDimExpr(*inPos, op->getContext()));
     auto writeMap = AffineMap::get(outType.getRank(), 0,
                                    getAffineDimExpr(*outPos, op->getContext()));
+    SmallVector<Value> indices(inType.getRank(), zero);
     Value vec = vector::TransferReadOp::create(
-        rewriter, loc, vecType, in,
-        SmallVector<Value>(inType.getRank(), zero), std::nullopt, readMap,
+        rewriter, loc, vecType, in, indices, std::nullopt, readMap,
         ArrayRef<bool>{true});
+    if (stride == 2) {
+      // Elements 0, 2, ..., 2vw - 2: the even lanes of [0, vw) and of
+      // [vw - 1, 2vw - 1) (odd lanes there), both in bounds.
+      indices[*inPos] = arith::ConstantIndexOp::create(rewriter, loc, vw - 1);
+      Value high = vector::TransferReadOp::create(
+          rewriter, loc, vecType, in, indices, std::nullopt, readMap,
+          ArrayRef<bool>{true});
+      SmallVector<int64_t> mask;
+      for (int64_t i = 0; i < vw; ++i)
+        mask.push_back(2 * i < vw ? 2 * i : 2 * i + 1);
+      vec = vector::ShuffleOp::create(rewriter, loc, vec, high,
+                                      rewriter.getDenseI64ArrayAttr(mask));
+    }
     auto write = vector::TransferWriteOp::create(
         rewriter, loc, vec, out, SmallVector<Value>(outType.getRank(), zero),
         writeMap, ArrayRef<bool>{true});

@@ -108,10 +108,26 @@ def _tree_of(value) -> Optional[_Tree]:
 # Arguments
 # --------------------------------------------------------------------------
 
+_plain_dtypes = None
+
+
+def _plain_torch_dtypes(torch):
+    """The torch dtypes whose tensors convert to NumPy as they are."""
+    global _plain_dtypes
+    if _plain_dtypes is None:
+        _plain_dtypes = frozenset((torch.float32, torch.float16, torch.int32,
+                                   torch.int64, torch.bool))
+    return _plain_dtypes
+
+
 def _as_numpy(value, index: int) -> np.ndarray:
     """One argument as a C-contiguous NumPy array (no copy when possible)."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
+        if (value.device.type == "cpu" and not value.requires_grad
+                and value.is_contiguous() and value.dtype in _plain_torch_dtypes(torch)
+                and not value.is_neg()):
+            return value.numpy()  # the common case, without a copy
         t = value.detach()
         if t.dtype == torch.bfloat16:
             raise TypeError(
@@ -265,12 +281,16 @@ class CompiledModule:
     # -- compiling -------------------------------------------------------
 
     def _key(self, arrays) -> tuple:
+        # np.dtype objects, not their names: dtype.name is computed in
+        # Python on every access (~5 us a call in NumPy 2).
+        if not self.dynamic_dims:
+            return tuple((a.dtype, a.shape) for a in arrays)
         key = []
         for i, a in enumerate(arrays):
             dyn = self.dynamic_dims.get(i, ())
             shape = tuple(None if d in dyn else n
                           for d, n in enumerate(a.shape))
-            key.append((a.dtype.name, shape))
+            key.append((a.dtype, shape))
         return tuple(key)
 
     def _entry_for(self, arrays, torch_args=None) -> _Entry:
@@ -343,7 +363,8 @@ class CompiledModule:
     def signatures(self) -> list:
         """The input signatures compiled so far: per input (dtype, shape),
         None marking a dynamic dim."""
-        return list(self._cache)
+        return [tuple((dtype.name, shape) for dtype, shape in key)
+                for key in self._cache]
 
     def __repr__(self) -> str:
         name = getattr(self.model, "__name__", type(self.model).__name__)
