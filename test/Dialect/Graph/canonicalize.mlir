@@ -692,6 +692,30 @@ func.func @transpose_transpose(%x: tensor<2x3x4xi1>) -> tensor<4x3x2xi1> {
 
 // -----
 
+// A transpose that moves only dims of size 1 is a reshape (no copy).
+// CHECK-LABEL: func.func @transpose_unit_dims
+// CHECK-SAME: (%[[X:.+]]: tensor<1x128x768xf32>)
+// CHECK: %[[R:.+]] = graph.reshape %[[X]], [128, 1, 768] : tensor<1x128x768xf32> -> tensor<128x1x768xf32>
+// CHECK-NOT: graph.transpose
+// CHECK: return %[[R]]
+func.func @transpose_unit_dims(%x: tensor<1x128x768xf32>) -> tensor<128x1x768xf32> {
+  %0 = graph.transpose %x, [1, 0, 2] : tensor<1x128x768xf32> -> tensor<128x1x768xf32>
+  return %0 : tensor<128x1x768xf32>
+}
+
+// -----
+
+// One that reorders dims of other sizes stays a transpose.
+// CHECK-LABEL: func.func @transpose_moves_data
+// CHECK: graph.transpose %{{.+}}, [2, 0, 1] : tensor<1x128x768xf32> -> tensor<768x1x128xf32>
+// CHECK-NOT: graph.reshape
+func.func @transpose_moves_data(%x: tensor<1x128x768xf32>) -> tensor<768x1x128xf32> {
+  %0 = graph.transpose %x, [2, 0, 1] : tensor<1x128x768xf32> -> tensor<768x1x128xf32>
+  return %0 : tensor<768x1x128xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_noop
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
 // CHECK-NOT: graph.reshape

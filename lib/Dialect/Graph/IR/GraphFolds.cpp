@@ -243,6 +243,31 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// A transpose that keeps the dims of size other than 1 in their order
+/// (transpose([1, 128, 768], [1, 0, 2])) moves no element: a reshape,
+/// which lowers to no copy. Static shapes only.
+struct TransposeOfUnitDimsToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto in = cast<RankedTensorType>(op.getInput().getType());
+    auto out = cast<RankedTensorType>(op.getType());
+    if (!in.hasStaticShape() || !out.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    int64_t last = -1;
+    for (int64_t p : op.getPermutation()) {
+      if (in.getDimSize(p) == 1)
+        continue;
+      if (p < last)
+        return rewriter.notifyMatchFailure(op, "moves a dim of size > 1");
+      last = p;
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, out, op.getInput(),
+                                           out.getShape());
+    return success();
+  }
+};
+
 /// reshape(reshape(x)) -> reshape(x); the inner shape does not matter.
 struct ComposeReshapes : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -402,7 +427,7 @@ void CastOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposes>(context);
+  results.add<ComposeTransposes, TransposeOfUnitDimsToReshape>(context);
 }
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
