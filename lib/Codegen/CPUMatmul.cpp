@@ -118,8 +118,9 @@ mlir::graphopt::chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
 
 bool mlir::graphopt::shouldPackMatmul(int64_t m, int64_t n, int64_t k,
                                       const CPUMatmulBlocking &blocking) {
-  return m >= 4 * blocking.mr && m * n * k >= (int64_t(1) << 18) &&
-         n % blocking.nr == 0;
+  // Which operands are packed is decided per operand (packAndBlockMatmul):
+  // constants always, run-time operands by their reuse.
+  return m * n * k >= (int64_t(1) << 18) && n % blocking.nr == 0;
 }
 
 /// True when `ofr` is known to be a multiple of `factor`: a constant, or the

@@ -56,9 +56,12 @@ CPUMatmulBlocking chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
                                        int64_t mr, int64_t nr,
                                        const CPUCacheSizes &caches);
 
-/// The cost rule for packing: true when B's panels are reused by enough row
-/// blocks (m >= 4 mr) and the matmul is large enough (m n k >= 2^18) for the
-/// copy to pay off. Below that the register kernel reads B in place.
+/// Whether to try packing at all: the matmul is large enough (m n k >= 2^18)
+/// and its columns are whole register blocks. Which operands are packed is
+/// then decided per operand by packAndBlockMatmul: a constant always (at
+/// compile time), B at run time when its panels are reused by at least 16
+/// row micro-panels, A when its micro-panels are reused by at least 4
+/// column panels. Below that the register kernel reads operands in place.
 bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
                       const CPUMatmulBlocking &blocking);
 
