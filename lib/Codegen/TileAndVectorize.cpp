@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -390,6 +391,20 @@ struct GraphCPUTileAndVectorizePass
         return signalPassFailure();
       IRRewriter rewriter(&getContext());
       graphopt::foldConstantMatmulOperands(rewriter, fn);
+      // Stride-1 convolutions (chains of tap matmuls): the direct kernel.
+      // Chain ends only: rewriting a chain erases its other matmuls.
+      SmallVector<linalg::MatmulOp> ends;
+      fn.walk([&](linalg::MatmulOp m) {
+        bool accumulated = llvm::any_of(m->getUses(), [](OpOperand &use) {
+          auto next = dyn_cast<linalg::MatmulOp>(use.getOwner());
+          return next && use.get() == next.getDpsInitOperand(0)->get();
+        });
+        if (!accumulated)
+          ends.push_back(m);
+      });
+      for (linalg::MatmulOp m : ends)
+        if (graphopt::fuseConvolutionTaps(rewriter, m, vectorWidth))
+          ++numDirectConvs;
     }
     ops.clear();
     fn.walk([&](linalg::LinalgOp op) {

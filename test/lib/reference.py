@@ -1143,6 +1143,27 @@ def conv2d_pixel_rows_strided(rng):
     return [x, w], [as_f32(conv2d(x, w, None, (2, 2), (1, 1, 1, 1)))]
 
 
+def formula_weight(shape):
+    """Weights the test writes as a constant literal, from a formula:
+    w[f, c, i, j] = ((7 f + 3 c + 5 i + j) mod 11 - 5) / 8."""
+    f, c, i, j = np.indices(shape)
+    return (((7 * f + 3 * c + 5 * i + j) % 11 - 5) / 8).astype(F32)
+
+
+# Constant weights: the direct stride-1 kernel (lib/Codegen/CPUConv.cpp).
+@case
+def conv2d_direct_rgb(rng):
+    x = uniform(rng, (2, 3, 20, 22), -1, 1)
+    return [x], [as_f32(conv2d(x, formula_weight((16, 3, 3, 3))))]
+
+
+@case
+def conv2d_direct_pad(rng):
+    x = uniform(rng, (1, 8, 15, 17), -1, 1)
+    return [x], [as_f32(np.maximum(conv2d(x, formula_weight((12, 8, 3, 3)),
+                                          None, (1, 1), (1, 1, 1, 1)), 0))]
+
+
 @case
 def conv2d_stride_pad_bias(rng):
     x, w = uniform(rng, (1, 3, 9, 8), -1, 1), uniform(rng, (5, 3, 3, 3), -1, 1)

@@ -11,7 +11,12 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Matmul-class ops are tiled into register blocks of `mr x nr` (rows x
     vector-width multiples) with a unit reduction step, vectorized, and the
     accumulator tile is hoisted out of the reduction loop, so that the inner
-    loop becomes broadcasts and FMAs. Elementwise and reduction ops are tiled
+    loop becomes broadcasts and FMAs. Large f32 matmuls are first packed and
+    cache-blocked (`pack-matmuls`, `l2-cache-bytes`; CPUMatmul.h): B into
+    [N/nr][K][nr] panels, A into [M/mr][K][mr] micro-panels, constants at
+    compile time, in BLIS loop order. Chains of convolution-tap matmuls
+    (stride-1 convolutions with constant weights) become a direct kernel
+    that keeps the output block in registers across all taps (CPUConv.h). Elementwise and reduction ops are tiled
     so that the innermost dimension is a multiple of the vector width and
     vectorized; tile sizes are divisors of static sizes, so no tile is partial,
     and dynamic sizes stay scalar. Ops it cannot handle are left for the
@@ -37,7 +42,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
   let statistics = [
     Statistic<"numVectorized", "vectorized-ops", "linalg ops vectorized">,
     Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">,
-    Statistic<"numPacked", "packed-matmuls", "matmuls with packed B panels and cache blocking">
+    Statistic<"numPacked", "packed-matmuls", "matmuls with packed B panels and cache blocking">,
+    Statistic<"numDirectConvs", "direct-convs", "chains of convolution-tap matmuls replaced by the direct kernel">
   ];
 }
 

@@ -12,9 +12,13 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
     `linalg` named ops where they exist (matmul, batch_matmul, transpose,
     broadcast, reduce, fill), `linalg.generic` for broadcasting elementwise
     ops, and `tensor` ops for reshapes, slices and concatenation.
-    Convolutions with `groups = 1` become an im2col copy and a matmul (so they
-    use the tiled matmul kernel); depthwise and grouped ones linalg's
-    convolution ops; pooling linalg's pooling ops. `graph.if` becomes
+    Convolutions with `groups = 1` become matmuls (so they use the tiled
+    matmul kernel), image by image for a static batch: stride-1 f32 ones
+    one matmul per kernel tap on shifted slices of the padded, flattened
+    image (an implicit GEMM, which the CPU code generation turns into a
+    direct kernel), others an im2col copy and one matmul, with the pixels as
+    the matmul's rows when they are few and the channels many; depthwise and
+    grouped ones linalg's convolution ops; pooling linalg's pooling ops. `graph.if` becomes
     `scf.if` and `graph.loop` `scf.while`. `fusion.custom_call` becomes a
     call of the kernel's C interface on buffers. Composite ops are first expanded
     with the `graph-decompose` patterns. Fails, naming the op, when an op

@@ -1,0 +1,36 @@
+//===- CPUConv.h - direct stride-1 convolution kernel for the CPU -*- C++ -*-===//
+//
+/// \file
+/// A stride-1 convolution of one image arrives from convert-graph-to-linalg
+/// as a chain of matmuls, one per kernel tap, on shifted slices of the
+/// padded, flattened image (an implicit GEMM). On the CPU the chain becomes
+/// one direct-convolution loop nest whose output block stays in registers
+/// across all taps and channels, with the weights packed at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHOPT_CODEGEN_CPUCONV_H
+#define GRAPHOPT_CODEGEN_CPUCONV_H
+
+#include <cstdint>
+
+namespace mlir {
+class RewriterBase;
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
+} // namespace mlir
+
+namespace mlir::graphopt {
+
+/// When `op` ends a chain of at least two f32 matmuls `o += W_t x
+/// image[:, o_t : o_t + P]` over one 2-D image with constant weights,
+/// replaces the chain with the direct kernel (register blocks of up to 8
+/// output channels by 2 x `vectorWidth` columns, narrower blocks for the
+/// remaining columns) and returns true; otherwise changes nothing.
+bool fuseConvolutionTaps(RewriterBase &rewriter, linalg::LinalgOp op,
+                         int64_t vectorWidth);
+
+} // namespace mlir::graphopt
+
+#endif // GRAPHOPT_CODEGEN_CPUCONV_H
