@@ -140,8 +140,8 @@ Value index(RewriterBase &rewriter, Location loc, int64_t v) {
 /// Adds the kernel's loops for output columns [start, start + count),
 /// in blocks of `nr` (which divides `count`), to `out`; returns the result.
 Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
-                   Value weights, Value out, int64_t mr, int64_t start,
-                   int64_t count, int64_t nr) {
+                   Value weights, Value out, bool zeroInit, int64_t mr,
+                   int64_t start, int64_t count, int64_t nr) {
   Type f32 = rewriter.getF32Type();
   auto rowType = VectorType::get({nr}, f32);
   auto panelType = VectorType::get({mr}, f32);
@@ -159,9 +159,18 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
   rewriter.setInsertionPointToStart(pLoop.getBody());
   Value p = pLoop.getInductionVar();
   Value acc = pLoop.getRegionIterArg(0);
-  // The output block's rows, in registers for the whole reduction.
+  // The output block's rows, in registers for the whole reduction; zeros
+  // when the chain started from a zero fill (which is then never written).
   SmallVector<Value> rows;
+  Value zeros;
+  if (zeroInit)
+    zeros = arith::ConstantOp::create(rewriter, loc, rowType,
+                                      rewriter.getZeroAttr(rowType));
   for (int64_t r = 0; r < mr; ++r) {
+    if (zeroInit) {
+      rows.push_back(zeros);
+      continue;
+    }
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     rows.push_back(vector::TransferReadOp::create(
         rewriter, loc, rowType, acc, ValueRange{f, p}, pad,
@@ -234,14 +243,23 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
   rewriter.setInsertionPoint(chain->matmuls.front());
   Value weights = packWeights(rewriter, loc, *chain, mr);
   rewriter.setInsertionPoint(last);
-  // Whole blocks of 2 vectors, then narrower power-of-two blocks.
+  // Whole blocks of 2 vectors, then narrower power-of-two blocks. A zero
+  // fill as the initial output is not materialized: the blocks start from
+  // zero registers and are written once.
   Value out = chain->init;
+  bool zeroInit = false;
+  if (auto fill = out.getDefiningOp<linalg::FillOp>()) {
+    if (matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+      out = fill.getOutputs()[0];
+      zeroInit = true;
+    }
+  }
   int64_t start = 0, nr = 2 * vectorWidth;
   while (start < chain->p) {
     int64_t count = (chain->p - start) / nr * nr;
     if (count > 0) {
-      out = buildColumns(rewriter, loc, *chain, weights, out, mr, start, count,
-                         nr);
+      out = buildColumns(rewriter, loc, *chain, weights, out, zeroInit, mr,
+                         start, count, nr);
       start += count;
     }
     nr /= 2;
