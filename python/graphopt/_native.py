@@ -451,12 +451,16 @@ class Program:
             return None
         c_in, c_out, _ = structs
         outs = [np.empty(o.shape, o.dtype) for o in self.outputs]
-        for c, a in zip(c_in, arrays):
-            c.data = a.ctypes.data if a.size else None
-        for c, o in zip(c_out, outs):
-            c.data = o.ctypes.data if o.size else None
+        in_ptrs = [a.ctypes.data if a.size else None for a in arrays]
+        out_ptrs = [o.ctypes.data if o.size else None for o in outs]
         err = ctypes.c_void_p()
+        # The structs are shared by the calls of this signature: their data
+        # pointers are set under the lock that serializes runs.
         with self._lock:
+            for c, ptr in zip(c_in, in_ptrs):
+                c.data = ptr
+            for c, ptr in zip(c_out, out_ptrs):
+                c.data = ptr
             status = _program_run_into(self._handle, len(arrays), c_in,
                                        len(outs), c_out, ctypes.byref(err))
         if status == 1:
