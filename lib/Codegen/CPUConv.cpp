@@ -271,3 +271,104 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
     rewriter.eraseOp(*it);
   return true;
 }
+
+bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
+                                            linalg::LinalgOp op,
+                                            int64_t vectorWidth) {
+  auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation());
+  if (!dw || !dw.hasPureTensorSemantics())
+    return false;
+  Value input = dw.getDpsInputOperand(0)->get();
+  Value weight = dw.getDpsInputOperand(1)->get();
+  Value init = dw.getDpsInitOperand(0)->get();
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto wType = cast<RankedTensorType>(weight.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  if (!inType.hasStaticShape() || !wType.hasStaticShape() ||
+      !outType.hasStaticShape() || !inType.getElementType().isF32() ||
+      !wType.getElementType().isF32() || !outType.getElementType().isF32())
+    return false;
+  SmallVector<int64_t> strides(dw.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(dw.getDilations().getValues<int64_t>());
+  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
+          dwid = dilations[1];
+  if (sw > 2)
+    return false;
+  int64_t n = outType.getDimSize(0), c = outType.getDimSize(1),
+          oh = outType.getDimSize(2), ow = outType.getDimSize(3),
+          kh = wType.getDimSize(1), kw = wType.getDimSize(2);
+  Location loc = dw.getLoc();
+  Type f32 = rewriter.getF32Type();
+  rewriter.setInsertionPoint(dw);
+  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+  Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  // Loops over images, channels and output rows; each row in chunks of a
+  // vector, every chunk accumulating all KH x KW taps in a register.
+  auto nLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, n),
+                                  one, ValueRange{init});
+  rewriter.setInsertionPointToStart(nLoop.getBody());
+  auto cLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, c),
+                                  one, ValueRange{nLoop.getRegionIterArg(0)});
+  rewriter.setInsertionPointToStart(cLoop.getBody());
+  Value ni = nLoop.getInductionVar(), ci = cLoop.getInductionVar();
+  // The channel's taps, broadcast once per channel.
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j)
+      taps.push_back(tensor::ExtractOp::create(
+          rewriter, loc, weight,
+          ValueRange{ci, index(rewriter, loc, i), index(rewriter, loc, j)}));
+  auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, oh),
+                                  one, ValueRange{cLoop.getRegionIterArg(0)});
+  rewriter.setInsertionPointToStart(hLoop.getBody());
+  Value hi = hLoop.getInductionVar();
+  Value out = hLoop.getRegionIterArg(0);
+  Value rowBase =
+      arith::MulIOp::create(rewriter, loc, hi, index(rewriter, loc, sh));
+  for (int64_t start = 0; start < ow;) {
+    int64_t width = std::min(vectorWidth, ow - start);
+    auto vecType = VectorType::get({width}, f32);
+    Value col = index(rewriter, loc, start);
+    Value acc = vector::TransferReadOp::create(
+        rewriter, loc, vecType, out, ValueRange{ni, ci, hi, col}, pad,
+        ArrayRef<bool>{true});
+    for (int64_t i = 0; i < kh; ++i) {
+      Value row = arith::AddIOp::create(rewriter, loc, rowBase,
+                                        index(rewriter, loc, i * dh));
+      for (int64_t j = 0; j < kw; ++j) {
+        int64_t first = start * sw + j * dwid;
+        Value x = vector::TransferReadOp::create(
+            rewriter, loc, vecType, input,
+            ValueRange{ni, ci, row, index(rewriter, loc, first)}, pad,
+            ArrayRef<bool>{true});
+        if (sw == 2) {
+          // Every other element: the even lanes of two overlapping reads.
+          Value high = vector::TransferReadOp::create(
+              rewriter, loc, vecType, input,
+              ValueRange{ni, ci, row, index(rewriter, loc, first + width - 1)},
+              pad, ArrayRef<bool>{true});
+          SmallVector<int64_t> mask;
+          for (int64_t l = 0; l < width; ++l)
+            mask.push_back(2 * l < width ? 2 * l : 2 * l + 1);
+          x = vector::ShuffleOp::create(rewriter, loc, x, high,
+                                        rewriter.getDenseI64ArrayAttr(mask));
+        }
+        Value w = vector::BroadcastOp::create(rewriter, loc, vecType,
+                                              taps[i * kw + j]);
+        acc = vector::FMAOp::create(rewriter, loc, w, x, acc);
+      }
+    }
+    out = vector::TransferWriteOp::create(rewriter, loc, acc, out,
+                                          ValueRange{ni, ci, hi, col},
+                                          ArrayRef<bool>{true})
+              .getResult();
+    start += width;
+  }
+  scf::YieldOp::create(rewriter, loc, out);
+  rewriter.setInsertionPointAfter(hLoop);
+  scf::YieldOp::create(rewriter, loc, hLoop.getResult(0));
+  rewriter.setInsertionPointAfter(cLoop);
+  scf::YieldOp::create(rewriter, loc, cLoop.getResult(0));
+  rewriter.replaceOp(dw, nLoop.getResult(0));
+  return true;
+}

@@ -413,6 +413,10 @@ struct GraphCPUTileAndVectorizePass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
+      if (graphopt::vectorizeDepthwiseConv(rewriter, op, vectorWidth)) {
+        ++numVectorized;
+        continue;
+      }
       bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
       LogicalResult r =
           isMatmul ? tileMatmul(rewriter, op) : tileInnermost(rewriter, op);

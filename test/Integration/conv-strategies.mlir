@@ -64,6 +64,24 @@
 // KERNEL: vector.fma {{.+}} : vector<32xf32>
 // KERNEL-LABEL: func.func @direct_pad
 
+// Depthwise convolutions (f32): each output row in 16-lane chunks and a
+// remainder (35 = 16 + 16 + 3; 19 = 16 + 3), all taps accumulated in a
+// register; stride 2 reads two overlapping vectors per tap.
+// RUN: %reference conv2d_depthwise_rows %t/i
+// RUN: graph-run %s --entry=depthwise_rows --quiet --input=@%t/i/x0.npy \
+// RUN:   --input=@%t/i/x1.npy --input=@%t/i/x2.npy \
+// RUN:   --expected-output=@%t/i/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: %reference conv2d_depthwise_5x5_stride2 %t/j
+// RUN: graph-run %s --entry=depthwise_5x5_stride2 --quiet --input=@%t/j/x0.npy \
+// RUN:   --input=@%t/j/x1.npy \
+// RUN:   --expected-output=@%t/j/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// KERNEL-LABEL: func.func @depthwise_rows
+// KERNEL-NOT: linalg.depthwise_conv_2d_nchw_chw
+// KERNEL: vector.fma {{.+}} : vector<16xf32>
+// KERNEL: vector.fma {{.+}} : vector<3xf32>
+// KERNEL-LABEL: func.func @depthwise_5x5_stride2
+// KERNEL: vector.shuffle
+
 // CHECK: result 0: matches expected
 
 func.func @batch_bias(%x: tensor<2x5x12x14xf32>, %w: tensor<6x5x3x3xf32>, %b: tensor<6xf32>) -> tensor<2x6x12x14xf32> {
@@ -107,4 +125,14 @@ func.func @direct_pad(%x: tensor<1x8x15x17xf32>) -> tensor<1x12x15x17xf32> {
   %r = graph.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x15x17xf32>, tensor<12x8x3x3xf32>) -> tensor<1x12x15x17xf32>
   %z = graph.relu %r : tensor<1x12x15x17xf32> -> tensor<1x12x15x17xf32>
   return %z : tensor<1x12x15x17xf32>
+}
+
+func.func @depthwise_rows(%x: tensor<2x6x20x35xf32>, %w: tensor<6x1x3x3xf32>, %b: tensor<6xf32>) -> tensor<2x6x20x35xf32> {
+  %r = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>, groups = 6 : i64} : (tensor<2x6x20x35xf32>, tensor<6x1x3x3xf32>, tensor<6xf32>) -> tensor<2x6x20x35xf32>
+  return %r : tensor<2x6x20x35xf32>
+}
+
+func.func @depthwise_5x5_stride2(%x: tensor<1x8x23x37xf32>, %w: tensor<8x1x5x5xf32>) -> tensor<1x8x12x19xf32> {
+  %r = graph.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>, groups = 8 : i64} : (tensor<1x8x23x37xf32>, tensor<8x1x5x5xf32>) -> tensor<1x8x12x19xf32>
+  return %r : tensor<1x8x12x19xf32>
 }

@@ -1164,6 +1164,21 @@ def conv2d_direct_pad(rng):
                                           None, (1, 1), (1, 1, 1, 1)), 0))]
 
 
+# Depthwise convolutions, rows in vector chunks with a remainder
+# (lib/Codegen/CPUConv.cpp, vectorizeDepthwiseConv).
+@case
+def conv2d_depthwise_rows(rng):
+    x, w = uniform(rng, (2, 6, 20, 35), -1, 1), uniform(rng, (6, 1, 3, 3), -1, 1)
+    b = uniform(rng, (6,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (1, 1), (1, 1, 1, 1), groups=6))]
+
+
+@case
+def conv2d_depthwise_5x5_stride2(rng):
+    x, w = uniform(rng, (1, 8, 23, 37), -1, 1), uniform(rng, (8, 1, 5, 5), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w, None, (2, 2), (2, 2, 2, 2), groups=8))]
+
+
 @case
 def conv2d_stride_pad_bias(rng):
     x, w = uniform(rng, (1, 3, 9, 8), -1, 1), uniform(rng, (5, 3, 3, 3), -1, 1)

@@ -31,6 +31,15 @@ namespace mlir::graphopt {
 bool fuseConvolutionTaps(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t vectorWidth);
 
+/// Replaces `op`, when it is an f32 `linalg.depthwise_conv_2d_nchw_chw`
+/// on static shapes with a width stride of 1 or 2, with loops over images,
+/// channels and output rows in which each row is computed in chunks of
+/// `vectorWidth` lanes, every chunk accumulating all taps in a register
+/// (input read in place: one vector per tap, two and a shuffle for stride
+/// 2). Returns false and changes nothing otherwise.
+bool vectorizeDepthwiseConv(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t vectorWidth);
+
 } // namespace mlir::graphopt
 
 #endif // GRAPHOPT_CODEGEN_CPUCONV_H
