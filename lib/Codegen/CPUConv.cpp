@@ -233,12 +233,7 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
   std::optional<TapChain> chain = matchChain(last);
   if (!chain)
     return false;
-  int64_t mr = 1;
-  for (int64_t d = std::min<int64_t>(chain->f, 8); d >= 1; --d)
-    if (chain->f % d == 0) {
-      mr = d;
-      break;
-    }
+  int64_t mr = largestDivisor(chain->f, 8);
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(chain->matmuls.front());
   Value weights = packWeights(rewriter, loc, *chain, mr);

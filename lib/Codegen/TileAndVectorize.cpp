@@ -99,10 +99,7 @@ bool touchesI1(linalg::LinalgOp op) {
 int64_t largestDivisor(int64_t size, int64_t limit) {
   if (ShapedType::isDynamic(size))
     return limit;
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
+  return graphopt::largestDivisor(size, limit);
 }
 
 /// True when every loop dim of `op` has a static size.
@@ -137,9 +134,7 @@ struct GraphCPUTileAndVectorizePass
     // otherwise the block would be a divisor like 28 whose odd vectors are
     // ~20x slower, or a single vector, which halves the FMAs per load.
     int64_t block = matmulTileNVectors * vectorWidth;
-    if (!ShapedType::isDynamic(nCols) && nCols > block && nCols % block != 0)
-      block = matmulTileNVectors * vectorWidth;
-    else
+    if (ShapedType::isDynamic(nCols) || nCols <= block || nCols % block == 0)
       block = vectorWidth;
     if (!ShapedType::isDynamic(nCols) && nCols > block &&
         nCols % block != 0) {
@@ -372,11 +367,7 @@ struct GraphCPUTileAndVectorizePass
     caches = graphopt::getHostCacheSizes();
     if (l2CacheBytes > 0)
       caches.l2 = l2CacheBytes;
-    SmallVector<linalg::LinalgOp> ops;
-    fn.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics())
-        ops.push_back(op);
-    });
+    IRRewriter rewriter(&getContext());
     // Slices of constants that matmuls read (a convolution's weight taps)
     // become constants, which the packed kernel packs at compile time.
     {
@@ -389,7 +380,6 @@ struct GraphCPUTileAndVectorizePass
           });
       if (failed(applyPatternsGreedily(fn, std::move(folds))))
         return signalPassFailure();
-      IRRewriter rewriter(&getContext());
       graphopt::foldConstantMatmulOperands(rewriter, fn);
       // Stride-1 convolutions (chains of tap matmuls): the direct kernel.
       // Chain ends only: rewriting a chain erases its other matmuls.
@@ -406,12 +396,11 @@ struct GraphCPUTileAndVectorizePass
         if (graphopt::fuseConvolutionTaps(rewriter, m, vectorWidth))
           ++numDirectConvs;
     }
-    ops.clear();
+    SmallVector<linalg::LinalgOp> ops;
     fn.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics())
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
       if (graphopt::vectorizeDepthwiseConv(rewriter, op, vectorWidth)) {
         ++numVectorized;

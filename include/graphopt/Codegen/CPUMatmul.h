@@ -42,6 +42,10 @@ struct CPUCacheSizes {
 /// CPUCacheSizes where they cannot be read.
 CPUCacheSizes getHostCacheSizes();
 
+/// The largest divisor of `size` that is at most `limit` and a multiple of
+/// `multiple` (which divides `size`); `multiple` when none is larger.
+int64_t largestDivisor(int64_t size, int64_t limit, int64_t multiple = 1);
+
 /// Block sizes of one matmul: the register tile `mr x nr`, the reduction
 /// block `kc` and the row block `mc`. Every size divides the dim it blocks.
 struct CPUMatmulBlocking {

@@ -257,9 +257,6 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     int64_t c = x.getDimSize(1), f = w.getDimSize(0), kh = w.getDimSize(2),
             kw = w.getDimSize(3), oh = out.getDimSize(2),
             ow = out.getDimSize(3);
-    Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2],
-                          pad[3], b.getZeroAttr(et));
-    SmallVector<OpFoldResult> outSizes = nchwSizes(b, loc, op.getInput(), out);
     MLIRContext *ctx = b.getContext();
 
     if (groups == 1 && isImplicitGemmConv(x, w, out, strides, dil, pad)) {
@@ -280,6 +277,10 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       replaceWithCast(b, op, r);
       return success();
     }
+
+    Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2],
+                          pad[3], b.getZeroAttr(et));
+    SmallVector<OpFoldResult> outSizes = nchwSizes(b, loc, op.getInput(), out);
 
     if (groups == 1 && !x.isDynamicDim(0)) {
       // Per image (forEachImage): im2col, cols[c, i, j, p, q] =
