@@ -107,6 +107,11 @@ bool hasStaticLoops(linalg::LinalgOp op) {
   return llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
 
+/// True when some loop dim of `op` has static size 0.
+bool hasEmptyIterationSpace(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 struct GraphCPUTileAndVectorizePass
     : public graphopt::impl::GraphCPUTileAndVectorizePassBase<
           GraphCPUTileAndVectorizePass> {
@@ -389,7 +394,7 @@ struct GraphCPUTileAndVectorizePass
           auto next = dyn_cast<linalg::MatmulOp>(use.getOwner());
           return next && use.get() == next.getDpsInitOperand(0)->get();
         });
-        if (!accumulated)
+        if (!accumulated && !hasEmptyIterationSpace(m))
           ends.push_back(m);
       });
       for (linalg::MatmulOp m : ends)
@@ -402,6 +407,11 @@ struct GraphCPUTileAndVectorizePass
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      // A zero-size dim: the loops run no iteration; nothing to tile.
+      if (hasEmptyIterationSpace(op)) {
+        ++numNotVectorized;
+        continue;
+      }
       if (graphopt::vectorizeDepthwiseConv(rewriter, op, vectorWidth)) {
         ++numVectorized;
         continue;

@@ -16,6 +16,7 @@
 #include "graphopt/Pipelines/Pipelines.h"
 #include "graphopt/Runtime/Allocator.h"
 
+#include "graphopt/Dialect/Graph/Analysis/DimEquivalence.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -115,6 +116,9 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
       return s.takeError();
     sig.outputs.push_back(*s);
   }
+  for (const ArgDimEquality &e : graphopt::getArgDimEqualities(fn))
+    sig.dimEqualities.push_back(
+        {e.arg, e.dim, e.otherArg, e.otherDim, e.size, e.reason});
   return sig;
 }
 
@@ -496,6 +500,26 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
             sig.name.c_str(), d, (long long)got, (long long)want,
             s.str().c_str());
     }
+  }
+  for (const DimEquality &e : sig.dimEqualities) {
+    int64_t got = inputs[e.input].shape()[e.dim];
+    int64_t want = e.otherInput < 0 ? e.size
+                                    : inputs[e.otherInput].shape()[e.otherDim];
+    if (got == want)
+      continue;
+    std::string other =
+        e.otherInput < 0
+            ? std::string("the static size")
+            : "dim " + std::to_string(e.otherDim) + " of input " +
+                  std::to_string(e.otherInput);
+    return llvm::createStringError(
+        "input %u of @%s: dim %u is %lld but %s is %lld; the program needs "
+        "them equal%s%s%s",
+        e.input, sig.name.c_str(), e.dim, (long long)got, other.c_str(),
+        (long long)want, e.reason.empty() ? "" : " for ", e.reason.c_str(),
+        got == 1 || want == 1
+            ? " (a dynamic dim of size 1 is not broadcast at run time)"
+            : "");
   }
   return llvm::Error::success();
 }

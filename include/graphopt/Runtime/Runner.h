@@ -38,9 +38,23 @@ struct TensorSignature {
   std::string str() const;
 };
 
+/// Dynamic input dim `dim` of input `input` must equal dim `otherDim` of
+/// input `otherInput`, or `size` when `otherInput` is -1 (see
+/// graphopt/Dialect/Graph/Analysis/DimEquivalence.h).
+struct DimEquality {
+  unsigned input = 0, dim = 0;
+  int64_t otherInput = -1;
+  unsigned otherDim = 0;
+  int64_t size = 0;
+  /// The op that needs them equal ("graph.add at model.mlir:3:8").
+  std::string reason;
+};
+
 struct EntrySignature {
   std::string name;
   llvm::SmallVector<TensorSignature> inputs, outputs;
+  /// Checked once per call by checkInputs: the compiled code assumes them.
+  llvm::SmallVector<DimEquality> dimEqualities;
 };
 
 /// Options of Runner::compile.
@@ -157,8 +171,9 @@ private:
 /// CUDA toolkit.
 llvm::Expected<std::string> findCUDARuntimeLibrary();
 
-/// Checks `inputs` against `sig` (count, dtype, rank, static dims); the
-/// error names the input, the dim and both values.
+/// Checks `inputs` against `sig` (count, dtype, rank, static dims, and the
+/// dynamic dims the program needs equal); the error names the input, the
+/// dim and both values.
 llvm::Error checkInputs(const EntrySignature &sig,
                         llvm::ArrayRef<HostTensor> inputs);
 

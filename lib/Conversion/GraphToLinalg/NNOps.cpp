@@ -259,6 +259,19 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             ow = out.getDimSize(3);
     MLIRContext *ctx = b.getContext();
 
+    // No input channels (or an empty kernel): every output is the bias, or
+    // zero; the strategies below would slice out of an empty operand.
+    if (w.getDimSize(1) == 0 || kh == 0 || kw == 0) {
+      Value r = fill(b, loc, nchwSizes(b, loc, op.getInput(), out), et,
+                     b.getZeroAttr(et));
+      if (Value bias = op.getBias())
+        r = AddOp::create(
+            b, loc, r,
+            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1, 1}));
+      replaceWithCast(b, op, r);
+      return success();
+    }
+
     if (groups == 1 && isImplicitGemmConv(x, w, out, strides, dil, pad)) {
       Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1],
                              pad[2] + 1, pad[3], b.getZeroAttr(et));

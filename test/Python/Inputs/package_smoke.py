@@ -47,6 +47,15 @@ except graphopt.CompileError as e:
     print("compile error:", " ".join(e.diagnostics.split()))
 # CHECK: compile error: {{.*}}<input>":2:{{.*}}error:
 
+# Dynamic dims the program needs equal are checked per call (rows of x and
+# m here): an error naming both inputs, never an out-of-bounds read.
+try:
+    p.run([np.zeros((3, 4), np.float32), np.zeros((2, 4), bool)])
+    print("no error")
+except graphopt.ExecutionError as e:
+    print("dim check:", str(e).splitlines()[0])
+# CHECK: dim check: input 1 of @main: dim 0 is 2 but dim 0 of input 0 is 3; the program needs them equal for graph.select
+
 spec = graphopt.Program(TEXT, specialize=[(2, 4), (2, 4)])
 print("specialized", [s.type_str for s in spec.inputs])
 # CHECK: specialized ['tensor<2x4xf32>', 'tensor<2x4xi1>']

@@ -160,7 +160,15 @@ struct FusionTileAndFusePass
       // Inline the body.
       Block &body = group.getBody().front();
       auto yield = cast<YieldOp>(body.getTerminator());
-      SmallVector<Value> results(yield.getValues());
+      // A yielded block argument (a body folded to one of its inputs) is
+      // the matching input: the block's arguments die with the block.
+      SmallVector<Value> results;
+      for (Value v : yield.getValues()) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        results.push_back(arg && arg.getOwner() == &body
+                              ? group.getInputs()[arg.getArgNumber()]
+                              : v);
+      }
       rewriter.inlineBlockBefore(&body, group, group.getInputs());
       rewriter.eraseOp(yield);
       rewriter.replaceOp(group, results);

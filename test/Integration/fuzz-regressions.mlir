@@ -1,0 +1,37 @@
+// Programs from fuzzing campaigns that once crashed (scripts/fuzz_graph.py
+// --seed ...); expected values worked out by hand.
+//
+// fusion-tile-and-fuse inlined a group whose body had folded to one of its
+// inputs and replaced the group with the dead block argument (segfault in
+// the default configuration): select(x <= x, x, -1) is x.
+// RUN: graph-run %s --entry=select_folds_to_input --input=4xf32=1,2,3,4 --input=f32=1 \
+// RUN:   --input=4xi32=7,-6,5,0 --expected-output=4xi32=7,-6,5,0 --quiet | FileCheck %s
+// The same with --optimize=false (seed 20261201, program 136): the select's
+// condition is false everywhere, so the result is c4 * int(x * 4) with
+// x = 0.5, i.e. 2 * c4 broadcast over dim 1; and -x.
+// RUN: graph-run %s --entry=seed20261201_136 --optimize=false --input=3x6x1x4xf32=0.5 \
+// RUN:   --input=3x1x1x1xf32=0 --expected-output=3x6x1x4xi32=0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6 \
+// RUN:   --expected-output=3x6x1x4xf32=-0.5 --quiet | FileCheck %s --check-prefix=TWO
+// CHECK: result 0: matches expected
+// TWO: result 0: matches expected
+// TWO: result 1: matches expected
+
+func.func @select_folds_to_input(%arg0: tensor<4xf32>, %arg1: tensor<f32>, %arg2: tensor<4xi32>) -> tensor<4xi32> {
+  %v0 = graph.add %arg0, %arg1 : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %v1 = graph.compare le, %arg2, %arg2 : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
+  %c2 = graph.constant dense<-1> : tensor<i32>
+  %v3 = graph.select %v1, %arg2, %c2 : tensor<4xi1>, tensor<4xi32>, tensor<i32> -> tensor<4xi32>
+  return %v3 : tensor<4xi32>
+}
+func.func @seed20261201_136(%arg0: tensor<3x6x1x4xf32>, %arg1: tensor<3x1x1x1xf32>) -> (tensor<3x6x1x4xi32>, tensor<3x6x1x4xf32>) {
+  %c0 = graph.constant dense<4.0> : tensor<f32>
+  %v1 = graph.mul %arg0, %c0 : tensor<3x6x1x4xf32>, tensor<f32> -> tensor<3x6x1x4xf32>
+  %v2 = graph.cast %v1 : tensor<3x6x1x4xf32> -> tensor<3x6x1x4xi32>
+  %v3 = graph.neg %arg0 : tensor<3x6x1x4xf32> -> tensor<3x6x1x4xf32>
+  %c4 = graph.constant dense<[[[[0, 3, 1, 3]]], [[[1, 2, -4, -1]]], [[[2, 4, 0, -3]]]]> : tensor<3x1x1x4xi32>
+  %v5 = graph.mul %c4, %v2 : tensor<3x1x1x4xi32>, tensor<3x6x1x4xi32> -> tensor<3x6x1x4xi32>
+  %v6 = graph.reduce min %c4 axes = [2] keepdims : tensor<3x1x1x4xi32> -> tensor<3x1x1x4xi32>
+  %v7 = graph.compare ne, %v6, %v6 : tensor<3x1x1x4xi32>, tensor<3x1x1x4xi32> -> tensor<3x1x1x4xi1>
+  %v8 = graph.select %v7, %v6, %v5 : tensor<3x1x1x4xi1>, tensor<3x1x1x4xi32>, tensor<3x6x1x4xi32> -> tensor<3x6x1x4xi32>
+  return %v8, %v3 : tensor<3x6x1x4xi32>, tensor<3x6x1x4xf32>
+}
