@@ -3,12 +3,19 @@
 #include "graphopt/Runtime/Allocator.h"
 
 #include <algorithm>
+#include <csetjmp>
 #include <cstdlib>
+#include <cstdio>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
 namespace {
+/// Armed by callWithAllocationGuard on this thread: where a failed
+/// allocation jumps, and the size that failed.
+thread_local std::jmp_buf *guard = nullptr;
+thread_local size_t failedBytes = 0;
+
 struct Cache {
   std::mutex mutex;
   /// Size of every live block we handed out (so free knows it).
@@ -47,13 +54,44 @@ void *allocate(size_t alignment, size_t size) {
 }
 } // namespace
 
+/// Compiled code has no way to fail: a block it cannot get ends the call
+/// (through the guard's jump, outside the cache's lock), or the process.
+static void *checked(void *p, size_t size) {
+  if (p)
+    return p;
+  failedBytes = size;
+  if (guard)
+    std::longjmp(*guard, 1);
+  std::fprintf(stderr, "graphopt: cannot allocate %zu bytes\n", size);
+  std::abort();
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  return allocate(64, size);
+  return checked(allocate(64, size), size);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                     size_t size) {
-  return allocate(alignment, size);
+  return checked(allocate(alignment, size), size);
+}
+
+bool mlir::graphopt::runtime::callWithAllocationGuard(void (*fn)(void **),
+                                                      void **args,
+                                                      size_t *failed) {
+  std::jmp_buf buf;
+  std::jmp_buf *outer = guard;
+  // No object with a destructor lives in this frame or in the frames the
+  // jump leaves (compiled code and `checked`).
+  if (setjmp(buf)) {
+    guard = outer;
+    if (failed)
+      *failed = failedBytes;
+    return false;
+  }
+  guard = &buf;
+  fn(args);
+  guard = outer;
+  return true;
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr) {

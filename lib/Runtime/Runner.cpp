@@ -42,6 +42,7 @@
 
 
 #include <chrono>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -217,6 +218,49 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
   return llvm::Error::success();
 }
 
+/// Graph programs run to completion: a cycle of func.calls reachable from
+/// the entry would recurse until the stack or the heap is gone.
+static llvm::Error checkNoRecursion(ModuleOp module, StringRef entry) {
+  // Depth-first over the call graph; `path` is the current call chain.
+  llvm::SmallVector<func::FuncOp> path;
+  llvm::DenseSet<Operation *> done;
+  std::function<std::optional<std::string>(func::FuncOp)> visit =
+      [&](func::FuncOp fn) -> std::optional<std::string> {
+    if (done.contains(fn))
+      return std::nullopt;
+    if (llvm::is_contained(path, fn)) {
+      std::string chain;
+      bool on = false;
+      for (func::FuncOp f : path) {
+        on |= f == fn;
+        if (on)
+          chain += "@" + f.getName().str() + " -> ";
+      }
+      return chain + "@" + fn.getName().str();
+    }
+    path.push_back(fn);
+    std::optional<std::string> cycle;
+    fn.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal() && (cycle = visit(callee)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    path.pop_back();
+    done.insert(fn);
+    return cycle;
+  };
+  auto fn = module.lookupSymbol<func::FuncOp>(entry);
+  if (!fn)
+    return llvm::Error::success();
+  if (std::optional<std::string> cycle = visit(fn))
+    return llvm::createStringError(
+        "recursive calls are not supported (%s): a compiled program has no "
+        "recursion limit; write the repetition as graph.loop",
+        cycle->c_str());
+  return llvm::Error::success();
+}
+
 Runner::~Runner() {
   // The large constants' host memory goes away: their device copies,
   // cached by host address, must not outlive it (small ones are checked
@@ -249,6 +293,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     // Results stay as declared: the caller reads their sizes at run time.
     sig->inputs = specialized->inputs;
   }
+
+  if (llvm::Error e = checkNoRecursion(module, options.entry))
+    return std::move(e);
 
   // Compile the entry and what it calls, nothing else: other public
   // functions become private and symbol DCE drops them.

@@ -9,6 +9,7 @@
 #ifndef GRAPHOPT_LIB_RUNTIME_RUNNERINTERNAL_H
 #define GRAPHOPT_LIB_RUNTIME_RUNNERINTERNAL_H
 
+#include "graphopt/Runtime/Allocator.h"
 #include "graphopt/Runtime/Runner.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -137,8 +138,15 @@ callEntry(ExecutionEngine &engine, const EntrySignature &sig,
     ptrs.push_back(d.data());
   for (void *&p : ptrs)
     args.push_back(&p);
-  if (llvm::Error e = engine.invokePacked("_mlir_ciface_" + sig.name, args))
-    return std::move(e);
+  auto fn = engine.lookupPacked("_mlir_ciface_" + sig.name);
+  if (!fn)
+    return fn.takeError();
+  size_t failed = 0;
+  if (!callWithAllocationGuard(*fn, args.data(), &failed))
+    return llvm::createStringError(
+        "@%s: cannot allocate %zu bytes for an intermediate or result "
+        "(out of memory)",
+        sig.name.c_str(), failed);
   return results;
 }
 

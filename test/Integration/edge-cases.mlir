@@ -1,3 +1,10 @@
+// log of subnormals (issue 19: log(1e-40) gave log(FLT_MIN) = -87.34);
+// expected values from NumPy's float32 log (rtol 1e-6), 17 lanes so the
+// vector body and the remainder both see them.
+// RUN: graph-run %s --entry=log_subnormal --quiet --rtol=1e-6 \
+// RUN:   --input=17xf32=1e-40,1.4e-45,1.17549435e-38,0,-1,1,2.5,1e30,1e-40,1e-40,1e-40,1e-40,1e-40,1e-40,1e-40,1e-40,3e-39 \
+// RUN:   --expected-output=17xf32=-92.10341,-103.27893,-87.33655,-inf,nan,0,0.91629076,69.07755,-92.10341,-92.10341,-92.10341,-92.10341,-92.10341,-92.10341,-92.10341,-92.10341,-88.70221 \
+// RUN:   | FileCheck %s
 // RUN: graph-run %s --entry=empty_add --quiet --input=0x3xf32= \
 // RUN:   --input=3xf32=1,2,3 --expected-output=0x3xf32= | FileCheck %s
 // RUN: graph-run %s --entry=empty_reduce --quiet --input=0x3xf32= \
@@ -58,4 +65,8 @@ func.func @bool_ops(%c: tensor<4xi1>, %d: tensor<4xi1>) -> (tensor<4xi1>, tensor
   %k = graph.concat %c, %d axis = 0 : tensor<4xi1>, tensor<4xi1> -> tensor<8xi1>
   %l = graph.compare lt, %c, %d : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return %s, %k, %l : tensor<4xi1>, tensor<8xi1>, tensor<4xi1>
+}
+func.func @log_subnormal(%x: tensor<17xf32>) -> tensor<17xf32> {
+  %0 = graph.log %x : tensor<17xf32> -> tensor<17xf32>
+  return %0 : tensor<17xf32>
 }

@@ -22,6 +22,17 @@
 // A dynamic innermost dim compiles (scalar loops).
 // RUN: graph-run %s --entry=neg_dyn --specialize-shapes=false --input=3xf32=1,-2,3 --expected-output=3xf32=-1,2,-3 --quiet | FileCheck %s --check-prefix=OK
 
+// A constant too large to exist is a verifier error (it aborted in LLVM);
+// an intermediate the machine cannot allocate ends the call with an error
+// (the compiled code wrote through a null pointer).
+// RUN: printf 'func.func @main() -> tensor<99999999999x99999999999xf32> {\n  %%%%0 = graph.constant dense<1.0> : tensor<99999999999x99999999999xf32>\n  return %%%%0 : tensor<99999999999x99999999999xf32>\n}\n' > %t/huge.mlir
+// RUN: not graph-run %t/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGECONST
+// RUN: not graph-run %s --entry=huge_broadcast --input=f32=1 2>&1 | FileCheck %s --check-prefix=OOM
+// HUGECONST: error: 'graph.constant' op is too large: 'tensor<99999999999x99999999999xf32>' has more than 2^64 elements; constants are limited to 1 TiB
+// OOM: graph-run: error: @huge_broadcast: cannot allocate {{[0-9]+}} bytes for an intermediate or result (out of memory)
+// Recursion would run until the stack or heap is gone: refused.
+// RUN: not graph-run %s --entry=recursive --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=REC
+// REC: graph-run: error: recursive calls are not supported (@recursive_f -> @recursive_g -> @recursive_f)
 // HUGE: graph-run: error: input 0: cannot allocate 4000000000000 bytes for a 1000000000000xf32 tensor
 // NEGNPY: graph-run: error: input 0: {{.*}}bad.npy: bad shape '-4, 1' (negative dim, or too large)
 // OPT: graph-run: error: -O5 is not a level: use -O0 to -O3
@@ -63,4 +74,21 @@ func.func @strided_slice_broadcast(%x: tensor<3xf32>) -> tensor<3xf32> {
 func.func @dynamic_batches(%a: tensor<?x?x3x4xf32>, %b: tensor<?x?x4x5xf32>) -> tensor<?x?x3x5xf32> {
   %r = graph.matmul %a, %b : tensor<?x?x3x4xf32>, tensor<?x?x4x5xf32> -> tensor<?x?x3x5xf32>
   return %r : tensor<?x?x3x5xf32>
+}
+func.func @huge_broadcast(%x: tensor<f32>) -> tensor<1000000x1000000xf32> {
+  %0 = graph.broadcast_to %x, [1000000, 1000000] : tensor<f32> -> tensor<1000000x1000000xf32>
+  return %0 : tensor<1000000x1000000xf32>
+}
+func.func @recursive(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @recursive_f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @recursive_f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.neg %x : tensor<4xf32> -> tensor<4xf32>
+  %1 = func.call @recursive_g(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func @recursive_g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %1 = func.call @recursive_f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
 }

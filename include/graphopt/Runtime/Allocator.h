@@ -32,6 +32,14 @@ constexpr size_t kCachedBlockMinBytes = 64 * 1024;
 /// The cache holds at most this many bytes of free blocks.
 constexpr size_t kCacheCapacityBytes = size_t(1) << 30;
 
+/// Calls `fn(args)` (a packed entry point of compiled code) so that an
+/// allocation it cannot get ends the call: returns false with the size that
+/// failed in `*failed`, instead of the compiled code writing through a null
+/// pointer. The blocks the call had allocated until then are not freed.
+/// Outside such a call a failed allocation prints the size and aborts.
+bool callWithAllocationGuard(void (*fn)(void **), void **args,
+                             size_t *failed);
+
 /// Bytes currently held in the cache (for tests and statistics).
 size_t allocatorCachedBytes();
 

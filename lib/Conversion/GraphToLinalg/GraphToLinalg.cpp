@@ -289,7 +289,22 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
           .Case([&](NegOp) { return arith::NegFOp::create(b, loc, x); })
           .Case([&](AbsOp) { return math::AbsFOp::create(b, loc, x); })
           .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
-          .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })
+          .Case([&](LogOp) -> Value {
+            if (!ct.isF32())
+              return math::LogOp::create(b, loc, x);
+            // The polynomial approximation of log treats subnormals as
+            // FLT_MIN: scale them into the normal range by 2^24 first.
+            Value tiny = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OLT, x,
+                floatConst(b, loc, ct, 0x1p-126));
+            Value scaled =
+                arith::MulFOp::create(b, loc, x, floatConst(b, loc, ct, 0x1p24));
+            Value l = math::LogOp::create(
+                b, loc, arith::SelectOp::create(b, loc, tiny, scaled, x));
+            Value fixed = arith::SubFOp::create(
+                b, loc, l, floatConst(b, loc, ct, 24 * M_LN2));
+            return arith::SelectOp::create(b, loc, tiny, fixed, l);
+          })
           .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, x); })
           .Case([&](RsqrtOp) -> Value {
             // 1/sqrt(x): libm has no rsqrtf for math.rsqrt to call.

@@ -384,6 +384,12 @@ class Builder:
         """torch.matmul/numpy.matmul semantics (1-D operands promoted)."""
         _same_dtype("matmul", lhs, rhs)
         a, b = lhs.shape, rhs.shape
+        if not a or not b:
+            raise Unsupported(f"matmul of a scalar (shapes {list(a)} and {list(b)})")
+        k_lhs, k_rhs = a[-1], (b[-2] if len(b) >= 2 else b[0])
+        if k_lhs is not None and k_rhs is not None and k_lhs != k_rhs:
+            raise Unsupported(f"the operands do not multiply: shapes {list(a)} and "
+                              f"{list(b)} (contraction dims {k_lhs} and {k_rhs})")
         batch = broadcast_shapes(a[:-2], b[:-2])
         shape = batch + (a[-2:-1] if len(a) >= 2 else ()) + \
             (b[-1:] if len(b) >= 2 else ())

@@ -233,6 +233,7 @@ class _Importer:
                        f"{MIN_OPSET} to {MAX_OPSET}); convert the model with "
                        "onnx.version_converter.convert_version(model, 13)")
             raise UnsupportedOpsError(self.errors)
+        self._check_structure(g)
         self._initializers(g)
         self._inputs(g)
         for index, proto in enumerate(g.node, start=1):
@@ -258,6 +259,31 @@ class _Importer:
             raise UnsupportedOpsError(self.errors)
         self.builder.set_results(results)
         return self.builder.module_text()
+
+    def _check_structure(self, g) -> None:
+        """A graph that is not a program: no outputs (an empty or non-ONNX
+        file parses as an empty model), or a value used before anything
+        defines it (ONNX graphs are topologically sorted)."""
+        if not g.output:
+            raise ValueError(f"{self.source}: the model's graph has no outputs "
+                             "(an empty file, or not an ONNX model?)")
+        defined = {i.name for i in g.input} | {i.name for i in g.initializer} | \
+            {i.values.name for i in g.sparse_initializer} | set(self.constants)
+        problems = []
+        for index, proto in enumerate(g.node, start=1):
+            label = proto.name or f"{proto.op_type}_{index}"
+            for k, name in enumerate(proto.input):
+                if name and name not in defined:
+                    problems.append(f"node '{label}' ({proto.op_type}): input {k} "
+                                    f"'{name}' is not defined by a graph input, an "
+                                    "initializer or an earlier node")
+            defined.update(name for name in proto.output if name)
+        for out in g.output:
+            if out.name not in defined:
+                problems.append(f"graph output '{out.name}' is not produced by any "
+                                "node, input or initializer")
+        if problems:
+            raise ValueError(f"{self.source}: the model is invalid: " + "; ".join(problems))
 
     def _initializers(self, g) -> None:
         from onnx import numpy_helper

@@ -91,8 +91,23 @@ def old_opset(d: Path):
          d / "old_opset.onnx")
 
 
+def invalid(d: Path):
+    """Models that are not programs (not passed through the checker)."""
+    (d / "empty.onnx").write_bytes(b"")
+    x = helper.make_tensor_value_info("x", TP.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TP.FLOAT, [2, 3])
+    z = helper.make_tensor_value_info("z", TP.FLOAT, None)
+    for name, nodes, inputs in (
+            ("no_producer", [helper.make_node("Relu", ["x"], ["r"])], [x]),
+            ("undefined_input", [helper.make_node("Add", ["x", "q"], ["z"])], [x]),
+            ("bad_matmul", [helper.make_node("MatMul", ["x", "y"], ["z"])], [x, y])):
+        graph = helper.make_graph(nodes, name, inputs, [z])
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                  str(d / f"{name}.onnx"))
+
+
 if __name__ == "__main__":
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
-    for make in (conv_reshape, unsupported, external_data, old_opset):
+    for make in (conv_reshape, unsupported, external_data, old_opset, invalid):
         make(out)

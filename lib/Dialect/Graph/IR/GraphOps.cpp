@@ -1230,3 +1230,28 @@ LogicalResult LoopOp::verify() {
 
 #define GET_OP_CLASSES
 #include "graphopt/Dialect/Graph/IR/GraphOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// graph.constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  auto t = dyn_cast<RankedTensorType>(getType());
+  if (!t || !t.hasStaticShape())
+    return emitOpError() << "needs a static shape, got " << getType();
+  // Bytes, with overflow checked: 1 TiB at most.
+  constexpr uint64_t kLimit = uint64_t(1) << 40;
+  uint64_t bits = std::max<uint64_t>(1, t.getElementTypeBitWidth()), bytes;
+  uint64_t elements = 1;
+  bool overflow = false;
+  for (int64_t d : t.getShape())
+    overflow |= __builtin_mul_overflow(elements, uint64_t(d), &elements);
+  overflow |= __builtin_mul_overflow(elements, bits, &bytes);
+  bytes = (bytes + 7) / 8;
+  if (overflow || bytes > kLimit)
+    return emitOpError() << "is too large: " << t << " has "
+                         << (overflow ? std::string("more than 2^64")
+                                      : std::to_string(elements))
+                         << " elements; constants are limited to 1 TiB";
+  return success();
+}

@@ -29,7 +29,8 @@ def Graph_ConstantOp : Op<Graph_Dialect, "constant",
   let summary = "A constant tensor";
   let description = [{
     Produces a tensor whose value is the `value` attribute. The result type is
-    the attribute's type and must be static.
+    the attribute's type and must be static, and its size at most 1 TiB (a
+    splat can name any shape; code generation materializes it).
 
     ```mlir
     %w = graph.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
@@ -39,6 +40,7 @@ def Graph_ConstantOp : Op<Graph_Dialect, "constant",
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
