@@ -82,6 +82,11 @@ RUN_TIMEOUT = 120
 BINARY_RETRIES = 10         # x 30 s waiting for a relinked graph-run
 
 
+# Probability that a generated dim is 0 (--zero-dims; 0 keeps the programs
+# of a seed as they were).
+ZERO_DIM_P = 0.0
+
+
 class Invalid(Exception):
     """The candidate op is not well defined (or not reliably checkable) on
     the generated data; the generator tries something else."""
@@ -526,6 +531,9 @@ def evaluate_node(n):
         x, ex = X[0], E[0]
         axes, kd, kind = tuple(a["axes"]), a["keepdims"], a["kind"]
         cnt = numel([x.shape[i] for i in axes])
+        if cnt == 0 and kind != "sum":
+            # max/min/mean of nothing: NumPy raises or warns; not compared.
+            raise Invalid("empty reduction")
         if kind in ("sum", "mean"):
             r = np.sum(x, axis=axes, keepdims=kd)
             if isf:
@@ -550,6 +558,8 @@ def evaluate_node(n):
             o.data, o.err = r.astype(np.int64), np.zeros(r.shape)
     elif op == "softmax":
         x, ex, ax = X[0], E[0], a["axis"]
+        if x.shape[ax] == 0:
+            raise Invalid("softmax over an empty axis")
         m = np.exp(x - x.max(axis=ax, keepdims=True))
         r = m / m.sum(axis=ax, keepdims=True)
         me = ex.max(axis=ax, keepdims=True)
@@ -740,11 +750,16 @@ class Gen:
             n.out.shape = tuple(infer(n, [v.shape for v in ins]))
         if len(n.out.shape) > MAX_RANK or numel(n.out.shape) > MAX_ELEMS:
             raise Invalid("too large")
-        evaluate_node(n)
+        try:
+            evaluate_node(n)
+        except ValueError as e:  # NumPy has no value for it (empty max, ...)
+            raise Invalid(str(e))
         self.tent.append(n)
         return n.out
 
     def rand_dim(self):
+        if ZERO_DIM_P and self.rng.random() < ZERO_DIM_P:
+            return 0
         return 1 if self.rng.random() < 0.2 else self.rng.randint(2, 7)
 
     def rand_shape(self, rank):
@@ -1380,7 +1395,12 @@ def main(argv):
     ap.add_argument("--max-ops", type=int, default=8,
                     help="programs have 1 to this many generated ops")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--zero-dims", type=float, default=0.0, metavar="P",
+                    help="make each generated dim 0 with probability P "
+                         "(zero-size tensors; default 0)")
     args = ap.parse_args(argv[1:])
+    global ZERO_DIM_P
+    ZERO_DIM_P = args.zero_dims
 
     graph_run = os.path.abspath(os.path.join(args.build, "bin", "graph-run"))
     if not os.path.exists(graph_run):

@@ -7,6 +7,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -259,6 +260,17 @@ std::string HostTensor::typeString() const {
   return s + dtypeName(type).str();
 }
 
+/// A decimal or hex float that is the whole of `v` ("1.5e" is not).
+static bool parseFullDouble(StringRef v, double &d) {
+  if (v.empty())
+    return false;
+  std::string text = v.str();
+  char *end = nullptr;
+  errno = 0;
+  d = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && errno != ERANGE;
+}
+
 llvm::Expected<HostTensor>
 mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   auto [typePart, valuePart] = spec.split('=');
@@ -315,6 +327,18 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
       continue;
     }
     double d;
+    if (*dtype == DType::I1) {
+      // Booleans: true/false or 1/0, nothing else.
+      if (v == "true" || v == "1")
+        t.setDouble(i, 1);
+      else if (v == "false" || v == "0")
+        t.setDouble(i, 0);
+      else
+        return llvm::createStringError(
+            "tensor literal '%s': '%s' is not a boolean (true, false, 1 or 0)",
+            spec.str().c_str(), v.str().c_str());
+      continue;
+    }
     if (v == "true")
       d = 1;
     else if (v == "false")
@@ -325,7 +349,7 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
       d = INFINITY;
     else if (v == "-inf")
       d = -INFINITY;
-    else if (v.getAsDouble(d))
+    else if (!parseFullDouble(v, d))
       return llvm::createStringError("tensor literal '%s': bad value '%s'",
                                      spec.str().c_str(), v.str().c_str());
     t.setDouble(i, d);

@@ -30,6 +30,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -99,8 +100,7 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
         available +=
             (available.empty() ? "" : ", ") + ("@" + f.getName()).str();
     return llvm::createStringError(
-        "no function @%s in the module (functions: %s); choose one with "
-        "--entry",
+        "no function @%s in the module (functions: %s)",
         name.str().c_str(), available.empty() ? "none" : available.c_str());
   }
   EntrySignature sig;
@@ -385,7 +385,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
-        "lowering @%s for %s failed (see the diagnostics above)",
+        "lowering @%s for %s failed",
         options.entry.c_str(),
         isCUDA ? ("CUDA (" + chip + ")").c_str() : "the CPU");
   double lowerTime = secondsSince(t0);
@@ -461,6 +461,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
                                      lib.c_str());
     llvm::SmallString<256> path(lib);
     llvm::sys::fs::make_absolute(path);
+    // The JIT only warns about a library it cannot load; load it first (it
+    // stays loaded, as the JIT would keep it) to report why.
+    std::string why;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &why)
+             .isValid())
+      return llvm::createStringError("shared library '%s' does not load: %s",
+                                     lib.c_str(), why.c_str());
     absLibs.push_back(path.str().str());
   }
   for (const std::string &lib : absLibs)

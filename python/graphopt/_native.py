@@ -75,6 +75,9 @@ def _candidates() -> list[Path]:
     found = []
     override = os.environ.get("GRAPHOPT_LIBRARY")
     if override:
+        if not Path(override).is_file():
+            raise ImportError(f"graphopt: GRAPHOPT_LIBRARY={override} is not a "
+                              "file; unset it to use the package's own library")
         found.append(Path(override))
     found.append(_PACKAGE_DIR / "_lib" / _LIB_NAME)
     # python/graphopt/_native.py -> <repo>/build/lib
@@ -372,6 +375,10 @@ class Program:
                           self.options.encode(), ctypes.byref(err))
         if not handle:
             msg = _take_string(err.value) or "graphopt_compile failed"
+            if msg.startswith("no function @"):
+                first, _, rest = msg.partition("\n")
+                msg = first + "; choose one with Program(..., entry=NAME)" + \
+                    (("\n" + rest) if rest else "")
             raise CompileError(msg, msg)
         self._handle = handle
         self.inputs = [_spec(_program_input(handle, i))

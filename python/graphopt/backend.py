@@ -58,10 +58,14 @@ def torch_backend(gm, example_inputs, **options):
         compiled = _compile(gm, tuple(inputs), **options)
     except (UnsupportedOpsError, _native.GraphOptError,
             NotImplementedError) as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        # Every line (UnsupportedOpsError lists one op per line), up to 30.
+        lines = str(e).strip().splitlines() or [type(e).__name__]
+        if len(lines) > 30:
+            lines = lines[:30] + [f"... ({len(lines) - 30} more lines)"]
+        detail = "\n  ".join(lines)
         warnings.warn(
-            f"graphopt.torch_backend: cannot compile the graph "
-            f"({type(e).__name__}: {first}); running it eagerly",
+            f"graphopt.torch_backend: cannot compile the graph, running it "
+            f"eagerly. {type(e).__name__}: {detail}",
             GraphOptFallbackWarning, stacklevel=2)
         return gm.forward
     return compiled

@@ -66,6 +66,8 @@ def _load_python(path: Path, name: str):
     sys.path.insert(0, str(path.parent.resolve()))  # its own imports
     try:
         spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise CLIError(f"{e.filename}:{e.lineno}: syntax error: {e.msg}") from None
     finally:
         sys.path.pop(0)
     if not hasattr(module, name):
@@ -98,7 +100,11 @@ def load_model(spec: str):
         import torch
         if not path.is_file():
             raise CLIError(f"no such file: {path}")
-        return torch.jit.load(str(path)).eval()
+        try:
+            return torch.jit.load(str(path)).eval()
+        except (RuntimeError, ValueError, OSError) as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise CLIError(f"{path}: not a TorchScript archive ({first})") from None
     if suffix != ".py" or not name:
         raise CLIError(
             f"cannot load {spec!r}: name a model as FILE.py:NAME (NAME: an "

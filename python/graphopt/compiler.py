@@ -120,6 +120,13 @@ def _plain_torch_dtypes(torch):
     return _plain_dtypes
 
 
+# PyTorch's tracing (torch.export, dynamo) keeps its modes in process-wide
+# state: two imports at once, or a tensor made in one thread while another
+# traces, fail inside torch. Every graphopt step that runs torch code holds
+# this lock; the compiled code itself runs outside it.
+_TORCH_LOCK = threading.RLock()
+
+
 def _as_numpy(value, index: int) -> np.ndarray:
     """One argument as a C-contiguous NumPy array (no copy when possible)."""
     torch = sys.modules.get("torch")
@@ -244,7 +251,7 @@ class CompiledModule:
         """Runs the model once eagerly to learn its output structure."""
         torch = _torch()
         try:
-            with torch.no_grad():
+            with _TORCH_LOCK, torch.no_grad():
                 result = self.model(*torch_args)
         except Exception:
             return None  # structure unknown: results are returned flat
@@ -309,10 +316,11 @@ class CompiledModule:
 
     def _compile(self, arrays, torch_args) -> _Entry:
         t0 = time.perf_counter()
-        mlir = self._import(torch_args)
+        with _TORCH_LOCK:
+            mlir = self._import(torch_args)
+            if self.params_as_args:
+                self._params = self._parameter_arrays()
         t1 = time.perf_counter()
-        if self.params_as_args:
-            self._params = self._parameter_arrays()
         specialize = None
         if not self.dynamic_dims:
             specialize = [a.shape for a in list(arrays) + self._params]
@@ -342,19 +350,24 @@ class CompiledModule:
     # -- calling ---------------------------------------------------------
 
     def __call__(self, *args):
-        arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
         torch = sys.modules.get("torch")
         torch_in = None
         if torch is not None:
             torch_in = next((a for a in args if isinstance(a, torch.Tensor)),
                             None)
+        if torch_in is not None:
+            with _TORCH_LOCK:
+                arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
+        else:
+            arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
         entry = self._entry_for(arrays)
         self.program = entry.program
         outs = entry.program.run(arrays + self._params)
         if torch_in is not None:
-            outs = [torch.from_numpy(o) for o in outs]
-            if torch_in.device.type != "cpu":
-                outs = [o.to(torch_in.device) for o in outs]
+            with _TORCH_LOCK:
+                outs = [torch.from_numpy(o) for o in outs]
+                if torch_in.device.type != "cpu":
+                    outs = [o.to(torch_in.device) for o in outs]
         if self._tree is not None and self._tree.num_leaves == len(outs):
             return self._tree.unflatten(outs)
         return outs[0] if len(outs) == 1 else tuple(outs)

@@ -30,6 +30,21 @@
 // RUN: not graph-run %s --entry=huge_broadcast --input=f32=1 2>&1 | FileCheck %s --check-prefix=OOM
 // HUGECONST: error: 'graph.constant' op is too large: 'tensor<99999999999x99999999999xf32>' has more than 2^64 elements; constants are limited to 1 TiB
 // OOM: graph-run: error: @huge_broadcast: cannot allocate {{[0-9]+}} bytes for an intermediate or result (out of memory)
+// Command-line values that used to be accepted (issue 19): a truncated
+// exponent, a boolean 2, a negative tolerance, an expected output of another
+// dtype (reported as element mismatches), a library that does not load
+// (exit 0).
+// RUN: not graph-run %s --entry=ident --input=2xf32=1.5e,1 2>&1 | FileCheck %s --check-prefix=EXP
+// RUN: not graph-run %s --entry=ident_i1 --input=2xi1=2,1 2>&1 | FileCheck %s --check-prefix=BOOL
+// RUN: not graph-run %s --entry=ident --input=2xf32=1,2 --rtol=-1 2>&1 | FileCheck %s --check-prefix=TOL
+// RUN: not graph-run %s --entry=ident --input=2xf32=1,2 --expected-output=2xi32=1,2 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: printf 'garbage' > %t/bad.so
+// RUN: not graph-run %s --entry=ident --input=2xf32=1,2 --shared-lib=%t/bad.so 2>&1 | FileCheck %s --check-prefix=LIB
+// EXP: graph-run: error: input 0: tensor literal '2xf32=1.5e,1': bad value '1.5e'
+// BOOL: graph-run: error: input 0: tensor literal '2xi1=2,1': '2' is not a boolean (true, false, 1 or 0)
+// TOL: graph-run: error: --atol and --rtol must be non-negative numbers
+// DTYPE: graph-run: error: expected output 0 is i32 but result 0 is tensor<?xf32>
+// LIB: graph-run: error: shared library '{{.*}}bad.so' does not load: {{.*}}bad.so: file too short
 // Recursion would run until the stack or heap is gone: refused.
 // RUN: not graph-run %s --entry=recursive --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=REC
 // REC: graph-run: error: recursive calls are not supported (@recursive_f -> @recursive_g -> @recursive_f)
@@ -91,4 +106,7 @@ func.func @recursive_f(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @recursive_g(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = func.call @recursive_f(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
+}
+func.func @ident_i1(%x: tensor<2xi1>) -> tensor<2xi1> {
+  return %x : tensor<2xi1>
 }

@@ -191,8 +191,12 @@ int main(int argc, char **argv) {
 
   // Check what we can before compiling.
   auto sig = getEntrySignature(*module, entry);
-  if (!sig)
-    return fail(llvm::toString(sig.takeError()));
+  if (!sig) {
+    std::string message = llvm::toString(sig.takeError());
+    if (StringRef(message).starts_with("no function @"))
+      message += "; choose one with --entry";
+    return fail(message);
+  }
   if (target != "cpu" && target != "cuda")
     return fail("--target=" + target + " is not a target: use cpu or cuda");
   if (cudaFormat != "isa" && cudaFormat != "bin" && cudaFormat != "fatbin")
@@ -293,6 +297,8 @@ int main(int argc, char **argv) {
     return fail("@" + entry + " has " + llvm::Twine(sig->outputs.size()) +
                 " results, fewer than --expected-output/--output given");
 
+  if (!(absTol >= 0) || !(relTol >= 0))
+    return fail("--atol and --rtol must be non-negative numbers");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) +
                 " is not a level: use -O0 to -O3");
@@ -350,6 +356,13 @@ int main(int argc, char **argv) {
         return fail("expected output " + llvm::Twine(i) + ": " +
                     llvm::toString(want.takeError()));
       HostTensor w = std::move(*want);
+      // Floats compare with floats of any width (an f32 file for an f16 or
+      // bf16 result); otherwise the dtypes must match.
+      if (w.dtype() != r.dtype() &&
+          !(isFloatDType(w.dtype()) && isFloatDType(r.dtype())))
+        return fail("expected output " + llvm::Twine(i) + " is " +
+                    dtypeName(w.dtype()) + " but result " + llvm::Twine(i) +
+                    " is " + sig->outputs[i].str());
       if (w.dtype() != r.dtype()) {
         // Compare numerically; the expected file may be wider (f4 for f16).
         HostTensor conv(r.dtype(), w.shape());

@@ -297,8 +297,8 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
             Value tiny = arith::CmpFOp::create(
                 b, loc, arith::CmpFPredicate::OLT, x,
                 floatConst(b, loc, ct, 0x1p-126));
-            Value scaled =
-                arith::MulFOp::create(b, loc, x, floatConst(b, loc, ct, 0x1p24));
+            Value scaled = arith::MulFOp::create(
+                b, loc, x, floatConst(b, loc, ct, 0x1p24));
             Value l = math::LogOp::create(
                 b, loc, arith::SelectOp::create(b, loc, tiny, scaled, x));
             Value fixed = arith::SubFOp::create(

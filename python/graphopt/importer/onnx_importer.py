@@ -233,6 +233,12 @@ class _Importer:
                        f"{MIN_OPSET} to {MAX_OPSET}); convert the model with "
                        "onnx.version_converter.convert_version(model, 13)")
             raise UnsupportedOpsError(self.errors)
+        known = self.onnx.defs.onnx_opset_version()
+        if self.opset > known:
+            # Schemas would silently resolve to the newest version known.
+            raise ValueError(f"{self.source}: opset {self.opset} does not exist "
+                             f"(the installed onnx package knows opsets up to "
+                             f"{known}; graphopt supports {MIN_OPSET} to {MAX_OPSET})")
         self._check_structure(g)
         self._initializers(g)
         self._inputs(g)

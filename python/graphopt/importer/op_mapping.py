@@ -357,6 +357,17 @@ class Context:
         dt = dtype or result_dtype(*xs, int_to_float=int_to_float)
         return [self.tensor(x, dt) for x in xs]
 
+    def same_dtype(self, what: str, *xs) -> List[Value]:
+        """``xs`` as Values, which must share one dtype: torch's matrix
+        products do not promote (eager raises), so neither do we."""
+        vals = [self.tensor(x) for x in xs]
+        dtypes = {v.dtype for v in vals}
+        if len(dtypes) > 1:
+            names = " and ".join(str(v.dtype).replace("torch.", "") for v in vals)
+            raise Unsupported(f"{what} of {names}: the operands must have the "
+                              "same dtype (as in eager PyTorch); cast one of them")
+        return vals
+
     def to_float(self, x: Value) -> Value:
         """Integral tensors as the default float dtype (what torch's float
         functions do with them)."""
@@ -880,13 +891,13 @@ def _to(ctx, a):
 
 @op("aten.matmul", "aten.mm", "aten.bmm")
 def _matmul(ctx, a):
-    lhs, rhs = ctx.promote(a.self, a.first("other", "mat2"))
+    lhs, rhs = ctx.same_dtype("matmul", a.self, a.first("other", "mat2"))
     return ctx.b.matmul(lhs, rhs)
 
 
 @op("aten.linear")
 def _linear(ctx, a):
-    x, w = ctx.promote(a.input, a.weight)
+    x, w = ctx.same_dtype("linear", a.input, a.weight)
     wt = ctx.b.transpose(w, [1, 0]) if w.rank == 2 else w
     y = ctx.b.matmul(x, wt)
     if a.get("bias") is not None:
@@ -896,7 +907,7 @@ def _linear(ctx, a):
 
 @op("aten.addmm")
 def _addmm(ctx, a):
-    m1, m2 = ctx.promote(a.mat1, a.mat2)
+    m1, m2 = ctx.same_dtype("addmm", a.mat1, a.mat2)
     y = _scaled(ctx, ctx.b.matmul(m1, m2), a.get("alpha", 1))
     bias = _scaled(ctx, ctx.tensor(a.self, y.dtype), a.get("beta", 1))
     return ctx.b.binary("add", y, bias)

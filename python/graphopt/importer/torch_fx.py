@@ -536,8 +536,21 @@ class _ExportImporter(FxGraphImporter):
             dynamic_shapes = tuple(specs)
             if isinstance(self.model, _FunctionModule):
                 dynamic_shapes = (dynamic_shapes,)
-        return torch.export.export(self.model, self.example_args,
-                                   dynamic_shapes=dynamic_shapes)
+        try:
+            return torch.export.export(self.model, self.example_args,
+                                       dynamic_shapes=dynamic_shapes)
+        except Exception as e:
+            text = f"{type(e).__name__} {e}".lower()
+            if "datadependent" in text or "data-dependent" in text or \
+                    "data dependent" in text:
+                first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+                raise NotImplementedError(
+                    "torch.export cannot capture the model: its control flow "
+                    f"depends on tensor values ({type(e).__name__}: {first}). "
+                    "Script it instead (torch.jit.script(model), which "
+                    "graphopt.compile and import_torchscript accept: the branch "
+                    "becomes graph.if), or write it with torch.cond") from e
+            raise
 
     def run(self) -> str:
         ep = self._export()

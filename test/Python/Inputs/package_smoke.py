@@ -56,6 +56,12 @@ except graphopt.ExecutionError as e:
     print("dim check:", str(e).splitlines()[0])
 # CHECK: dim check: input 1 of @main: dim 0 is 2 but dim 0 of input 0 is 3; the program needs them equal for graph.select
 
+try:
+    graphopt.Program(TEXT, "nope")
+except graphopt.CompileError as e:
+    print("entry error:", str(e).splitlines()[0])
+# CHECK: entry error: no function @nope in the module (functions: @main); choose one with Program(..., entry=NAME)
+
 spec = graphopt.Program(TEXT, specialize=[(2, 4), (2, 4)])
 print("specialized", [s.type_str for s in spec.inputs])
 # CHECK: specialized ['tensor<2x4xf32>', 'tensor<2x4xi1>']

@@ -154,6 +154,53 @@ def unsupported_ops_listed():
     raise AssertionError("no UnsupportedOpsError for unsupported ops")
 
 
+class DataDependentBranch(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+@check(tags=("feature", "errors"))
+def data_dependent_branch_hint():
+    """torch.export cannot capture a branch on tensor values: the error says
+    so and points to torch.jit.script, which works (checked here)."""
+    x = randn(3)
+    try:
+        graphopt.compile(DataDependentBranch(), (x,))
+        raise AssertionError("torch.export captured a data-dependent branch")
+    except NotImplementedError as e:
+        assert "depends on tensor values" in str(e) and "torch.jit.script" in str(e), str(e)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        scripted = torch.jit.script(DataDependentBranch())
+    f = graphopt.compile(scripted, (x,))
+    for sample in (x.abs(), -x.abs()):
+        assert_close(f(sample), _eager(DataDependentBranch(), sample))
+
+
+@check(tags=("feature", "errors"))
+def matmul_dtype_mismatch_raises():
+    """Like eager PyTorch, a Linear called with int64 input is an error (the
+    importer used to insert a cast and return a result)."""
+    from graphopt.importer import UnsupportedOpsError
+    m = nn.Linear(4, 3).eval()
+    x = torch.ones(2, 4, dtype=torch.int64)
+    try:
+        m(x)
+        raise AssertionError("eager PyTorch accepted it: the check is moot")
+    except RuntimeError:
+        pass
+    f = graphopt.compile(m, (randn(2, 4),))
+    try:
+        f(x)
+    except UnsupportedOpsError as e:
+        assert "linear of int64 and float32" in str(e), str(e)
+        return
+    raise AssertionError("int64 input to a float Linear was accepted")
+
+
 @check(tags=("feature", "errors"))
 def target_unknown_rejected():
     try:
@@ -268,6 +315,9 @@ def torch_compile_backend_fallback():
         warnings.simplefilter("always")
         with torch.no_grad():
             got = compiled(x)
-    assert any(issubclass(w.category, graphopt.GraphOptFallbackWarning)
-               for w in caught), [str(w.message) for w in caught]
+    fallbacks = [str(w.message) for w in caught
+                 if issubclass(w.category, graphopt.GraphOptFallbackWarning)]
+    assert fallbacks, [str(w.message) for w in caught]
+    # The warning names the op that stopped it (it kept only a first line).
+    assert any("bessel_j0" in m for m in fallbacks), fallbacks
     assert_close(got, _eager(model, x))

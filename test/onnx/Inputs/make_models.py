@@ -97,6 +97,9 @@ def invalid(d: Path):
     x = helper.make_tensor_value_info("x", TP.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TP.FLOAT, [2, 3])
     z = helper.make_tensor_value_info("z", TP.FLOAT, None)
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["z"])], "future", [x], [z])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 99)]),
+              str(d / "opset99.onnx"))
     for name, nodes, inputs in (
             ("no_producer", [helper.make_node("Relu", ["x"], ["r"])], [x]),
             ("undefined_input", [helper.make_node("Add", ["x", "q"], ["z"])], [x]),

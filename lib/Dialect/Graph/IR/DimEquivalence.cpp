@@ -49,7 +49,9 @@ public:
 
 bool isRanked(Value v) { return isa<RankedTensorType>(v.getType()); }
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+int64_t rankOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getRank();
+}
 
 /// NumPy broadcasting: operand dims aligned at the trailing end equal the
 /// result's unless statically 1 (the lowering does not broadcast a dynamic

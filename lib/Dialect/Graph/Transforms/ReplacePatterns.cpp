@@ -228,14 +228,17 @@ struct GraphReplacePatternsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // File-level errors carry no location: the module's would print it.
+    Location fileLoc = UnknownLoc::get(&getContext());
     if (patternsFile.empty()) {
-      module.emitError("graph-replace-patterns needs patterns-file=FILE");
+      mlir::emitError(fileLoc,
+                      "graph-replace-patterns needs patterns-file=FILE");
       return signalPassFailure();
     }
     llvm::SourceMgr sourceMgr;
     auto buffer = llvm::MemoryBuffer::getFile(patternsFile);
     if (!buffer) {
-      module.emitError("cannot read patterns file '")
+      mlir::emitError(fileLoc, "cannot read patterns file '")
           << patternsFile << "': " << buffer.getError().message();
       return signalPassFailure();
     }
@@ -243,7 +246,8 @@ struct GraphReplacePatternsPass
     OwningOpRef<ModuleOp> patterns =
         parseSourceFile<ModuleOp>(sourceMgr, &getContext());
     if (!patterns) {
-      module.emitError("cannot parse patterns file '") << patternsFile << "'";
+      mlir::emitError(fileLoc, "cannot parse patterns file '")
+          << patternsFile << "'";
       return signalPassFailure();
     }
 
@@ -256,12 +260,13 @@ struct GraphReplacePatternsPass
       auto rep =
           patterns->lookupSymbol<func::FuncOp>(("replacement_" + name).str());
       if (!rep) {
-        fn.emitError("no @replacement_") << name << " for @pattern_" << name;
+        mlir::emitError(fn.getLoc(), "no @replacement_")
+            << name << " for @pattern_" << name;
         return signalPassFailure();
       }
       if (rep.getNumArguments() != fn.getNumArguments() ||
           rep.getNumResults() != fn.getNumResults()) {
-        rep.emitError("@replacement_")
+        mlir::emitError(rep.getLoc(), "@replacement_")
             << name << " must take the arguments of @pattern_" << name
             << " and return as many values (" << fn.getNumArguments()
             << " arguments, " << fn.getNumResults() << " results)";
@@ -270,7 +275,7 @@ struct GraphReplacePatternsPass
       pairs.emplace_back(name.str(), fn, rep);
     }
     if (pairs.empty()) {
-      module.emitError("patterns file '")
+      mlir::emitError(fileLoc, "patterns file '")
           << patternsFile << "' has no @pattern_NAME functions";
       return signalPassFailure();
     }
