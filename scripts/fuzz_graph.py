@@ -644,6 +644,8 @@ def fmt_scalar(x, dtype):
 
 
 def fmt_dense(data, dtype, splat):
+    if data.size == 0:
+        return ""  # dense<> : an empty tensor of any shape
     if splat:
         return fmt_scalar(data.flat[0], dtype)
 
@@ -938,6 +940,11 @@ class Gen:
         r = self.rng
         x = self.pick(lambda v: v.dtype != "i1")
         n = numel(x.shape)
+        if n == 0:
+            # Any shape with a 0 (no -1: its size would be ambiguous).
+            shape = [r.randint(0, 4) for _ in range(r.randint(1, 4))]
+            shape[r.randrange(len(shape))] = 0
+            return self.emit("reshape", [x], {"shape": shape}, x.dtype)
         rank = r.randint(0 if n == 1 else 1, 4)
         dims, rem = [], n
         for _ in range(max(rank - 1, 0)):
@@ -998,7 +1005,7 @@ class Gen:
         x = self.pick(lambda v: v.dtype != "i1")
         st, li, sp = [], [], []
         for d in x.shape:
-            if r.random() < 0.3:
+            if d == 0 or r.random() < 0.3:
                 s, l, t = 0, d, 1
             else:
                 s = r.randint(0, d - 1)
@@ -1062,6 +1069,12 @@ class Gen:
             try:
                 out = getattr(self, "g_" + g)()
             except Invalid:
+                continue
+            except (ValueError, IndexError):
+                # A generator drawing from an empty range: only zero-size
+                # dims (--zero-dims) make them; try another op.
+                if not ZERO_DIM_P:
+                    raise
                 continue
             self.commit()
             self.last = out

@@ -44,6 +44,10 @@ typedef struct graphopt_results graphopt_results;
 /* "0.1.0" */
 const char *graphopt_version(void);
 
+/* The compile pipeline's options with their defaults, "{name=value ...}"
+ * (static storage). */
+const char *graphopt_pipeline_options(void);
+
 void graphopt_string_free(char *s);
 
 /* Parses and verifies `mlir_text`, runs the textual pass pipeline
@@ -54,22 +58,22 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
                          int debug_locations, char **error);
 
 /* Compiles function `entry` of `mlir_text` for the host CPU or a GPU.
- * `options` is a space-separated list of key=value pairs:
- *   target=cpu|cuda  where to run (cuda: an NVIDIA GPU through
- *                    libGraphOptCUDARuntime; inputs and results are copied
- *                    to and from the device around each run)
- *   cuda-chip=sm_XY  chip to compile for (default: the GPU's own)
+ * `options` is a space-separated list of key=value pairs. The runner's:
  *   compile-only=0|1 compile without preparing to run (no GPU needed for
  *                    target=cuda); running the program is then an error
  *   cuda-emulate=0|1 with target=cuda, a testing aid: run the CUDA
  *                    pipeline's generic kernels as loops on the CPU
- *   optimize=0|1 vectorize=0|1 fuse=0|1 flash-attention=0|1 opt-level=0..3
- *   timing=0|1
- *   fusion-report=FILE writes the fusion report ('-': stderr, *.json: JSON)
+ *   opt-level=0..3   LLVM optimization level;  timing=0|1
+ *   object-file=F.o  also write an AOT object;  dump-llvm-ir=F.ll
  *   shared-libs=A.so,B.so  libraries providing fusion.custom_call kernels
  *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES
  *                      being one entry per argument separated by ';', each
  *                      dims joined by 'x' ("1x3x224x224;7"); "" for rank 0.
+ * Every other key is an option of the compile pipeline, by its name
+ * (graphopt_pipeline_options lists them): target=cpu|cuda, optimize,
+ * fuse-elementwise, flash-attention, vectorize, vector-width, chip
+ * (default: the GPU's own), fusion-report=FILE, ...; an unknown name is an
+ * error.
  * Returns NULL and sets *error on failure. */
 graphopt_program *graphopt_compile(const char *mlir_text, const char *entry,
                                    const char *options, char **error);

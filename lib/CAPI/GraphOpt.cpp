@@ -44,7 +44,10 @@ void setError(char **error, llvm::StringRef message) {
 
 std::unique_ptr<MLIRContext> makeContext() {
   static std::once_flag once;
-  std::call_once(once, [] { registerAllPasses(); });
+  std::call_once(once, [] {
+    registerAllPasses();
+    runtime::registerRewriteChecker();
+  });
   DialectRegistry registry;
   registerAllDialects(registry);
   auto ctx = std::make_unique<MLIRContext>(registry);
@@ -151,6 +154,11 @@ extern "C" {
 
 const char *graphopt_version(void) { return "0.1.0"; }
 
+const char *graphopt_pipeline_options(void) {
+  static const std::string text = describePipelineOptions();
+  return text.c_str();
+}
+
 void graphopt_string_free(char *s) { std::free(s); }
 
 char *graphopt_transform(const char *mlirText, const char *pipeline,
@@ -199,8 +207,11 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
   }
   RunnerOptions ro;
   ro.entry = entry && *entry ? entry : "main";
+  // Runner options by name; every other key=value is a compile pipeline
+  // option, forwarded as is (Runner::compile names an unknown one).
   llvm::SmallVector<llvm::StringRef> items;
   llvm::StringRef(options ? options : "").split(items, ' ', -1, false);
+  llvm::SmallVector<std::string> pipeline;
   for (llvm::StringRef item : items) {
     auto kv = item.split('=');
     llvm::StringRef key = kv.first, value = kv.second;
@@ -211,34 +222,22 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       return true;
     };
     bool ok = true;
-    if (key == "target") {
-      ro.target = value.str();
-      ok = value == "cpu" || value == "cuda";
-    } else if (key == "cuda-chip")
-      ro.cudaChip = value.str();
-    else if (key == "compile-only")
+    if (key == "compile-only")
       ok = flag(ro.compileOnly);
     else if (key == "cuda-emulate")
       ok = flag(ro.cudaEmulate);
-    else if (key == "optimize")
-      ok = flag(ro.optimize);
-    else if (key == "vectorize")
-      ok = flag(ro.vectorize);
-    else if (key == "fuse")
-      ok = flag(ro.fuse);
-    else if (key == "flash-attention")
-      ok = flag(ro.flashAttention);
     else if (key == "timing")
       ok = flag(ro.timing);
-    else if (key == "fusion-report")
-      ro.fusionReport = value.str();
+    else if (key == "object-file")
+      ro.objectFile = value.str();
+    else if (key == "dump-llvm-ir")
+      ro.dumpLLVMIR = value.str();
     else if (key == "shared-libs") {
       llvm::SmallVector<llvm::StringRef> libs;
       value.split(libs, ',', -1, false);
       for (llvm::StringRef l : libs)
         ro.sharedLibs.push_back(l.str());
-    }
-    else if (key == "opt-level")
+    } else if (key == "opt-level")
       ok = !value.getAsInteger(10, ro.optLevel) && ro.optLevel <= 3;
     else if (key == "specialize") {
       llvm::SmallVector<llvm::SmallVector<int64_t>> shapes;
@@ -258,15 +257,19 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
         }
       }
       ro.specializeTo = std::move(shapes);
-    } else {
-      setError(error, "unknown compile option '" + key.str() + "'");
+    } else if (!item.contains('=')) {
+      setError(error, "compile option '" + item.str() + "' has no value "
+                      "(write name=value)");
       return nullptr;
+    } else {
+      pipeline.push_back(item.str());
     }
     if (!ok) {
       setError(error, "bad value in compile option '" + item.str() + "'");
       return nullptr;
     }
   }
+  ro.pipeline = llvm::join(pipeline, " ");
   auto runner = Runner::compile(*module, ro);
   if (!runner) {
     setError(error, diags.message(llvm::toString(runner.takeError())));

@@ -117,9 +117,7 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
       return s.takeError();
     sig.outputs.push_back(*s);
   }
-  for (const ArgDimEquality &e : graphopt::getArgDimEqualities(fn))
-    sig.dimEqualities.push_back(
-        {e.arg, e.dim, e.otherArg, e.otherDim, e.size, e.reason});
+  sig.dimEqualities = graphopt::getArgDimEqualities(fn);
   return sig;
 }
 
@@ -218,6 +216,13 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
   return llvm::Error::success();
 }
 
+std::string mlir::graphopt::runtime::describePipelineOptions() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  CompilePipelineOptions().print(os);
+  return text;
+}
+
 /// Graph programs run to completion: a cycle of func.calls reachable from
 /// the entry would recurse until the stack or the heap is gone.
 static llvm::Error checkNoRecursion(ModuleOp module, StringRef entry) {
@@ -261,6 +266,89 @@ static llvm::Error checkNoRecursion(ModuleOp module, StringRef entry) {
   return llvm::Error::success();
 }
 
+/// Step 1 of compile: the entry's signature (with its run-time dim
+/// equalities), the module specialized to `options.specializeTo`, recursion
+/// refused, and every function but the entry private (symbol DCE then drops
+/// what the entry does not call).
+static llvm::Expected<EntrySignature>
+prepareEntry(ModuleOp module, const RunnerOptions &options) {
+  auto sig = getEntrySignature(module, options.entry);
+  if (!sig)
+    return sig.takeError();
+  if (options.specializeTo) {
+    if (llvm::Error e =
+            specializeEntry(module, options.entry, *options.specializeTo))
+      return std::move(e);
+    auto specialized = getEntrySignature(module, options.entry);
+    if (!specialized)
+      return specialized.takeError();
+    // Results stay as declared: the caller reads their sizes at run time.
+    sig->inputs = specialized->inputs;
+  }
+  if (llvm::Error e = checkNoRecursion(module, options.entry))
+    return std::move(e);
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isExternal())
+      fn.setVisibility(fn.getName() == options.entry
+                           ? SymbolTable::Visibility::Public
+                           : SymbolTable::Visibility::Private);
+  return sig;
+}
+
+/// Step 2: the compile pipeline's options from their textual form; an
+/// unknown name or a bad value is an error listing the options.
+static llvm::Error
+parseCompileOptions(StringRef text, graphopt::CompilePipelineOptions &compile) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (succeeded(compile.parseFromString(text, os)))
+    return llvm::Error::success();
+  // The option parser prints a bad value's message itself (to stderr).
+  StringRef reason = StringRef(why).trim();
+  reason.consume_front("<Pass-Options-Parser>: ");
+  std::string all = describePipelineOptions(), names;
+  for (StringRef item : llvm::split(StringRef(all).trim("{}"), ' '))
+    names += (names.empty() ? "" : ", ") + item.split('=').first.str();
+  return llvm::createStringError(
+      "bad compile options '%s': %s (the compile pipeline's options: %s)",
+      text.str().c_str(),
+      reason.empty() ? "a value does not parse" : reason.str().c_str(),
+      names.c_str());
+}
+
+/// Step 4 (JIT only): large constants (model weights) leave the LLVM
+/// module: their data is copied to 64-byte aligned host memory (owned by
+/// `owned`) and the globals become external symbols resolved to it. This
+/// keeps LLVM from optimizing and emitting hundreds of megabytes of IR
+/// constants (ResNet-50: ~1 minute otherwise). Returns symbol -> address.
+static llvm::Expected<llvm::SmallVector<std::pair<std::string, void *>>>
+externalizeConstants(
+    ModuleOp module,
+    std::vector<std::unique_ptr<void, void (*)(void *)>> &owned) {
+  llvm::SmallVector<std::pair<std::string, void *>> externals;
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
+    if (!attr || attr.isSplat() || attr.getElementType().isInteger(1))
+      continue;
+    ArrayRef<char> raw = attr.getRawData();
+    if (raw.size() < kExternalConstantMinBytes)
+      continue;
+    size_t bytes = (raw.size() + 63) / 64 * 64;
+    void *p = std::aligned_alloc(64, bytes);
+    if (!p)
+      return llvm::createStringError("cannot allocate %zu bytes for constant "
+                                     "@%s",
+                                     raw.size(),
+                                     global.getSymName().str().c_str());
+    std::memcpy(p, raw.data(), raw.size());
+    owned.emplace_back(p, std::free);
+    global.removeValueAttr();
+    global.setLinkage(LLVM::Linkage::External);
+    externals.push_back({global.getSymName().str(), p});
+  }
+  return externals;
+}
+
 Runner::~Runner() {
   // The large constants' host memory goes away: their device copies,
   // cached by host address, must not outlive it (small ones are checked
@@ -280,40 +368,24 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 
 llvm::Expected<std::unique_ptr<Runner>>
 Runner::compile(ModuleOp module, const RunnerOptions &options) {
-  auto sig = getEntrySignature(module, options.entry);
+  auto sig = prepareEntry(module, options);
   if (!sig)
     return sig.takeError();
-  if (options.specializeTo) {
-    if (llvm::Error e =
-            specializeEntry(module, options.entry, *options.specializeTo))
-      return std::move(e);
-    auto specialized = getEntrySignature(module, options.entry);
-    if (!specialized)
-      return specialized.takeError();
-    // Results stay as declared: the caller reads their sizes at run time.
-    sig->inputs = specialized->inputs;
-  }
 
-  if (llvm::Error e = checkNoRecursion(module, options.entry))
+  CompilePipelineOptions compile;
+  if (llvm::Error e = parseCompileOptions(options.pipeline, compile))
     return std::move(e);
-
-  // Compile the entry and what it calls, nothing else: other public
-  // functions become private and symbol DCE drops them.
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (!fn.isExternal())
-      fn.setVisibility(fn.getName() == options.entry
-                           ? SymbolTable::Visibility::Public
-                           : SymbolTable::Visibility::Private);
-
   // --cuda-emulate: the CUDA target's host side and runtime library, over
   // the emulated driver (host memory), with the kernels compiled to loops.
-  bool emulate = options.target == "cuda" && options.cudaEmulate;
-  bool isCUDA = options.target == "cuda";
-  if (!isCUDA && options.target != "cpu")
+  std::string target = compile.target;
+  bool emulate = target == "cuda" && options.cudaEmulate;
+  bool isCUDA = target == "cuda";
+  if (!isCUDA && target != "cpu")
     return llvm::createStringError("unknown target '%s': use cpu or cuda",
-                                   options.target.c_str());
+                                   target.c_str());
   std::unique_ptr<CUDAHostAPI> cudaAPI;
-  std::string chip = options.cudaChip;
+  // Empty: the GPU's own, else sm_90.
+  std::string chip = compile.chip.hasValue() ? std::string(compile.chip) : "";
   if (emulate) {
     auto path = findCUDARuntimeLibrary();
     if (!path)
@@ -361,13 +433,6 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   if (options.timing)
     pm.enableTiming();
   pm.addPass(createSymbolDCEPass());
-  CompilePipelineOptions compile;
-  compile.target = options.target;
-  compile.optimize = options.optimize;
-  compile.vectorize = options.vectorize;
-  compile.fuseElementwise = options.fuse;
-  compile.fusionReport = options.fusionReport;
-  compile.flashAttention = options.flashAttention;
   // CPU buffers come from the runtime's caching allocator, so repeated
   // calls reuse memory; results are released through it too. (CUDA
   // buffers come from the device's stream-ordered pool.)
@@ -376,12 +441,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   bool runtimeAllocator = !isCUDA && options.objectFile.empty();
   compile.runtimeAllocator = runtimeAllocator;
   compile.cpuEmulation = emulate;
-  if (isCUDA && !emulate) {
+  if (isCUDA && !emulate)
     compile.chip = chip;
-    if (!options.cudaFeatures.empty())
-      compile.features = options.cudaFeatures;
-    compile.format = options.cudaFormat;
-  }
   buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
@@ -396,36 +457,14 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
       return std::move(e);
   }
 
-  // Large constants (model weights) leave the LLVM module: their data is
-  // copied to aligned host memory and the globals become external symbols
-  // resolved to it. This keeps LLVM from optimizing and emitting hundreds of
-  // megabytes of IR constants (ResNet-50: ~1 minute otherwise).
   std::unique_ptr<Runner> runner(new Runner());
   runner->sig = std::move(*sig);
   runner->stats.lowerSeconds = lowerTime;
   if (options.compileOnly)
     return runner;
-  llvm::SmallVector<std::pair<std::string, void *>> externals;
-  for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
-    if (!attr || attr.isSplat() || attr.getElementType().isInteger(1))
-      continue;
-    ArrayRef<char> raw = attr.getRawData();
-    if (raw.size() < kExternalConstantMinBytes)
-      continue;
-    size_t bytes = (raw.size() + 63) / 64 * 64;
-    void *p = std::aligned_alloc(64, bytes);
-    if (!p)
-      return llvm::createStringError("cannot allocate %zu bytes for constant "
-                                     "@%s",
-                                     raw.size(),
-                                     global.getSymName().str().c_str());
-    std::memcpy(p, raw.data(), raw.size());
-    runner->constantData.emplace_back(p, std::free);
-    global.removeValueAttr();
-    global.setLinkage(LLVM::Linkage::External);
-    externals.push_back({global.getSymName().str(), p});
-  }
+  auto externals = externalizeConstants(module, runner->constantData);
+  if (!externals)
+    return externals.takeError();
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -499,7 +538,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
         reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
     add("_mlir_memref_to_llvm_free",
         reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
-    for (auto &[name, p] : externals)
+    for (auto &[name, p] : *externals)
       add(name, p);
     return map;
   });
@@ -522,7 +561,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   runner->stats.jitSeconds = jitTime;
   if (options.timing)
     llvm::errs() << llvm::format(
-        "graph-run: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);
+        "graphopt: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);
   return runner;
 }
 
@@ -555,21 +594,21 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
             s.str().c_str());
     }
   }
-  for (const DimEquality &e : sig.dimEqualities) {
-    int64_t got = inputs[e.input].shape()[e.dim];
-    int64_t want = e.otherInput < 0 ? e.size
-                                    : inputs[e.otherInput].shape()[e.otherDim];
+  for (const ArgDimEquality &e : sig.dimEqualities) {
+    int64_t got = inputs[e.arg].shape()[e.dim];
+    int64_t want = e.otherArg < 0 ? e.size
+                                    : inputs[e.otherArg].shape()[e.otherDim];
     if (got == want)
       continue;
     std::string other =
-        e.otherInput < 0
+        e.otherArg < 0
             ? std::string("the static size")
             : "dim " + std::to_string(e.otherDim) + " of input " +
-                  std::to_string(e.otherInput);
+                  std::to_string(e.otherArg);
     return llvm::createStringError(
         "input %u of @%s: dim %u is %lld but %s is %lld; the program needs "
         "them equal%s%s%s",
-        e.input, sig.name.c_str(), e.dim, (long long)got, other.c_str(),
+        e.arg, sig.name.c_str(), e.dim, (long long)got, other.c_str(),
         (long long)want, e.reason.empty() ? "" : " for ", e.reason.c_str(),
         got == 1 || want == 1
             ? " (a dynamic dim of size 1 is not broadcast at run time)"

@@ -23,6 +23,7 @@ from ._native import (
     GraphOptError,
     Program,
     TensorSpec,
+    pipeline_options,
     version as _native_version,
 )
 from .compiler import COMPILE_OPTIONS, CompiledModule, compile
@@ -37,7 +38,7 @@ __all__ = [
     "Program", "TensorSpec", "GraphOptError", "CompileError",
     "ExecutionError", "UnsupportedOpsError", "import_torch",
     "import_torchscript", "torch_backend", "native_version", "LIBRARY_PATH",
-    "import_onnx",
+    "import_onnx", "pipeline_options",
 ]
 
 

@@ -138,6 +138,7 @@ def _declare(name, restype, *argtypes):
 # Strings the library allocates are returned as c_void_p so that we can free
 # them (ctypes would convert c_char_p to bytes and lose the pointer).
 _version = _declare("graphopt_version", ctypes.c_char_p)
+_pipeline_options = _declare("graphopt_pipeline_options", ctypes.c_char_p)
 _string_free = _declare("graphopt_string_free", None, ctypes.c_void_p)
 _transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
                       ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
@@ -304,16 +305,48 @@ def transform(mlir_text: str, pipeline: str = "",
     return _take_string(out)
 
 
+def pipeline_options() -> dict:
+    """The compile pipeline's options with their default values (as text),
+    by their Python names (``fuse_elementwise`` for ``fuse-elementwise``).
+    Each may be passed to :class:`Program` and :func:`graphopt.compile` as a
+    keyword argument; docs/Passes.md describes them."""
+    text = _pipeline_options().decode().strip().strip("{}")
+    out = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        out[name.replace("-", "_")] = value
+    return out
+
+
+def _flag(value) -> str:
+    return "true" if value else "false"
+
+
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
                     timing=False, specialize=None, target="cpu",
-                    compile_only=False, cuda_emulate=False) -> str:
+                    compile_only=False, cuda_emulate=False,
+                    pipeline=None) -> str:
+    """The C API's options string: the runner's options, then the compile
+    pipeline's (``pipeline``: keyword arguments by Python name)."""
     if target not in ("cpu", "cuda"):
         raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
-    items = [f"target={target}", f"optimize={int(bool(optimize))}"]
+    items = [f"target={target}", f"optimize={_flag(optimize)}"]
     if vectorize is not None:
-        items.append(f"vectorize={int(bool(vectorize))}")
+        items.append(f"vectorize={_flag(vectorize)}")
     if fuse is not None:
-        items.append(f"fuse={int(bool(fuse))}")
+        items.append(f"fuse-elementwise={_flag(fuse)}")
+    if pipeline:
+        known = pipeline_options()
+        for name, value in pipeline.items():
+            if name not in known:
+                raise TypeError(
+                    f"unknown compile option {name!r}; the compile pipeline's "
+                    f"options: {', '.join(sorted(known))}")
+            text = _flag(value) if isinstance(value, bool) else str(value)
+            if any(c.isspace() for c in text):
+                raise ValueError(f"compile option {name}={text!r}: values "
+                                 "cannot contain spaces")
+            items.append(f"{name.replace('_', '-')}={text}")
     if opt_level is not None:
         if opt_level not in (0, 1, 2, 3):
             raise ValueError(f"opt_level must be 0..3, got {opt_level!r}")
@@ -345,10 +378,14 @@ class Program:
     >>> (y,) = p.run([x0, x1])          # NumPy arrays in, NumPy arrays out
 
     Options (the C API's ``options`` string): ``optimize`` (graph-level
-    optimization), ``vectorize``, ``fuse`` (elementwise fusion),
-    ``opt_level`` (LLVM 0..3), ``timing`` (print per-pass and per-phase times
-    to stderr), ``specialize`` (a list of argument shapes to fix before
-    compiling; dynamic dims of the module become these constants).
+    optimization), ``vectorize``, ``fuse`` (operator fusion, the pipeline's
+    ``fuse_elementwise``), ``opt_level`` (LLVM 0..3), ``timing`` (print
+    per-pass and per-phase times to stderr), ``specialize`` (a list of
+    argument shapes to fix before compiling; dynamic dims of the module
+    become these constants), and every option of the compile pipeline by
+    name (:func:`pipeline_options` lists them: ``vector_width=8``,
+    ``flash_attention=False``, ``fusion_report="-"``, ``chip="sm_80"``, ...);
+    an unknown name raises ``TypeError``.
 
     Results are copied out of the native buffers, so the returned arrays own
     their memory. A program may be run from several threads; runs of one
@@ -361,14 +398,15 @@ class Program:
                  timing: bool = False,
                  specialize: Optional[Sequence[Sequence[int]]] = None,
                  target: str = "cpu", compile_only: bool = False,
-                 cuda_emulate: bool = False):
+                 cuda_emulate: bool = False, **pipeline_options):
         self._handle = None
         self._lock = threading.Lock()
         self.entry = entry
         self.target = target
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
                                        timing, specialize, target,
-                                       compile_only, cuda_emulate)
+                                       compile_only, cuda_emulate,
+                                       pipeline_options)
         _ensure_runtime()
         err = ctypes.c_void_p()
         handle = _compile(mlir_text.encode(), entry.encode(),

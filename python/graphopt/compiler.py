@@ -211,11 +211,13 @@ class CompiledModule:
             raise NotImplementedError(
                 f"graphopt.compile: target {target!r} is not supported; "
                 "use 'cpu' or 'cuda'")
-        unknown = sorted(set(options) - set(COMPILE_OPTIONS))
+        pipeline = _native.pipeline_options()
+        unknown = sorted(set(options) - set(COMPILE_OPTIONS) - set(pipeline))
         if unknown:
             raise TypeError(
                 f"graphopt.compile: unknown option(s) {', '.join(unknown)}; "
-                "known: " + ", ".join(sorted(COMPILE_OPTIONS)))
+                "known: " + ", ".join(sorted(COMPILE_OPTIONS)) + ", and the "
+                "compile pipeline's: " + ", ".join(sorted(pipeline)))
         if not isinstance(example_args, (tuple, list)):
             example_args = (example_args,)
         self.model = model
@@ -331,7 +333,9 @@ class CompiledModule:
             opt_level=self.options.get("opt_level"),
             timing=self.timing, specialize=specialize, target=self.target,
             compile_only=bool(self.options.get("compile_only")),
-            cuda_emulate=bool(self.options.get("cuda_emulate")))
+            cuda_emulate=bool(self.options.get("cuda_emulate")),
+            **{k: v for k, v in self.options.items()
+               if k not in COMPILE_OPTIONS})
         t2 = time.perf_counter()
         timings = {"import": t1 - t0, "lower": program.lower_seconds,
                    "codegen": program.codegen_seconds, "total": t2 - t0}
@@ -407,8 +411,12 @@ def compile(model_or_fn, example_args, target: str = "cpu", *,
             embedding them as constants (smaller MLIR, no constant folding of
             weights).
         timing: print per-pass and per-phase compile times to stderr.
-        **options: ``vectorize``, ``fuse``, ``opt_level``, ``entry`` (see
-            ``COMPILE_OPTIONS``).
+        **options: ``vectorize``, ``fuse``, ``opt_level``, ``entry``,
+            ``compile_only``, ``cuda_emulate`` (see ``COMPILE_OPTIONS``),
+            and every option of the compile pipeline by name
+            (:func:`graphopt.pipeline_options` lists them, e.g.
+            ``vector_width=8``, ``flash_attention=False``,
+            ``fusion_report="-"``); an unknown name raises ``TypeError``.
 
     Returns:
         a :class:`CompiledModule`. Raises

@@ -12,6 +12,12 @@
 // RUN: graph-run %s --entry=seed20261201_136 --optimize=false --input=3x6x1x4xf32=0.5 \
 // RUN:   --input=3x1x1x1xf32=0 --expected-output=3x6x1x4xi32=0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,0,6,2,6,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,2,4,-8,-2,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6,4,8,0,-6 \
 // RUN:   --expected-output=3x6x1x4xf32=-0.5 --quiet | FileCheck %s --check-prefix=TWO
+// Zero-size dims (fuzz_graph.py --seed 20261203 --zero-dims 0.15, programs
+// 7 and 194): a concat whose result has a static 0 dim and dynamic operands
+// inserted slices at offsets the verifier rejects (with
+// --specialize-shapes=false). The result is 3x0, empty.
+// RUN: graph-run %s --entry=concat_empty_dynamic --specialize-shapes=false \
+// RUN:   --input=2x0xf32= --expected-output=3x0xf32= --quiet | FileCheck %s
 // CHECK: result 0: matches expected
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
@@ -34,4 +40,9 @@ func.func @seed20261201_136(%arg0: tensor<3x6x1x4xf32>, %arg1: tensor<3x1x1x1xf3
   %v7 = graph.compare ne, %v6, %v6 : tensor<3x1x1x4xi32>, tensor<3x1x1x4xi32> -> tensor<3x1x1x4xi1>
   %v8 = graph.select %v7, %v6, %v5 : tensor<3x1x1x4xi1>, tensor<3x1x1x4xi32>, tensor<3x6x1x4xi32> -> tensor<3x6x1x4xi32>
   return %v8, %v3 : tensor<3x6x1x4xi32>, tensor<3x6x1x4xf32>
+}
+func.func @concat_empty_dynamic(%x: tensor<?x?xf32>) -> tensor<?x0xf32> {
+  %c = graph.constant dense<> : tensor<1x0xf32>
+  %0 = graph.concat %c, %x axis = 0 : tensor<1x0xf32>, tensor<?x?xf32> -> tensor<?x0xf32>
+  return %0 : tensor<?x0xf32>
 }

@@ -1,11 +1,13 @@
 //===- graph-opt.cpp - the graphopt optimizer driver ----------------------===//
 //
 // mlir-opt with graphopt's dialects, passes and pipelines registered. All
-// registration lives in InitAll; this file only calls it.
+// registration lives in InitAll (and the execution layer's checker behind
+// verify-rewrites); this file only calls it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/InitAll.h"
+#include "graphopt/Runtime/Runner.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
   argc = args.size();
   argv = args.data();
   mlir::graphopt::registerAllPasses();
+  // verify-rewrites runs both versions of a function with the JIT.
+  mlir::graphopt::runtime::registerRewriteChecker();
   mlir::DialectRegistry registry;
   mlir::graphopt::registerAllDialects(registry);
   return mlir::asMainReturnCode(

@@ -128,6 +128,13 @@ static cl::opt<std::string> cudaFormat(
              "the driver when loaded; default), bin (cubin from ptxas) or "
              "fatbin"),
     cl::init("isa"), cl::cat(category));
+static cl::opt<std::string> pipelineOptions(
+    "pipeline-options",
+    cl::desc("Options of the compile pipeline, by name, space-separated "
+             "(\"vector-width=8 fuse-elementwise=false\"; the list: graph-opt "
+             "--help, under --graph-compile-pipeline). Applied after the "
+             "flags above, which are shorthands for some of them"),
+    cl::value_desc("options"), cl::init(""), cl::cat(category));
 static cl::opt<bool> cudaEmulate(
     "cuda-emulate",
     cl::desc("With --target=cuda, a testing aid for machines without a GPU: "
@@ -168,6 +175,7 @@ int main(int argc, char **argv) {
       "graph-run: JIT-compile a graph program for the host CPU or an NVIDIA "
       "GPU, run it, check and benchmark it\n");
 
+  registerRewriteChecker();
   DialectRegistry registry;
   mlir::graphopt::registerAllDialects(registry);
   mlir::graphopt::registerAllPasses();
@@ -204,19 +212,31 @@ int main(int argc, char **argv) {
                 " is not a format: use isa, bin or fatbin");
   RunnerOptions options;
   options.entry = entry;
-  options.target = target;
-  options.cudaChip = cudaChip;
-  options.cudaFeatures = cudaFeatures;
-  options.cudaFormat = cudaFormat;
+  // The flags that are pipeline options, then --pipeline-options (later
+  // values win).
+  {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    auto flag = [](bool b) { return b ? "true" : "false"; };
+    os << "target=" << target << " optimize=" << flag(optimize)
+       << " vectorize=" << flag(vectorize)
+       << " fuse-elementwise=" << flag(fuse)
+       << " flash-attention=" << flag(flashAttention);
+    if (!fusionReport.empty())
+      os << " fusion-report=" << fusionReport;
+    if (!cudaChip.empty())
+      os << " chip=" << cudaChip;
+    if (!cudaFeatures.empty())
+      os << " features=" << cudaFeatures;
+    os << " format=" << cudaFormat;
+    if (!pipelineOptions.empty())
+      os << " " << pipelineOptions;
+    options.pipeline = text;
+  }
   options.cudaEmulate = cudaEmulate;
   options.objectFile = emitObject;
-  options.optimize = optimize;
-  options.vectorize = vectorize;
-  options.fuse = fuse;
-  options.fusionReport = fusionReport;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);
-  options.flashAttention = flashAttention;
   options.optLevel = optLevel;
   options.timing = timing;
   options.dumpLLVMIR = dumpLLVMIR;

@@ -12,6 +12,7 @@
 #ifndef GRAPHOPT_RUNTIME_RUNNER_H
 #define GRAPHOPT_RUNTIME_RUNNER_H
 
+#include "graphopt/Dialect/Graph/Analysis/DimEquivalence.h"
 #include "graphopt/Runtime/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,37 +39,30 @@ struct TensorSignature {
   std::string str() const;
 };
 
-/// Dynamic input dim `dim` of input `input` must equal dim `otherDim` of
-/// input `otherInput`, or `size` when `otherInput` is -1 (see
-/// graphopt/Dialect/Graph/Analysis/DimEquivalence.h).
-struct DimEquality {
-  unsigned input = 0, dim = 0;
-  int64_t otherInput = -1;
-  unsigned otherDim = 0;
-  int64_t size = 0;
-  /// The op that needs them equal ("graph.add at model.mlir:3:8").
-  std::string reason;
-};
-
 struct EntrySignature {
   std::string name;
   llvm::SmallVector<TensorSignature> inputs, outputs;
-  /// Checked once per call by checkInputs: the compiled code assumes them.
-  llvm::SmallVector<DimEquality> dimEqualities;
+  /// The dynamic input dims the program needs equal (to each other or to a
+  /// static size; `arg` is the input index). Checked once per call by
+  /// checkInputs: the compiled code assumes them.
+  llvm::SmallVector<ArgDimEquality> dimEqualities;
 };
 
-/// Options of Runner::compile.
+/// Options of Runner::compile: the compile pipeline's options in their
+/// textual form, and what the runner itself does (entry, specialization,
+/// AOT output, the JIT).
 struct RunnerOptions {
   std::string entry = "main";
-  /// "cpu" (the host) or "cuda" (an NVIDIA GPU through
-  /// libGraphOptCUDARuntime; inputs and results are copied to and from the
-  /// device around each call).
-  std::string target = "cpu";
-  /// CUDA: chip ("sm_90"; empty: the GPU's own, sm_90 without a GPU), PTX
-  /// features (empty: +ptx80) and device code format ("isa": PTX compiled
-  /// by the driver at load time, no toolkit needed; "bin"/"fatbin": ptxas
-  /// at compile time).
-  std::string cudaChip, cudaFeatures, cudaFormat = "isa";
+  /// The compile pipeline's options (CompilePipelineOptions in
+  /// graphopt/Pipelines/Pipelines.h, also `graph-opt
+  /// --graph-compile-pipeline='...'`), each by its name, e.g.
+  /// "target=cuda chip=sm_80 fuse-elementwise=false". Every entry point
+  /// (graph-run, the C API, Python) forwards its options here, so every
+  /// pipeline option is reachable from each; an unknown name or a bad value
+  /// is an error from compile(). `runtime-allocator` and `cpu-emulation` are
+  /// set by the runner; `chip` defaults to the GPU's own when one is
+  /// present.
+  std::string pipeline;
   /// CUDA, testing aid: compile with the CUDA pipeline but run its generic
   /// and one-thread kernels as loops on the host (cpu-emulation; no GPU,
   /// no matmul or reduction kernels).
@@ -80,16 +74,6 @@ struct RunnerOptions {
   std::string objectFile;
   /// Compile (and write objectFile) without preparing to run: no GPU needed.
   bool compileOnly = false;
-  /// Graph-level optimization before lowering.
-  bool optimize = true;
-  /// Tile and vectorize (off: scalar loops, for debugging).
-  bool vectorize = true;
-  /// Fuse elementwise chains (off: one loop nest per op, for comparison).
-  bool fuse = true;
-  /// Write the fusion report here ("-": stderr; *.json: JSON).
-  std::string fusionReport;
-  /// Flash-attention lowering of attention (off: expanded into separate ops).
-  bool flashAttention = true;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
   /// Print per-pass and per-phase timing to stderr.
@@ -106,6 +90,15 @@ struct RunnerOptions {
   /// shapes.
   std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>> specializeTo;
 };
+
+/// Installs the JIT-based check behind `verify-rewrites`
+/// (graphopt/Dialect/Graph/Transforms/RewriteVerification.h): graph-opt,
+/// graph-run and the C API call it at start-up; idempotent.
+void registerRewriteChecker();
+
+/// The names and default values of the compile pipeline's options, as
+/// "{name=value ...}" (for tools and bindings that list them).
+std::string describePipelineOptions();
 
 /// A compiled entry function, callable many times.
 class Runner {

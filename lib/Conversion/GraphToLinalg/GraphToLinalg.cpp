@@ -968,7 +968,12 @@ struct ConcatLowering : OpRewritePattern<ConcatOp> {
     }
     sizes[axis] = total;
     Value result = emptyTensor(b, loc, sizes, outT.getElementType());
+    // A static zero-size result dim: nothing to insert (and insert_slice
+    // rejects the operands' offsets into it).
+    bool emptyResult = llvm::is_contained(outT.getShape(), int64_t(0));
     for (auto [v, off] : llvm::zip(op.getInputs(), offsets)) {
+      if (emptyResult)
+        break;
       // An empty operand inserts nothing (and its offset may be the dim
       // size, which insert_slice rejects).
       if (llvm::is_contained(cast<RankedTensorType>(v.getType()).getShape(),

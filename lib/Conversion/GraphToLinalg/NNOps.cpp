@@ -236,6 +236,17 @@ Value implicitGemmConv(OpBuilder &b, Location loc, Value xp, Value weight,
       ArrayRef<OpFoldResult>{one, one, one});
 }
 
+/// `y + bias`, the [F] bias reshaped to F followed by `trailingOnes` unit
+/// dims (the layout of the channel dim in `y`); `y` when there is no bias.
+Value addBias(OpBuilder &b, Location loc, Value y, Value bias, int64_t f,
+              int64_t trailingOnes) {
+  if (!bias)
+    return y;
+  SmallVector<int64_t> shape = {f};
+  shape.append(trailingOnes, 1);
+  return AddOp::create(b, loc, y, ReshapeOp::create(b, loc, bias, shape));
+}
+
 struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DOp op,
@@ -264,10 +275,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     if (w.getDimSize(1) == 0 || kh == 0 || kw == 0) {
       Value r = fill(b, loc, nchwSizes(b, loc, op.getInput(), out), et,
                      b.getZeroAttr(et));
-      if (Value bias = op.getBias())
-        r = AddOp::create(
-            b, loc, r,
-            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1, 1}));
+      r = addBias(b, loc, r, op.getBias(), f, 2);
       replaceWithCast(b, op, r);
       return success();
     }
@@ -283,10 +291,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             return implicitGemmConv(nb, nl, image(nb, nl, xpe, n), weight, oh,
                                     ow);
           });
-      if (Value bias = op.getBias())
-        r = AddOp::create(
-            b, loc, r,
-            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1, 1}));
+      r = addBias(b, loc, r, op.getBias(), f, 2);
       replaceWithCast(b, op, r);
       return success();
     }
@@ -366,10 +371,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
               return transpose2D(nb, nl, MatMulOp::create(nb, nl, cols, w2));
             return MatMulOp::create(nb, nl, w2, cols);
           });
-      if (Value bias = op.getBias())
-        y = AddOp::create(
-            b, loc, y,
-            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1}));
+      y = addBias(b, loc, y, op.getBias(), f, 1);
       Value r = tensor::ExpandShapeOp::create(
           b, loc, RankedTensorType::get({x.getDimSize(0), f, oh, ow}, et), y,
           SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
@@ -415,10 +417,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       Value w2 = ReshapeOp::create(b, loc, op.getWeight(),
                                    ArrayRef<int64_t>{f, k});
       Value y = MatMulOp::create(b, loc, w2, cols3);
-      if (Value bias = op.getBias())
-        y = AddOp::create(
-            b, loc, y,
-            ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{f, 1}));
+      y = addBias(b, loc, y, op.getBias(), f, 1);
       Value r = ReshapeOp::create(b, loc, y,
                                   ArrayRef<int64_t>{-1, f, oh, ow});
       replaceWithCast(b, op, r);

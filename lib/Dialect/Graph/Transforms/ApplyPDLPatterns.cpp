@@ -14,7 +14,7 @@
 #include "graphopt/Dialect/Graph/Transforms/PDLPatterns.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
 
-#include "RewriteVerification.h"
+#include "graphopt/Dialect/Graph/Transforms/RewriteVerification.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"

@@ -9,7 +9,7 @@
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "graphopt/Dialect/Graph/Transforms/Passes.h"
 
-#include "RewriteVerification.h"
+#include "graphopt/Dialect/Graph/Transforms/RewriteVerification.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -5,14 +5,21 @@
 /// are JIT-compiled for the host CPU, run on the same inputs, and their
 /// results compared. graph-replace-patterns checks each match this way,
 /// graph-apply-pdl-patterns each rewritten function.
+///
+/// The graph passes only declare the check: running code is the execution
+/// layer's work (lib/Runtime/RewriteChecker.cpp), which installs the checker
+/// at start-up (runtime::registerRewriteChecker(), called by graph-opt and
+/// the C API). Without it (the mlir-opt plugin) `verify-rewrites` reports
+/// that it cannot run. So the compiler libraries never link the JIT.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPHOPT_LIB_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
-#define GRAPHOPT_LIB_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
+#ifndef GRAPHOPT_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
+#define GRAPHOPT_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,6 +44,12 @@ std::optional<std::string> checkSameResults(ModuleOp before, ModuleOp after,
                                             StringRef entry,
                                             const ComparedPrograms &names);
 
+/// The implementation of checkSameResults, installed by the execution layer.
+using SameResultsChecker = std::function<std::optional<std::string>(
+    ModuleOp before, ModuleOp after, StringRef entry,
+    const ComparedPrograms &names)>;
+void setSameResultsChecker(SameResultsChecker checker);
+
 } // namespace mlir::graphopt::graph
 
-#endif // GRAPHOPT_LIB_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
+#endif // GRAPHOPT_DIALECT_GRAPH_TRANSFORMS_REWRITEVERIFICATION_H
