@@ -14,6 +14,8 @@ DEB_PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools" "clang-${LLVM_VERSION}"
   cmake ninja-build
+  # LLVM's OpenMP runtime: multi-threaded generated CPU code calls it.
+  "libomp-${LLVM_VERSION}-dev"
   # LLVMConfig.cmake looks for ZLIB (LLVM_ENABLE_ZLIB=1); not a dependency
   # of the LLVM packages, so a bare machine may lack it.
   zlib1g-dev

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/CPUConv.h"
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/CPUMatmul.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -156,6 +157,9 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
       rewriter, loc, index(rewriter, loc, start),
       index(rewriter, loc, start + count), index(rewriter, loc, nr),
       ValueRange{fLoop.getRegionIterArg(0)});
+  // Output-channel blocks and pixel blocks are independent.
+  markParallelLoop(fLoop);
+  markParallelLoop(pLoop);
   rewriter.setInsertionPointToStart(pLoop.getBody());
   Value p = pLoop.getInductionVar();
   Value acc = pLoop.getRegionIterArg(0);
@@ -315,6 +319,9 @@ bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
           ValueRange{ci, index(rewriter, loc, i), index(rewriter, loc, j)}));
   auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, oh),
                                   one, ValueRange{cLoop.getRegionIterArg(0)});
+  markParallelLoop(nLoop);
+  markParallelLoop(cLoop);
+  markParallelLoop(hLoop);
   rewriter.setInsertionPointToStart(hLoop.getBody());
   Value hi = hLoop.getInductionVar();
   Value out = hLoop.getRegionIterArg(0);

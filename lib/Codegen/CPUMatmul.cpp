@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/Parallel.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -382,6 +383,8 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return failure();
+  markParallelTileLoops(tiled->loops, cast<TilingInterface>(op.getOperation()),
+                        {mc, nr, kc}, {2, 0, 1});
   rewriter.replaceOp(op, tiled->replacements);
   auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
 
@@ -413,6 +416,7 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, cast<TilingInterface>(inner.getOperation()), rowOptions);
   if (failed(rows) || rows->loops.size() != 1)
     return failure();
+  markParallelLoop(rows->loops.front());
   rewriter.replaceOp(inner, rows->replacements);
   auto micro = cast<linalg::LinalgOp>(rows->tiledOps.front());
   auto irLoop = cast<scf::ForOp>(rows->loops.front().getOperation());

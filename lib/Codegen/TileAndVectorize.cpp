@@ -22,6 +22,7 @@
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/Parallel.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,6 +67,7 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, TilingInterface op,
       scf::tileUsingSCF(rewriter, op, options);
   if (failed(result))
     return failure();
+  graphopt::markParallelTileLoops(result->loops, op, sizes, interchange);
   rewriter.replaceOp(op, result->replacements);
   return result;
 }

@@ -137,12 +137,24 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(createGraphEmitCInterfacePass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
+  // Independent tiles on threads: before buffer hoisting, so each tile's
+  // temporaries stay inside its (now parallel) loop.
+  {
+    GraphCPUParallelizePassOptions parallel;
+    parallel.threads = options.threads;
+    pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
+  }
   addUpstream(pm, "func.func(buffer-hoisting,buffer-loop-hoisting,"
                   "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");
   addUpstream(pm, "buffer-deallocation-pipeline");
   addUpstream(pm, "convert-bufferization-to-memref");
   // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
+  if (options.threads > 1) {
+    addUpstream(pm, "convert-scf-to-openmp{num-threads=" +
+                        std::to_string(options.threads) + "}");
+    pm.addNestedPass<func::FuncOp>(createGraphCPULowerAllocaScopesPass());
+  }
 
   buildLoopsToLLVM(pm, options);
 }
@@ -170,9 +182,11 @@ static void buildLoopsToLLVM(OpPassManager &pm,
   addUpstream(pm, options.runtimeAllocator
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");
-  addUpstream(pm, "convert-arith-to-llvm,"
-                  "convert-index-to-llvm,convert-func-to-llvm,"
-                  "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts");
+  addUpstream(pm, std::string("convert-arith-to-llvm,"
+                              "convert-index-to-llvm,convert-func-to-llvm,"
+                              "convert-cf-to-llvm,convert-ub-to-llvm,") +
+                      (options.threads > 1 ? "convert-openmp-to-llvm," : "") +
+                      "reconcile-unrealized-casts");
   addUpstream(pm, "canonicalize,cse");
   if (!options.targetCPU.empty() || !options.targetFeatures.empty()) {
     GraphSetTargetPassOptions target;

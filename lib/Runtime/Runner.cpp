@@ -43,6 +43,7 @@
 
 
 #include <chrono>
+#include <sched.h>
 #include <functional>
 #include <cstdlib>
 #include <cstring>
@@ -349,6 +350,34 @@ externalizeConstants(
   return externals;
 }
 
+/// The cores this process may run on (its affinity mask: taskset and
+/// container limits are honoured).
+static int64_t availableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return 1;
+}
+
+/// Step 3: the CPU code's thread count. Not given: the available cores for
+/// the JIT, 1 for an AOT object (which would otherwise need libomp) and for
+/// CUDA. More than 1 needs the OpenMP runtime.
+static llvm::Error chooseThreads(graphopt::CompilePipelineOptions &compile,
+                                 const RunnerOptions &options) {
+  bool cpuJIT = compile.target == "cpu" && options.objectFile.empty();
+  if (!compile.threads.hasValue())
+    compile.threads = cpuJIT && *GRAPHOPT_LIBOMP ? availableCores() : 1;
+  if (compile.threads < 1)
+    return llvm::createStringError("threads=%lld: give 1 or more",
+                                   (long long)compile.threads);
+  if (compile.threads > 1 && !*GRAPHOPT_LIBOMP)
+    return llvm::createStringError(
+        "threads=%lld needs LLVM's OpenMP runtime, which this build of "
+        "graphopt did not find (install libomp-22-dev and rebuild)",
+        (long long)compile.threads);
+  return llvm::Error::success();
+}
+
 Runner::~Runner() {
   // The large constants' host memory goes away: their device copies,
   // cached by host address, must not outlive it (small ones are checked
@@ -374,6 +403,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
 
   CompilePipelineOptions compile;
   if (llvm::Error e = parseCompileOptions(options.pipeline, compile))
+    return std::move(e);
+  if (llvm::Error e = chooseThreads(compile, options))
     return std::move(e);
   // --cuda-emulate: the CUDA target's host side and runtime library, over
   // the emulated driver (host memory), with the kernels compiled to loops.
@@ -511,6 +542,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   }
   for (const std::string &lib : absLibs)
     libs.push_back(lib);
+  // Parallel loops call the OpenMP runtime (__kmpc_*).
+  if (compile.threads > 1)
+    libs.push_back(GRAPHOPT_LIBOMP);
   // CUDA: the mgpu* functions the host code calls.
   if (cudaAPI)
     libs.push_back(cudaAPI->path);

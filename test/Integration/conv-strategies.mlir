@@ -75,6 +75,15 @@
 // RUN: graph-run %s --entry=depthwise_5x5_stride2 --quiet --input=@%t/j/x0.npy \
 // RUN:   --input=@%t/j/x1.npy \
 // RUN:   --expected-output=@%t/j/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// Three threads (graph-cpu-parallelize) over the blocks of each kernel.
+// RUN: graph-run %s --entry=direct_pad --quiet --threads=3 --input=@%t/h/x0.npy \
+// RUN:   --expected-output=@%t/h/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=depthwise_rows --quiet --threads=3 --input=@%t/i/x0.npy \
+// RUN:   --input=@%t/i/x1.npy --input=@%t/i/x2.npy \
+// RUN:   --expected-output=@%t/i/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=batch_bias --quiet --threads=3 \
+// RUN:   --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy \
+// RUN:   --expected-output=@%t/a/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // KERNEL-LABEL: func.func @depthwise_rows
 // KERNEL-NOT: linalg.depthwise_conv_2d_nchw_chw
 // KERNEL: vector.fma {{.+}} : vector<16xf32>

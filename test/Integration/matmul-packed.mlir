@@ -27,6 +27,19 @@
 // RUN:   --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy \
 // RUN:   --expected-output=@%t/c/expected.npy --rtol=2e-4 --atol=2e-4 | FileCheck %s
 
+// Thread counts (graph-cpu-parallelize; the default is the cores this
+// process may use): one thread, and 3 threads for blocks that do not divide
+// evenly among them.
+// RUN: graph-run %s --entry=mm_packed --quiet --threads=1 \
+// RUN:   --input=@%t/a/x0.npy --input=@%t/a/x1.npy \
+// RUN:   --expected-output=@%t/a/expected.npy --rtol=2e-4 --atol=2e-4 | FileCheck %s
+// RUN: graph-run %s --entry=mm_packed_odd --quiet --threads=3 \
+// RUN:   --input=@%t/b/x0.npy --input=@%t/b/x1.npy \
+// RUN:   --expected-output=@%t/b/expected.npy --rtol=2e-4 --atol=2e-4 | FileCheck %s
+// RUN: graph-run %s --entry=mm_packed_bias_relu --quiet --threads=3 \
+// RUN:   --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy \
+// RUN:   --expected-output=@%t/c/expected.npy --rtol=2e-4 --atol=2e-4 | FileCheck %s
+
 // CHECK-NOT: mismatch
 // CHECK: result 0: matches expected
 

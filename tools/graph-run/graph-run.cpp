@@ -135,6 +135,8 @@ static cl::opt<std::string> pipelineOptions(
              "--help, under --graph-compile-pipeline). Applied after the "
              "flags above, which are shorthands for some of them"),
     cl::value_desc("options"), cl::init(""), cl::cat(category));
+/// --threads, registered in main (see there).
+static cl::opt<int64_t> *threadsFlag = nullptr;
 static cl::opt<bool> cudaEmulate(
     "cuda-emulate",
     cl::desc("With --target=cuda, a testing aid for machines without a GPU: "
@@ -169,6 +171,17 @@ static llvm::Expected<HostTensor> loadTensor(StringRef spec) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // libLLVM registers a hidden --threads of its own; rename it so that
+  // --threads is graph-run's (registered here, after the rename).
+  if (cl::Option *other = cl::getRegisteredOptions().lookup("threads"))
+    other->setArgStr("llvm-threads");
+  static cl::opt<int64_t> threads(
+      "threads",
+      cl::desc("Threads of the generated CPU code (default: the cores this "
+               "process may use, from its affinity mask; 1: "
+               "single-threaded, no OpenMP runtime)"),
+      cl::init(0), cl::cat(category));
+  threadsFlag = &threads;
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -229,6 +242,8 @@ int main(int argc, char **argv) {
     if (!cudaFeatures.empty())
       os << " features=" << cudaFeatures;
     os << " format=" << cudaFormat;
+    if (threadsFlag->getNumOccurrences())
+      os << " threads=" << *threadsFlag;
     if (!pipelineOptions.empty())
       os << " " << pipelineOptions;
     options.pipeline = text;

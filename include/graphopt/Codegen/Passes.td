@@ -219,6 +219,50 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
   ];
 }
 
+def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncOp"> {
+  let summary = "Run the independent tiles of the CPU code on several threads";
+  let description = [{
+    Tiling marks the loops it creates over parallel dims (`graphopt.parallel`,
+    graphopt/Codegen/Parallel.h): the column and row blocks of a packed
+    matmul, the tiles of a fused group, the rows of an elementwise op, the
+    blocks of the direct and depthwise convolutions. On buffers, right
+    after bufferization (before buffer hoisting, so that each tile's
+    temporaries stay private to it), this pass turns the outermost marked
+    loop of each nest into an `scf.parallel` when it has a static trip count
+    of at least 2 and enough work to pay for the threads (`min-work`: the
+    estimated number of vector/scalar operations in the whole loop);
+    `convert-scf-to-openmp` then runs it on `threads` threads of the OpenMP
+    runtime. Nested marked loops stay sequential. With `threads=1` it only
+    removes the marks.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Threads the parallel loops will run on (1: none parallelized)">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
+           "Smallest estimated work (operations, vectors counted per "
+           "512-bit register) of a loop run in parallel">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numParallelized", "parallelized-loops",
+              "loops turned into scf.parallel">
+  ];
+}
+
+def GraphCPULowerAllocaScopesPass : Pass<"graph-cpu-lower-alloca-scopes", "::mlir::func::FuncOp"> {
+  let summary = "Replace memref.alloca_scope by stack save/restore around its body";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope` (its stack allocations are freed per iteration).
+    The op's region must be one block, which `convert-scf-to-cf` breaks when
+    the body holds loops. This pass lowers the scope first, the way the
+    memref-to-LLVM lowering does: `llvm.intr.stacksave` before the body,
+    `llvm.intr.stackrestore` after it, the body inlined. Scopes with
+    results are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let summary = "Replace transcendental math ops by polynomial approximations";
   let description = [{

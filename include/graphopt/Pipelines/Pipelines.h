@@ -87,6 +87,14 @@ struct CompilePipelineOptions
       llvm::cl::desc("Give public functions a _mlir_ciface_ wrapper (memref "
                      "descriptors by pointer), as graph-run calls them"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("CPU: threads the parallel loops of the generated code "
+                     "run on, through the OpenMP runtime (graph-cpu-"
+                     "parallelize; 1: one thread, no OpenMP runtime needed). "
+                     "graph-run and Python default to the cores the process "
+                     "may use, AOT objects to 1"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> runtimeAllocator{
       *this, "runtime-allocator",
       llvm::cl::desc("Allocate buffers through graphopt's runtime allocator "

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h"
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -142,6 +143,8 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
   if (failed(result))
     return false;
+  // Only parallel dims were tiled: the tiles are independent.
+  graphopt::markParallelTileLoops(result->loops, root, sizes);
   for (auto [orig, repl] : result->replacements)
     rewriter.replaceAllUsesWith(orig, repl);
   return true;

@@ -1,0 +1,36 @@
+// graph-cpu-parallelize: the outermost marked tile loop of each nest with
+// enough work (min-work) becomes scf.parallel (here the packed matmul's
+// 256-row blocks, and the packing of A); loops nested in it stay scf.for;
+// with one thread nothing is parallelized; no graphopt.parallel mark is
+// left.
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16" \
+// RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// Then OpenMP: a parallel region with a worksharing loop, lowered to LLVM.
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN:   --mlir-print-ir-after=convert-scf-to-openmp -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
+// A small matmul (the seed's 128 x 128) stays on one thread.
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+
+// CHECK-LABEL: func.func @big
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c128) step (%c1)
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c256)
+// CHECK-NEXT: scf.for
+// CHECK-NOT: graphopt.parallel
+// ONE-NOT: scf.parallel
+// ONE-NOT: graphopt.parallel
+// OMP: omp.parallel num_threads
+// OMP: omp.wsloop
+// SMALL-LABEL: func.func @small
+// SMALL-NOT: scf.parallel
+// SMALL: return
+func.func @big(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = graph.matmul %a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32> -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+func.func @small(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %0 = graph.matmul %a, %b : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}
