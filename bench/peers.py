@@ -1204,7 +1204,9 @@ def machine_section(args, machine: dict, rows: list) -> str:
         f"- command: `{machine['command']}` ({machine['date']}, revision "
         f"{machine['revision']})",
         f"- CPU: {machine['cpu']} ({machine['isa']}), threads per system: "
-        f"{args.threads}" + (" (graphopt: 1, its code is single-threaded)"
+        f"{args.threads}" + (" (graphopt: its default, the cores of the "
+                             "process's affinity mask; parallel tile loops "
+                             "only, docs/Rationale/Threads.md)"
                              if args.threads > 1 else "")
         + f", pinned to cores {machine['cores']}",
         "- FMA peak: " + (f"{machine['fma']:.1f} GFLOP/s per core "

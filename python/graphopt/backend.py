@@ -54,6 +54,11 @@ def torch_backend(gm, example_inputs, **options):
             "eagerly. Use torch.compile(..., dynamic=False).",
             GraphOptFallbackWarning, stacklevel=2)
         return gm.forward
+    # Like the eager kernels it replaces, the compiled graph uses
+    # torch.get_num_threads() threads unless told otherwise.
+    if "threads" not in options:
+        import torch
+        options = dict(options, threads=max(1, torch.get_num_threads()))
     try:
         compiled = _compile(gm, tuple(inputs), **options)
     except (UnsupportedOpsError, _native.GraphOptError,

@@ -18,6 +18,11 @@
 // --specialize-shapes=false). The result is 3x0, empty.
 // RUN: graph-run %s --entry=concat_empty_dynamic --specialize-shapes=false \
 // RUN:   --input=2x0xf32= --expected-output=3x0xf32= --quiet | FileCheck %s
+// A reshape of a dynamic tensor to a static empty shape (seed 20261206,
+// --zero-dims 0.15, programs 82 and 248): collapse_shape of a dynamic
+// group into a static 0 was rejected on buffers.
+// RUN: graph-run %s --entry=reshape_dynamic_to_empty --specialize-shapes=false \
+// RUN:   --input=3x2x0x2xf32= --expected-output=0xf32= --quiet | FileCheck %s
 // CHECK: result 0: matches expected
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
@@ -45,4 +50,8 @@ func.func @concat_empty_dynamic(%x: tensor<?x?xf32>) -> tensor<?x0xf32> {
   %c = graph.constant dense<> : tensor<1x0xf32>
   %0 = graph.concat %c, %x axis = 0 : tensor<1x0xf32>, tensor<?x?xf32> -> tensor<?x0xf32>
   return %0 : tensor<?x0xf32>
+}
+func.func @reshape_dynamic_to_empty(%x: tensor<3x?x0x2xf32>) -> tensor<0xf32> {
+  %0 = graph.reshape %x, [0] : tensor<3x?x0x2xf32> -> tensor<0xf32>
+  return %0 : tensor<0xf32>
 }

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Conversion/Passes.h"
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h"
 
@@ -342,8 +343,14 @@ Value FlashAttentionBuilder::build() {
               Value r = buildQueryBlock(ivs, i0, q2, kT, v2, mask, inner[0]);
               scf::YieldOp::create(b, loc, r);
             });
+        // Query blocks write disjoint rows of the output.
+        graphopt::markParallelLoop(blocks);
         return {blocks.getResult(0)};
       });
+  // So do the batch and head loops (graph-cpu-parallelize picks the
+  // outermost with enough work).
+  for (scf::ForOp loop : nest.loops)
+    graphopt::markParallelLoop(loop);
   Value result = nest.results.front();
   if (result.getType() != op.getType())
     result = tensor::CastOp::create(b, loc, op.getType(), result);

@@ -862,6 +862,14 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
     Value in = op.getInput();
     auto inT = tensorTypeOf(in);
     auto outT = cast<RankedTensorType>(op.getType());
+    // An empty result is just an empty tensor (collapsing a dynamic input
+    // into a static 0-size dim is rejected once on buffers).
+    if (outT.hasStaticShape() && outT.getNumElements() == 0 &&
+        !inT.hasStaticShape()) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, outT.getShape(),
+                                                   outT.getElementType());
+      return success();
+    }
     // Collapse to 1-D, then expand to the target: both are views after
     // bufferization.
     Value flat = in;

@@ -11,6 +11,7 @@
 
 #include "GraphToLinalgUtils.h"
 
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -183,6 +184,8 @@ Value forEachImage(OpBuilder &b, Location loc, int64_t batch,
                                                 sizes, strides);
         scf::YieldOp::create(nb, nl, r);
       });
+  // Images are independent (graph-cpu-parallelize).
+  graphopt::markParallelLoop(loop);
   return loop.getResult(0);
 }
 
