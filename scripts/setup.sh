@@ -20,6 +20,8 @@ DEB_PACKAGES=(
   # of the LLVM packages, so a bare machine may lack it.
   zlib1g-dev
 )
+# The sanitizer runtimes, for scripts/test.sh --sanitize only.
+[[ "${GRAPHOPT_SANITIZE:-0}" == 1 ]] && DEB_PACKAGES+=("libclang-rt-${LLVM_VERSION}-dev")
 # Python modules the tests use (lit itself comes with llvm-22-tools), as
 # "import-name pip-name debian-package": NumPy for the NumPy references, torch
 # and torchvision for the Python package's importers and the e2e suite
@@ -89,9 +91,14 @@ fi
 [[ "${1:-}" == "--no-build" ]] && exit 0
 
 LLVM_PREFIX="$(llvm-config-${LLVM_VERSION} --prefix)"
+# GRAPHOPT_SANITIZE=1 (scripts/test.sh --sanitize): AddressSanitizer and
+# UndefinedBehaviorSanitizer in graphopt's own code (LLVM's cmake option;
+# MLIR/LLVM themselves are not instrumented).
+SANITIZE=()
+[[ "${GRAPHOPT_SANITIZE:-0}" == 1 ]] && SANITIZE=(-DLLVM_USE_SANITIZER="Address;Undefined")
 if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
   log "configuring $BUILD_DIR"
-  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" \
+  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" "${SANITIZE[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \

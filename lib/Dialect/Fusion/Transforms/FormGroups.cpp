@@ -549,6 +549,9 @@ FusionPlan mlir::graphopt::fusion::planFusion(Block &block,
 
 void mlir::graphopt::fusion::applyFusionPlan(RewriterBase &rewriter,
                                              const FusionPlan &plan) {
+  // Ops erased so far: a producer recomputed in several groups, or also a
+  // member of one, must be looked at (and erased) once only.
+  llvm::SmallPtrSet<Operation *, 32> erased;
   for (auto [index, group] : llvm::enumerate(plan.groups)) {
     llvm::SmallPtrSet<Operation *, 16> members(group.begin(), group.end());
     const auto &recomputed = plan.recomputed[index];
@@ -614,14 +617,18 @@ void mlir::graphopt::fusion::applyFusionPlan(RewriterBase &rewriter,
       rewriter.replaceUsesWithIf(r, nr, [&](OpOperand &use) {
         return !members.contains(use.getOwner());
       });
-    for (Operation *op : llvm::reverse(group))
+    for (Operation *op : llvm::reverse(group)) {
+      erased.insert(op);
       rewriter.eraseOp(op);
+    }
   }
   // Recomputed producers left without users.
   for (const auto &list : plan.recomputed)
     for (Operation *p : list)
-      if (p->use_empty())
+      if (!erased.contains(p) && p->use_empty()) {
+        erased.insert(p);
         rewriter.eraseOp(p);
+      }
 }
 
 //===----------------------------------------------------------------------===//
