@@ -17,8 +17,10 @@ import torch  # noqa: E402
 import torch._dynamo  # noqa: E402,F401
 import numpy as np  # noqa: E402
 
-GRAPH_OPT = ROOT / "build" / "bin" / "graph-opt"
-GRAPH_RUN = ROOT / "build" / "bin" / "graph-run"
+# The build tree: GRAPHOPT_BUILD_DIR (as lit sets it), else build/.
+BUILD = Path(os.environ.get("GRAPHOPT_BUILD_DIR", ROOT / "build"))
+GRAPH_OPT = BUILD / "bin" / "graph-opt"
+GRAPH_RUN = BUILD / "bin" / "graph-run"
 
 
 def _run(cmd, retries=6):
