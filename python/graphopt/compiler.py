@@ -13,6 +13,7 @@ them.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -359,10 +360,8 @@ class CompiledModule:
         if torch is not None:
             torch_in = next((a for a in args if isinstance(a, torch.Tensor)),
                             None)
-        if torch_in is not None:
-            with _TORCH_LOCK:
-                arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
-        else:
+        # Converting torch tensors runs torch code; NumPy inputs need no lock.
+        with _TORCH_LOCK if torch_in is not None else contextlib.nullcontext():
             arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
         entry = self._entry_for(arrays)
         self.program = entry.program

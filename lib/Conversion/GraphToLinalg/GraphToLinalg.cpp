@@ -853,6 +853,19 @@ struct TransposeLowering : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// Replaces `op` by a tensor.empty when its result has a static shape with
+/// no elements: there is nothing to compute, and the general lowerings of
+/// slices and reshapes build ops that reject such shapes.
+LogicalResult replaceWithEmptyIfNoElements(PatternRewriter &rewriter,
+                                           Operation *op) {
+  auto t = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!t.hasStaticShape() || t.getNumElements() != 0)
+    return failure();
+  rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, t.getShape(),
+                                               t.getElementType());
+  return success();
+}
+
 struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
@@ -862,14 +875,10 @@ struct ReshapeLowering : OpRewritePattern<ReshapeOp> {
     Value in = op.getInput();
     auto inT = tensorTypeOf(in);
     auto outT = cast<RankedTensorType>(op.getType());
-    // An empty result is just an empty tensor (collapsing a dynamic input
-    // into a static 0-size dim is rejected once on buffers).
-    if (outT.hasStaticShape() && outT.getNumElements() == 0 &&
-        !inT.hasStaticShape()) {
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, outT.getShape(),
-                                                   outT.getElementType());
+    // An empty result: collapsing a dynamic input into a static 0-size dim
+    // is rejected once on buffers.
+    if (succeeded(replaceWithEmptyIfNoElements(rewriter, op)))
       return success();
-    }
     // Collapse to 1-D, then expand to the target: both are views after
     // bufferization.
     Value flat = in;
@@ -1005,14 +1014,9 @@ struct SliceLowering : OpRewritePattern<SliceOp> {
   LogicalResult matchAndRewrite(SliceOp op,
                                 PatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
-    // An empty slice may start at the dim size, which extract_slice rejects:
-    // it is just an empty tensor.
-    auto rt = cast<RankedTensorType>(op.getType());
-    if (rt.hasStaticShape() && rt.getNumElements() == 0) {
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, rt.getShape(),
-                                                   rt.getElementType());
+    // An empty slice may start at the dim size, which extract_slice rejects.
+    if (succeeded(replaceWithEmptyIfNoElements(rewriter, op)))
       return success();
-    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (auto [s, l, st] :
          llvm::zip(op.getStart(), op.getLimit(), op.getStep())) {
