@@ -316,6 +316,60 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
+  /// A transpose whose input is contiguous along another loop than the
+  /// output's innermost one (the packing of a matmul's A operand, an NCHW
+  /// <-> NHWC relayout): tiled to `vw` along both of those loops and 1
+  /// elsewhere, each tile reads `vw` contiguous vectors of the input,
+  /// transposes them in registers (shuffles) and writes `vw` contiguous
+  /// vectors. Tiled along the output's innermost loop alone, every element
+  /// would be a scalar load.
+  LogicalResult vectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op) {
+    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        !hasStaticLoops(op) || op.getNumReductionLoops() != 0)
+      return failure();
+    if (!isa<linalg::TransposeOp>(op.getOperation())) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic)
+        return failure();
+      Block &body = generic.getRegion().front();
+      auto yield = cast<linalg::YieldOp>(body.getTerminator());
+      if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+          yield.getOperand(0) != body.getArgument(0))
+        return failure();
+    }
+    Type elt = getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
+    if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 32)
+      return failure();
+    int64_t rank = op.getNumLoops();
+    AffineMap inMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (rank < 2 || !inMap.isPermutation() || !outMap.isIdentity())
+      return failure();
+    unsigned inInner = cast<AffineDimExpr>(inMap.getResults().back()).getPosition();
+    if (inInner == rank - 1)
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t tOut = largestDivisor(ranges[rank - 1], vectorWidth);
+    int64_t tIn = largestDivisor(ranges[inInner], vectorWidth);
+    // Narrower than 4 lanes either way, the shuffles do not pay.
+    if (tOut < 4 || tIn < 4 || !llvm::isPowerOf2_64(tOut) ||
+        !llvm::isPowerOf2_64(tIn))
+      return failure();
+    SmallVector<int64_t> sizes(rank, 1);
+    sizes[rank - 1] = tOut;
+    sizes[inInner] = tIn;
+    linalg::LinalgOp inner = op;
+    if (ranges != ArrayRef<int64_t>(sizes)) {
+      auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+      if (failed(tiled))
+        return failure();
+      inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    }
+    if (failed(linalg::vectorizeOpPrecondition(inner, {})))
+      return failure();
+    return vectorizeAndReplace(rewriter, inner, {});
+  }
+
   /// Everything else: vectorize along the innermost dim.
   LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op) {
     int64_t rank = op.getNumLoops();
@@ -346,6 +400,8 @@ struct GraphCPUTileAndVectorizePass
       for (AffineExpr e : map.getResults())
         if (e.isFunctionOfDim(rank - 1) && e != innerDim)
           return vectorizeShiftedCopy(rewriter, op, vw);
+    if (succeeded(vectorizeTranspose(rewriter, op)))
+      return success();
     SmallVector<int64_t> sizes(rank, 1);
     sizes.back() = vw;
     linalg::LinalgOp inner = op;
@@ -372,6 +428,8 @@ struct GraphCPUTileAndVectorizePass
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
     caches = graphopt::getHostCacheSizes();
+    if (l1CacheBytes > 0)
+      caches.l1 = l1CacheBytes;
     if (l2CacheBytes > 0)
       caches.l2 = l2CacheBytes;
     IRRewriter rewriter(&getContext());
@@ -433,6 +491,10 @@ struct GraphCPUTileAndVectorizePass
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // In-register transposes (vectorizeTranspose) as one shuffle, which
+    // the x86 backend lowers to unpack/permute instructions.
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle1D);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);

@@ -1,6 +1,7 @@
 // graph-cpu-parallelize: the outermost marked tile loop of each nest with
 // enough work (min-work) becomes scf.parallel (here the packed matmul's
-// 256-row blocks, and the packing of A); loops nested in it stay scf.for;
+// row micro-panels, inside its reduction blocks); loops nested in it stay
+// scf.for;
 // with one thread nothing is parallelized; no graphopt.parallel mark is
 // left.
 // RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
@@ -15,8 +16,8 @@
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @big
-// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c128) step (%c1)
-// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c256)
+// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c{{[0-9]+}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (memref<1024x1024xf32>)
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c8)
 // CHECK-NEXT: scf.for
 // CHECK-NOT: graphopt.parallel
 // ONE-NOT: scf.parallel

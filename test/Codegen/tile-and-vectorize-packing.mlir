@@ -1,28 +1,31 @@
-// RUN: graph-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16 l2-cache-bytes=65536}))' | FileCheck %s
+// RUN: graph-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16 l1-cache-bytes=8192 l2-cache-bytes=32768}))' | FileCheck %s
 // RUN: graph-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16 pack-matmuls=false}))' | FileCheck %s --check-prefix=NOPACK
 
 // A large matmul is packed and cache-blocked (lib/Codegen/CPUMatmul.cpp).
-// With 64 KiB of L2 and 8x32 register tiles: kc = 64 (the smallest kc
-// allowed; 1/16 of L2 would be 32 rows of a 32-wide B panel), mc = 128 (a
-// 128 x 64 block of A is half of L2). A is packed once into [M/8][K][8]
-// micro-panels (stored transposed), B into [N/32][K][32] panels; then the
-// kc and mc blocks, column panels (step 32), row micro-panels (step 8) and
-// the unit-step k loop of FMAs, which reads 8 consecutive floats of A and
-// 32 of B per step.
+// With 8 KiB of L1, 32 KiB of L2 and 8x32 register tiles: kc = 64 (an
+// 8 x kc micro-panel of A in a quarter of L1), nc = 64 (a kc x nc block of
+// B in half of L2). A is packed once into [M/8][K][8] micro-panels
+// (stored transposed: 8 x 16 tiles read as rows, transposed in registers by
+// one shuffle), B into [N/32][K][32] panels; then the kc and nc blocks, the
+// row micro-panels (step 8), the column panels (step 32) and the unit-step
+// k loop of FMAs, which reads 8 consecutive floats of A and 32 of B per
+// step.
 // CHECK-LABEL: func.func @matmul
 // CHECK: tensor.expand_shape %arg0 {{\[}}[0, 1], [2]] output_shape [32, 8, 256]
 // CHECK: %[[AP:.+]] = scf.for {{.+}} -> (tensor<32x256x8xf32>)
-// CHECK: vector.transpose {{.+}} : vector<1x8x1xf32> to vector<1x1x8xf32>
+// CHECK: vector.transfer_read {{.+}} : tensor<1x8x16xf32>, vector<1x8x16xf32>
+// CHECK: vector.shuffle {{.+}} [0, 16, 32, 48, 64, 80, 96, 112, 1, 17,
+// CHECK: vector.transfer_write {{.+}} : vector<1x16x8xf32>, tensor<1x16x8xf32>
 // CHECK: tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [256, 4, 32]
 // CHECK: %[[BP:.+]] = scf.for {{.+}} -> (tensor<4x256x32xf32>)
 // CHECK: tensor.insert_slice {{.+}} tensor<1x1x16xf32> into tensor<4x256x32xf32>
 // CHECK: scf.for %[[PC:.+]] = %c0 to %c256 step %c64
-// CHECK: scf.for %[[IC:.+]] = %c0 to %c256 step %c128
-// CHECK: scf.for %[[JR:.+]] = %c0 to %c128 step %c32
-// CHECK: %[[PANEL:.+]] = affine.apply #{{.+}}(%[[JR]])
+// CHECK: scf.for %[[JC:.+]] = %c0 to %c128 step %c64
+// CHECK: scf.for %[[IR:.+]] = %c0 to %c256 step %c8
+// CHECK: scf.for %[[JR:.+]] = %c0 to %c64 step %c32
+// CHECK: %[[PANEL:.+]] = affine.apply #{{.+}}(%[[JR]], %[[JC]])
 // CHECK: tensor.extract_slice %[[BP]][%[[PANEL]], %[[PC]], 0] [1, 64, 32] [1, 1, 1] : tensor<4x256x32xf32> to tensor<64x32xf32>
-// CHECK: scf.for %[[IR:.+]] = %c0 to %c128 step %c8
-// CHECK: %[[MICRO:.+]] = affine.apply #{{.+}}(%[[IC]], %[[IR]])
+// CHECK: %[[MICRO:.+]] = affine.apply #{{.+}}(%[[IR]])
 // CHECK: tensor.extract_slice %[[AP]][%[[MICRO]], %[[PC]], 0] [1, 64, 8] [1, 1, 1] : tensor<32x256x8xf32> to tensor<64x8xf32>
 // CHECK: scf.for {{.+}} = %c0 to %c64 step %c1 iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
 // CHECK: vector.transfer_read {{.+}} : tensor<1x8xf32>, vector<1x8xf32>

@@ -2,16 +2,14 @@
 //
 /// \file
 /// The CPU matmul strategy's cache level, on tensors: B is packed into
-/// contiguous `[N/nr][K][nr]` panels (at compile time when B is a constant),
-/// and the matmul is tiled BLIS-style into reduction blocks of `kc`, row
-/// blocks of `mc` and column panels of `nr`; each `mc x kc` block of A is
-/// packed into `[mc/mr][kc][mr]` micro-panels. Both the `kc x nr` panel of B
-/// and the block of A stay in L2, and the register kernel reads each as one
-/// contiguous stream. What is left inside the loops is an `mr x nr x kc`
-/// matmul (A stored transposed), which `graph-cpu-tile-and-vectorize`
-/// register-tiles. Block sizes come from the cache sizes of the machine
-/// compiled for.
-//
+/// contiguous `[N/nr][K][nr]` panels and A into `[M/mr][K][mr]`
+/// micro-panels (A stored transposed; a constant operand at compile time),
+/// and the matmul is tiled into reduction blocks of `kc`, column blocks of
+/// `nc`, then row micro-panels of `mr` and column panels of `nr`: the
+/// `mr x kc` block of A stays in L1 while the `kc x nr` panels of the
+/// L2-resident `kc x nc` block of B stream past it, each one contiguous run. What is left inside the loops is an `mr x nr x kc`
+/// matmul, which `graph-cpu-tile-and-vectorize` register-tiles. Block sizes
+/// come from the cache sizes of the machine compiled for.
 //===----------------------------------------------------------------------===//
 
 #ifndef GRAPHOPT_CODEGEN_CPUMATMUL_H
@@ -35,6 +33,7 @@ namespace mlir::graphopt {
 
 /// Data cache sizes per core, in bytes (what blocking plans for).
 struct CPUCacheSizes {
+  int64_t l1 = 32 * 1024;
   int64_t l2 = 1024 * 1024;
 };
 
@@ -47,15 +46,17 @@ CPUCacheSizes getHostCacheSizes();
 int64_t largestDivisor(int64_t size, int64_t limit, int64_t multiple = 1);
 
 /// Block sizes of one matmul: the register tile `mr x nr`, the reduction
-/// block `kc` and the row block `mc`. Every size divides the dim it blocks.
+/// block `kc` and the column block `nc`. Every size divides the dim it
+/// blocks.
 struct CPUMatmulBlocking {
-  int64_t mr = 0, nr = 0, kc = 0, mc = 0;
+  int64_t mr = 0, nr = 0, kc = 0, nc = 0;
 };
 
 /// Chooses the blocking of an `m x n x k` f32 matmul whose register tile is
-/// `mr x nr`: `kc` so that a `kc x nr` B panel fills at most 1/16 of L2,
-/// `mc` so that an `mc x kc` block of A fills at most half of L2, each
-/// rounded down to a divisor of its dim (a multiple of `mr` for `mc`).
+/// `mr x nr`: `kc` so that an `mr x kc` micro-panel of A fills at most a
+/// quarter of L1, rounded down to a divisor of `k` (the whole of `k` when
+/// that divisor would be tiny), and `nc` so that a `kc x nc` block of B
+/// fills at most half of L2 (a divisor of `n`, a multiple of `nr`).
 CPUMatmulBlocking chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
                                        int64_t mr, int64_t nr,
                                        const CPUCacheSizes &caches);
@@ -71,10 +72,10 @@ bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
 
 /// Rewrites `op`, a `linalg.matmul` on static f32 tensors with the default
 /// indexing maps, into the packed, cache-blocked loop nest described above.
-/// Returns the inner `mc x nr x kc` matmul, which reads a slice of packed B,
+/// Returns the inner `mr x nr x kc` matmul, which reads a slice of packed B,
 /// for the caller to register-tile: with packed A (when its blocks are
 /// reused by at least 4 column panels) an `mr x nr x kc` matmul whose A is
-/// stored transposed, otherwise an `mc x nr x kc` one. `packOps` receives
+/// stored transposed, otherwise one reading A in place. `packOps` receives
 /// the ops that pack at run time (B's are absent when B is a constant), for
 /// the caller to vectorize.
 FailureOr<linalg::LinalgOp>

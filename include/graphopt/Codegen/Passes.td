@@ -12,9 +12,10 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     vector-width multiples) with a unit reduction step, vectorized, and the
     accumulator tile is hoisted out of the reduction loop, so that the inner
     loop becomes broadcasts and FMAs. Large f32 matmuls are first packed and
-    cache-blocked (`pack-matmuls`, `l2-cache-bytes`; CPUMatmul.h): B into
+    cache-blocked (`pack-matmuls`, `l1-cache-bytes`; CPUMatmul.h): B into
     [N/nr][K][nr] panels, A into [M/mr][K][mr] micro-panels, constants at
-    compile time, in BLIS loop order. Chains of convolution-tap matmuls
+    compile time, and blocked so that an A micro-panel stays in L1 while
+    the B panels stream past it. Chains of convolution-tap matmuls
     (stride-1 convolutions with constant weights) become a direct kernel
     that keeps the output block in registers across all taps (CPUConv.h). Elementwise and reduction ops are tiled
     so that the innermost dimension is a multiple of the vector width and
@@ -31,6 +32,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
            "Columns of the matmul register tile, in vectors">,
     Option<"packMatmuls", "pack-matmuls", "bool", /*default=*/"true",
            "Pack large f32 matmuls' operands into contiguous panels and block them for the caches (BLIS loop order; a constant B is packed at compile time)">,
+    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", /*default=*/"0",
+           "L1 data cache per core that matmul blocking plans for (0: the host's)">,
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
            "L2 cache per core that matmul blocking plans for (0: the host's)">
   ];
