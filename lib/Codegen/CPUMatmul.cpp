@@ -346,7 +346,8 @@ static std::pair<OpFoldResult, OpFoldResult> tileOffsets(RewriterBase &rewriter,
 FailureOr<linalg::LinalgOp>
 mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                    const CPUMatmulBlocking &blocking,
-                                   SmallVectorImpl<linalg::LinalgOp> &packOps) {
+                                   SmallVectorImpl<linalg::LinalgOp> &packOps,
+                                   Value *firstKBlock) {
   auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
   if (!matmul || matmul.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
     return failure();
@@ -425,6 +426,13 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   AffineExpr d0, d1;
   bindDims(ctx, d0, d1);
   rewriter.setInsertionPoint(inner);
+  if (firstKBlock) {
+    // The reduction-block loop is the outermost one the first tiling made.
+    auto kLoop = cast<scf::ForOp>(blocks->loops.front().getOperation());
+    *firstKBlock = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, kLoop.getInductionVar(),
+        kLoop.getLowerBound());
+  }
   auto offsetsIn = [&](Value tile, Value root)
       -> std::optional<std::pair<OpFoldResult, OpFoldResult>> {
     OpFoldResult o0 = rewriter.getIndexAttr(0), o1 = rewriter.getIndexAttr(0);

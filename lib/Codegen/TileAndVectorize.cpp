@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -121,6 +122,9 @@ struct GraphCPUTileAndVectorizePass
 
   /// The cache sizes blocking is planned for.
   graphopt::CPUCacheSizes caches;
+  /// Ops erased while others were rewritten (zero fills that matmuls no
+  /// longer read), not to be visited again.
+  llvm::DenseSet<Operation *> erased;
 
   /// Matmul: register blocking with a hoisted accumulator.
   LogicalResult tileMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
@@ -179,18 +183,79 @@ struct GraphCPUTileAndVectorizePass
       graphopt::CPUMatmulBlocking blocking =
           graphopt::chooseMatmulBlocking(m, n, k, mr, nr, caches);
       if (graphopt::shouldPackMatmul(m, n, k, blocking)) {
+        // An output that starts as a zero fill is not filled as a whole:
+        // each register block's tile is zeroed in the first reduction
+        // block, in cache, right before its k loop (saving a pass that
+        // writes the whole output).
+        OpOperand *init = op.getDpsInitOperand(0);
+        auto fill = init->get().getDefiningOp<linalg::FillOp>();
+        bool zeroInit =
+            fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+        if (zeroInit)
+          rewriter.modifyOpInPlace(op,
+                                   [&] { init->set(fill.getOutputs()[0]); });
         SmallVector<linalg::LinalgOp> packOps;
-        FailureOr<linalg::LinalgOp> inner =
-            graphopt::packAndBlockMatmul(rewriter, op, blocking, packOps);
+        Value firstKBlock;
+        FailureOr<linalg::LinalgOp> inner = graphopt::packAndBlockMatmul(
+            rewriter, op, blocking, packOps, &firstKBlock);
         if (succeeded(inner)) {
           ++numPacked;
+          if (zeroInit && fill->use_empty()) {
+            erased.insert(fill);
+            rewriter.eraseOp(fill);
+          }
           for (linalg::LinalgOp pack : packOps)
             (void)tileInnermost(rewriter, pack);
+          if (zeroInit)
+            fillInitWhere(rewriter, *inner, firstKBlock);
           return registerTile(rewriter, *inner, mr, nr);
         }
+        if (zeroInit)
+          rewriter.modifyOpInPlace(op, [&] { init->set(fill.getResult(0)); });
       }
     }
     return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// Zero-fills the output operand of `op` where `cond` holds (an scf.if
+  /// around the fill unless `cond` is the constant true); the fill is
+  /// vectorized when its shape is static.
+  void fillInitWhere(RewriterBase &rewriter, linalg::LinalgOp op, Value cond) {
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value current = init->get();
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(getElementTypeOrSelf(current)));
+    auto makeFill = [&]() -> Value {
+      auto fill = linalg::FillOp::create(rewriter, loc, zero, current);
+      Value result = fill.getResult(0);
+      auto type = cast<RankedTensorType>(result.getType());
+      if (!type.hasStaticShape())
+        return result;
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(fill);
+      SmallVector<bool> scalable(type.getRank(), false);
+      FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+          rewriter, fill, type.getShape(), scalable);
+      if (failed(vectorized) || vectorized->replacements.size() != 1)
+        return result;
+      rewriter.replaceOp(fill, vectorized->replacements);
+      return vectorized->replacements.front();
+    };
+    Value filled;
+    if (matchPattern(cond, m_One())) {
+      filled = makeFill();
+    } else {
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{current.getType()},
+                                    cond, /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, makeFill());
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, current);
+      filled = ifOp.getResult(0);
+    }
+    rewriter.modifyOpInPlace(op, [&] { init->set(filled); });
   }
 
   /// The register kernel: `mr x nr` blocks over a unit k step, vectorized
@@ -370,11 +435,42 @@ struct GraphCPUTileAndVectorizePass
     return vectorizeAndReplace(rewriter, inner, {});
   }
 
+  /// A copy whose output dims are a permutation of its loops (the im2col
+  /// of a convolution whose pixels are the matmul's rows: out[oh][ow][c]
+  /// [kh][kw] = in[c][oh + kh][ow + kw]) gets its loops in the output's
+  /// order, so that the innermost loop writes consecutive elements; in the
+  /// input's order every element went to another cache line (4608 floats
+  /// apart for a 512-channel 3x3 convolution: 23% of that layer's time).
+  linalg::LinalgOp loopsInOutputOrder(RewriterBase &rewriter,
+                                      linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != 0)
+      return op;
+    Block &body = generic.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != body.getArgument(0))
+      return op;
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (!outMap.isPermutation() || outMap.isIdentity())
+      return op;
+    SmallVector<unsigned> order;
+    for (AffineExpr e : outMap.getResults())
+      order.push_back(cast<AffineDimExpr>(e).getPosition());
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(interchanged))
+      return op;
+    return cast<linalg::LinalgOp>(interchanged->getOperation());
+  }
+
   /// Everything else: vectorize along the innermost dim.
   LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op) {
     int64_t rank = op.getNumLoops();
     if (rank == 0 || touchesI1(op))
       return failure();
+    op = loopsInOutputOrder(rewriter, op);
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t innermost = ranges.back();
     if (ShapedType::isDynamic(innermost))
@@ -466,7 +562,16 @@ struct GraphCPUTileAndVectorizePass
       if (op.hasPureTensorSemantics())
         ops.push_back(op);
     });
+    // Matmuls first: one whose output starts as a zero fill takes the fill
+    // over (its register blocks start from zero) before the fill would be
+    // vectorized on its own.
+    std::stable_partition(ops.begin(), ops.end(), [](linalg::LinalgOp op) {
+      return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+    });
+    erased.clear();
     for (linalg::LinalgOp op : ops) {
+      if (erased.contains(op))
+        continue;
       // A zero-size dim: the loops run no iteration; nothing to tile.
       if (hasEmptyIterationSpace(op)) {
         ++numNotVectorized;

@@ -16,7 +16,7 @@
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @big
-// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c{{[0-9]+}} iter_args(%{{.*}} = %{{[0-9]+}}) -> (memref<1024x1024xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c{{[0-9]+}} iter_args(%{{.*}}) -> (memref<1024x1024xf32>)
 // CHECK-NEXT: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c8)
 // CHECK-NEXT: scf.for
 // CHECK-NOT: graphopt.parallel

@@ -57,3 +57,26 @@ func.func @constant_weights(%a: tensor<128x64xf32>, %c: tensor<128x64xf32>) -> t
   %r = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
   return %r : tensor<128x64xf32>
 }
+
+// -----
+
+// An output that starts as a zero fill is not filled as a whole: in the
+// first reduction block (pc == 0) each 8 x 32 register block's tile is
+// zeroed by one vector write right before its k loop; later blocks read
+// what the earlier ones stored.
+// CHECK-LABEL: func.func @zero_init
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[PC:.+]] = %c0 to %c256 step %c64
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[PC]], %c0 : index
+// CHECK: scf.if %[[FIRST]] -> (tensor<8x32xf32>) {
+// CHECK-NEXT: vector.transfer_write %{{.+}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK: } else {
+// CHECK: scf.for {{.+}} = %c0 to %c64 step %c1 iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+func.func @zero_init(%a: tensor<256x256xf32>, %b: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}

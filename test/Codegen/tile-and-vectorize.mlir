@@ -71,3 +71,46 @@ func.func @left_alone(%a: tensor<?xf32>, %m: tensor<8xi1>) -> (tensor<?xf32>, te
   } -> tensor<8xi1>
   return %r, %s : tensor<?xf32>, tensor<8xi1>
 }
+
+// -----
+
+// A copy whose output dims permute its loops (the im2col of a convolution
+// with pixels as the matmul's rows: out[oh][ow][c][kh][kw] =
+// in[c][oh + kh][ow + kw]) runs its loops in the output's order, so the
+// innermost loop (kw) reads and writes consecutive elements; in the loop
+// order it came with (ow innermost) every write went 288 floats further.
+// CHECK-LABEL: func.func @im2col
+// CHECK: scf.for %{{.+}} = %c0 to %c7 step %c1
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c7 step %c1
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c32 step %c1
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c3 step %c3
+// CHECK: vector.transfer_read {{.+}} : tensor<1x1x3xf32>, vector<3xf32>
+// CHECK: vector.transfer_write {{.+}} : vector<3xf32>, tensor<1x1x1x1x3xf32>
+#in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>
+#out = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d0, d1, d2)>
+func.func @im2col(%x: tensor<32x9x9xf32>) -> tensor<7x7x32x3x3xf32> {
+  %e = tensor.empty() : tensor<7x7x32x3x3xf32>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<32x9x9xf32>) outs(%e : tensor<7x7x32x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<7x7x32x3x3xf32>
+  return %r : tensor<7x7x32x3x3xf32>
+}
+
+// -----
+
+// A transpose is tiled 16 x 16: 16 rows of the input read as vectors,
+// transposed in registers by one shuffle, written as 16 rows of the output
+// (not one scalar load per element).
+// CHECK-LABEL: func.func @transpose
+// CHECK: scf.for %{{.+}} = %c0 to %c48 step %c16
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK: vector.transfer_read {{.+}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK: vector.shuffle {{.+}} [0, 16, 32, 48, 64,
+// CHECK: vector.transfer_write {{.+}} : vector<16x16xf32>, tensor<16x16xf32>
+func.func @transpose(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
+  %e = tensor.empty() : tensor<48x64xf32>
+  %r = linalg.transpose ins(%x : tensor<64x48xf32>) outs(%e : tensor<48x64xf32>) permutation = [1, 0]
+  return %r : tensor<48x64xf32>
+}

@@ -620,6 +620,14 @@ def mm_packed_odd(rng):
 
 
 @case
+def mm_packed_wide(rng):
+    # K = 768: two reduction blocks of 384 (48 KiB L1); N = 2048: column
+    # blocks of 512 (2 MiB L2), so the zeroing of the first block, the
+    # accumulation of the second and the column-block offsets all run.
+    return matmul_case(rng, (128, 768), (768, 2048), scale=0.5)
+
+
+@case
 def mm_packed_bias_relu(rng):
     # Output-fused group (256 x 256 tiles): B is sliced per tile and packed
     # once, outside the tile loops.

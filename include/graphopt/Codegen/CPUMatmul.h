@@ -77,11 +77,15 @@ bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
 /// reused by at least 4 column panels) an `mr x nr x kc` matmul whose A is
 /// stored transposed, otherwise one reading A in place. `packOps` receives
 /// the ops that pack at run time (B's are absent when B is a constant), for
-/// the caller to vectorize.
+/// the caller to vectorize. When `firstKBlock` is given, it is set to an
+/// i1 value, defined before the inner matmul, that is true in the first
+/// reduction block (where an accumulator known to start at zero need not be
+/// read).
 FailureOr<linalg::LinalgOp>
 packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                    const CPUMatmulBlocking &blocking,
-                   SmallVectorImpl<linalg::LinalgOp> &packOps);
+                   SmallVectorImpl<linalg::LinalgOp> &packOps,
+                   Value *firstKBlock = nullptr);
 
 /// The value of `v` when it is computed from an f32 constant by reshapes
 /// and transposes only (a weight reshaped and transposed for a matmul,
