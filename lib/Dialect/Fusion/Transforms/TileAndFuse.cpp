@@ -20,11 +20,13 @@
 #include "graphopt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::graphopt::fusion {
 #define GEN_PASS_DEF_FUSIONTILEANDFUSEPASS
@@ -105,13 +107,68 @@ SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root) {
   return {};
 }
 
+/// An output group of one matmul whose epilogue (bias, batch norm,
+/// activation, residual: elementwise generics) runs on a reshaped result:
+/// a convolution, lowered to a 2-D matmul whose [F, P] result is expanded
+/// to NCHW before its epilogue.
+bool isMatmulWithReshapedEpilogue(GroupOp group) {
+  if (group.getKind() != GroupKind::Output)
+    return false;
+  int64_t matmuls = 0;
+  bool expands = false;
+  for (Operation &op : group.getBody().front()) {
+    if (isa<linalg::MatmulOp>(op)) {
+      ++matmuls;
+    } else if (isa<tensor::ExpandShapeOp>(op)) {
+      expands = true;
+    } else if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
+      if (!isa<linalg::GenericOp, linalg::FillOp>(op) ||
+          l.getNumReductionLoops() != 0)
+        return false;
+    }
+  }
+  return matmuls == 1 && expands;
+}
+
+/// Moves the group's expand_shapes past its elementwise ops (dropping unit
+/// dims and collapsing the ops to the matmul's rank), so that the epilogue
+/// consumes the matmul's result directly and the tile loop can fuse the
+/// matmul: the expand_shape to NCHW then comes last, on the tiled result.
+/// Without this the epilogue's tile loop stops at the expand_shape and the
+/// matmul's whole result is written, then read back by the bias pass, and
+/// written and read again by the activation's.
+void moveExpandsToEnd(GroupOp group) {
+  MLIRContext *ctx = group.getContext();
+  RewritePatternSet patterns(ctx);
+  linalg::ControlDropUnitDims unitDims;
+  linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+  linalg::populateFoldReshapeOpsByCollapsingPatterns(
+      patterns, [](OpOperand *) { return true; });
+  // The epilogue's elementwise ops become one.
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        return producer && isa<linalg::GenericOp>(producer) &&
+               cast<linalg::LinalgOp>(producer).getNumReductionLoops() == 0;
+      });
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
+}
+
 /// Tiles the group's root and fuses its producers; false when the group
 /// has no single tileable root.
 bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
   auto yield = cast<YieldOp>(group.getBody().front().getTerminator());
   if (yield.getValues().size() != 1)
     return false;
-  auto root = yield.getValues()[0].getDefiningOp<TilingInterface>();
+  if (isMatmulWithReshapedEpilogue(group))
+    moveExpandsToEnd(group);
+  // The root: what the group yields, through trailing expand_shapes.
+  Operation *rootOp = yield.getValues()[0].getDefiningOp();
+  while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(rootOp))
+    rootOp = expand.getSrc().getDefiningOp();
+  auto root = dyn_cast_if_present<TilingInterface>(rootOp);
   if (!root || !isa<linalg::LinalgOp>(root.getOperation()))
     return false;
   // Zero-size iteration spaces have nothing to tile.
