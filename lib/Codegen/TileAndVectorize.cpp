@@ -389,40 +389,44 @@ struct GraphCPUTileAndVectorizePass
   /// vectors. Tiled along the output's innermost loop alone, every element
   /// would be a scalar load.
   LogicalResult vectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op) {
-    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-        !hasStaticLoops(op) || op.getNumReductionLoops() != 0)
-      return failure();
-    if (!isa<linalg::TransposeOp>(op.getOperation())) {
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic)
-        return failure();
-      Block &body = generic.getRegion().front();
-      auto yield = cast<linalg::YieldOp>(body.getTerminator());
-      if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
-          yield.getOperand(0) != body.getArgument(0))
-        return failure();
-    }
-    Type elt = getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
-    if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 32)
+    if (op.getNumDpsInits() != 1 || !hasStaticLoops(op) ||
+        op.getNumReductionLoops() != 0 ||
+        !isa<linalg::TransposeOp, linalg::GenericOp>(op.getOperation()))
       return failure();
     int64_t rank = op.getNumLoops();
-    AffineMap inMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
     AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (rank < 2 || !inMap.isPermutation() || !outMap.isIdentity())
+    if (rank < 2 || !outMap.isIdentity())
       return failure();
-    unsigned inInner = cast<AffineDimExpr>(inMap.getResults().back()).getPosition();
-    if (inInner == rank - 1)
+    // The first input read transposed: a permutation whose innermost
+    // result is another loop than the output's innermost. (Elementwise
+    // ops with such an input too: a transpose that elementwise fusion
+    // merged into its consumer, like a convolution's epilogue reading the
+    // [pixels][channels] matmul result as NCHW.)
+    std::optional<unsigned> inInner;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Type elt = getElementTypeOrSelf(in->get().getType());
+      if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 32)
+        return failure();
+      AffineMap map = op.getMatchingIndexingMap(in);
+      if (inInner || !map.isPermutation())
+        continue;
+      unsigned d = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+      if (d != rank - 1)
+        inInner = d;
+    }
+    if (!inInner)
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t tOut = largestDivisor(ranges[rank - 1], vectorWidth);
-    int64_t tIn = largestDivisor(ranges[inInner], vectorWidth);
-    // Narrower than 4 lanes either way, the shuffles do not pay.
-    if (tOut < 4 || tIn < 4 || !llvm::isPowerOf2_64(tOut) ||
-        !llvm::isPowerOf2_64(tIn))
+    int64_t tIn = largestDivisor(ranges[*inInner], vectorWidth);
+    // Narrower than 4 lanes either way, the shuffles do not pay. A width
+    // that is not a power of two (196 pixels: 14) is fine: the rows are
+    // still whole vectors' worth of consecutive elements.
+    if (tOut < 4 || tIn < 4)
       return failure();
     SmallVector<int64_t> sizes(rank, 1);
     sizes[rank - 1] = tOut;
-    sizes[inInner] = tIn;
+    sizes[*inInner] = tIn;
     linalg::LinalgOp inner = op;
     if (ranges != ArrayRef<int64_t>(sizes)) {
       auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);

@@ -114,3 +114,31 @@ func.func @transpose(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
   %r = linalg.transpose ins(%x : tensor<64x48xf32>) outs(%e : tensor<48x64xf32>) permutation = [1, 0]
   return %r : tensor<48x64xf32>
 }
+
+// -----
+
+// An elementwise op reading one input transposed (a convolution's epilogue
+// on the [pixels][channels] matmul result, written NCHW) is tiled like a
+// transpose: 16 channels x 14 pixels (196 = 14 x 14, not a power of two),
+// the transposed input read as 14 rows of 16 and shuffled, the bias read
+// once per tile, each output row written as 14 consecutive floats.
+// CHECK-LABEL: func.func @transposed_epilogue
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c196 step %c14
+// CHECK: vector.transfer_read {{.+}} : tensor<14x16xf32>, vector<14x16xf32>
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_read {{.+}} : tensor<16xf32>, vector<16xf32>
+// CHECK: arith.addf {{.+}} : vector<16x14xf32>
+// CHECK: vector.transfer_write {{.+}} : vector<16x14xf32>, tensor<16x14xf32>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+#b = affine_map<(d0, d1) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposed_epilogue(%m: tensor<196x64xf32>, %bias: tensor<64xf32>) -> tensor<64x196xf32> {
+  %e = tensor.empty() : tensor<64x196xf32>
+  %r = linalg.generic {indexing_maps = [#t, #b, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<196x64xf32>, tensor<64xf32>) outs(%e : tensor<64x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64x196xf32>
+  return %r : tensor<64x196xf32>
+}

@@ -31,7 +31,7 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Option<"matmulTileNVectors", "matmul-tile-n-vectors", "int64_t", /*default=*/"2",
            "Columns of the matmul register tile, in vectors">,
     Option<"packMatmuls", "pack-matmuls", "bool", /*default=*/"true",
-           "Pack large f32 matmuls' operands into contiguous panels and block them for the caches (BLIS loop order; a constant B is packed at compile time)">,
+           "Pack large f32 matmuls' operands into contiguous panels and block them for the caches (an A micro-panel in L1, a block of B panels in L2; a constant operand is packed at compile time)">,
     Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", /*default=*/"0",
            "L1 data cache per core that matmul blocking plans for (0: the host's)">,
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
