@@ -41,15 +41,42 @@ namespace {
 /// Dims of the root's iteration space that some reduction in the group
 /// reduces over (read through the reduction's identity-mapped input of the
 /// root's rank).
-llvm::SmallBitVector reducedDims(GroupOp group, int64_t rank) {
+llvm::SmallBitVector reducedDims(GroupOp group, ArrayRef<int64_t> rootRanges) {
+  int64_t rank = rootRanges.size();
   llvm::SmallBitVector dims(rank);
   group.getBody().walk([&](linalg::LinalgOp op) {
-    if (op.getNumReductionLoops() == 0 || op.getNumLoops() != rank)
+    if (op.getNumReductionLoops() == 0)
       return;
     SmallVector<utils::IteratorType> its = op.getIteratorTypesArray();
+    if (op.getNumLoops() == rank) {
+      for (int64_t d = 0; d < rank; ++d)
+        if (its[d] == utils::IteratorType::reduction)
+          dims.set(d);
+      return;
+    }
+    // A reduction over a reshaped view of the root's space (layer norm's
+    // [rows, 1, cols] against a [rows, cols] root): its dims match the
+    // root's once unit dims are dropped. Unmatched, the root's last dim is
+    // taken as reduced, so that no tile recomputes a whole reduction.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> opDims, rootDims;
+    for (int64_t d = 0, e = ranges.size(); d < e; ++d)
+      if (ranges[d] != 1)
+        opDims.push_back(d);
     for (int64_t d = 0; d < rank; ++d)
-      if (its[d] == utils::IteratorType::reduction)
-        dims.set(d);
+      if (rootRanges[d] != 1)
+        rootDims.push_back(d);
+    bool matched = opDims.size() == rootDims.size();
+    for (size_t i = 0; matched && i < opDims.size(); ++i)
+      matched = ranges[opDims[i]] == rootRanges[rootDims[i]] &&
+                !ShapedType::isDynamic(ranges[opDims[i]]);
+    if (!matched) {
+      dims.set(rank - 1);
+      return;
+    }
+    for (size_t i = 0; i < opDims.size(); ++i)
+      if (its[opDims[i]] == utils::IteratorType::reduction)
+        dims.set(rootDims[i]);
   });
   return dims;
 }
@@ -90,7 +117,9 @@ SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root) {
     return sizes;
   }
   case GroupKind::Input: {
-    llvm::SmallBitVector reduced = reducedDims(group, rank);
+    llvm::SmallBitVector reduced = reducedDims(
+        group,
+        cast<linalg::LinalgOp>(root.getOperation()).getStaticLoopRanges());
     SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
     int64_t last = -1;
     for (int64_t d = 0; d < rank; ++d)
