@@ -750,8 +750,32 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
     fullShape.push_back(nStatic);
     auto fullType = RankedTensorType::get(fullShape, acc);
 
+    // Batch sizes: from whichever operand has a non-1 dim there.
+    int64_t nb = batch.size();
+    SmallVector<OpFoldResult> batchSizes;
+    for (int64_t d = 0; d < nb; ++d) {
+      if (!ShapedType::isDynamic(batch[d])) {
+        batchSizes.push_back(b.getIndexAttr(batch[d]));
+        continue;
+      }
+      int64_t li = d - (nb - (lr - 2)), ri = d - (nb - (rr - 2));
+      if (li >= 0 && lt.getDimSize(li) != 1)
+        batchSizes.push_back(ls[li]);
+      else
+        batchSizes.push_back(rs[ri]);
+    }
+
     Value product;
-    if (rr == 2) {
+    if (llvm::is_contained(fullShape, 0)) {
+      // No elements (a zero-size batch, M or N): nothing to compute. The
+      // general paths would collapse a zero-size dim with dynamic ones,
+      // which memref.collapse_shape rejects.
+      SmallVector<OpFoldResult> sizes(batchSizes);
+      sizes.append({m, n});
+      product = tensor::EmptyOp::create(b, loc, sizes, acc);
+      if (product.getType() != fullType)
+        product = tensor::CastOp::create(b, loc, fullType, product);
+    } else if (rr == 2) {
       // [B..., M, K] x [K, N]: fold the batch into M; one matmul.
       Value l2 = lr > 2 ? collapseLeading(b, loc, lhs, lr - 1) : lhs;
       Value init = filled({dimSizes(b, loc, l2)[0], n});
@@ -771,20 +795,6 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       rFull.append({rt.getDimSize(rr - 2), nStatic});
       auto lFullT = RankedTensorType::get(lFull, lt.getElementType());
       auto rFullT = RankedTensorType::get(rFull, rt.getElementType());
-      // Batch sizes: from whichever operand has a non-1 dim there.
-      SmallVector<OpFoldResult> batchSizes;
-      int64_t nb = batch.size();
-      for (int64_t d = 0; d < nb; ++d) {
-        if (!ShapedType::isDynamic(batch[d])) {
-          batchSizes.push_back(b.getIndexAttr(batch[d]));
-          continue;
-        }
-        int64_t li = d - (nb - (lr - 2)), ri = d - (nb - (rr - 2));
-        if (li >= 0 && lt.getDimSize(li) != 1)
-          batchSizes.push_back(ls[li]);
-        else
-          batchSizes.push_back(rs[ri]);
-      }
       SmallVector<OpFoldResult> lS(batchSizes), rS(batchSizes);
       lS.append({m, ls[lr - 1]});
       rS.append({rs[rr - 2], n});
