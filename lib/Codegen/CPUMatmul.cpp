@@ -353,14 +353,6 @@ static Value panelSlice(RewriterBase &rewriter, Location loc, Value packed,
       ArrayRef<OpFoldResult>{one, one, one});
 }
 
-/// The offsets of a tile operand cut by tiling (0, 0 when it was not cut).
-static std::pair<OpFoldResult, OpFoldResult> tileOffsets(RewriterBase &rewriter,
-                                                         Value tile) {
-  if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
-    return {slice.getMixedOffsets()[0], slice.getMixedOffsets()[1]};
-  return {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
-}
-
 FailureOr<linalg::LinalgOp>
 mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                    const CPUMatmulBlocking &blocking,

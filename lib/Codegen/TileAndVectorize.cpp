@@ -218,8 +218,7 @@ struct GraphCPUTileAndVectorizePass
   }
 
   /// Zero-fills the output operand of `op` where `cond` holds (an scf.if
-  /// around the fill unless `cond` is the constant true); the fill is
-  /// vectorized when its shape is static.
+  /// around the fill); the fill is vectorized when its shape is static.
   void fillInitWhere(RewriterBase &rewriter, linalg::LinalgOp op, Value cond) {
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
@@ -243,19 +242,13 @@ struct GraphCPUTileAndVectorizePass
       rewriter.replaceOp(fill, vectorized->replacements);
       return vectorized->replacements.front();
     };
-    Value filled;
-    if (matchPattern(cond, m_One())) {
-      filled = makeFill();
-    } else {
-      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{current.getType()},
-                                    cond, /*withElseRegion=*/true);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(rewriter, loc, makeFill());
-      rewriter.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(rewriter, loc, current);
-      filled = ifOp.getResult(0);
-    }
-    rewriter.modifyOpInPlace(op, [&] { init->set(filled); });
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{current.getType()},
+                                  cond, /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(rewriter, loc, makeFill());
+    rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(rewriter, loc, current);
+    rewriter.modifyOpInPlace(op, [&] { init->set(ifOp.getResult(0)); });
   }
 
   /// The register kernel: `mr x nr` blocks over a unit k step, vectorized
@@ -296,13 +289,7 @@ struct GraphCPUTileAndVectorizePass
   LogicalResult vectorizeShiftedCopy(RewriterBase &rewriter,
                                      linalg::LinalgOp op, int64_t vw) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-        !hasStaticLoops(op))
-      return failure();
-    Block &body = generic.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != body.getArgument(0))
+    if (!generic || !generic.isSingleYieldOp() || !hasStaticLoops(op))
       return failure();
     int64_t rank = op.getNumLoops();
     AffineExpr innerDim = getAffineDimExpr(rank - 1, op->getContext());
@@ -448,13 +435,8 @@ struct GraphCPUTileAndVectorizePass
   linalg::LinalgOp loopsInOutputOrder(RewriterBase &rewriter,
                                       linalg::LinalgOp op) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+    if (!generic || !generic.isSingleYieldOp() ||
         op.getNumReductionLoops() != 0)
-      return op;
-    Block &body = generic.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    if (body.getOperations().size() != 1 || yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != body.getArgument(0))
       return op;
     AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (!outMap.isPermutation() || outMap.isIdentity())
@@ -561,17 +543,17 @@ struct GraphCPUTileAndVectorizePass
         if (graphopt::fuseConvolutionTaps(rewriter, m, vectorWidth))
           ++numDirectConvs;
     }
-    SmallVector<linalg::LinalgOp> ops;
-    fn.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics())
-        ops.push_back(op);
-    });
     // Matmuls first: one whose output starts as a zero fill takes the fill
     // over (its register blocks start from zero) before the fill would be
     // vectorized on its own.
-    std::stable_partition(ops.begin(), ops.end(), [](linalg::LinalgOp op) {
-      return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+    SmallVector<linalg::LinalgOp> ops, others;
+    fn.walk([&](linalg::LinalgOp op) {
+      if (!op.hasPureTensorSemantics())
+        return;
+      bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+      (isMatmul ? ops : others).push_back(op);
     });
+    ops.append(others.begin(), others.end());
     erased.clear();
     for (linalg::LinalgOp op : ops) {
       if (erased.contains(op))

@@ -7,9 +7,11 @@
 /// and the matmul is tiled into reduction blocks of `kc`, column blocks of
 /// `nc`, then row micro-panels of `mr` and column panels of `nr`: the
 /// `mr x kc` block of A stays in L1 while the `kc x nr` panels of the
-/// L2-resident `kc x nc` block of B stream past it, each one contiguous run. What is left inside the loops is an `mr x nr x kc`
-/// matmul, which `graph-cpu-tile-and-vectorize` register-tiles. Block sizes
-/// come from the cache sizes of the machine compiled for.
+/// L2-resident `kc x nc` block of B stream past it, each one contiguous run.
+/// What is left inside the loops is an `mr x nr x kc` matmul, which
+/// `graph-cpu-tile-and-vectorize` register-tiles. Block sizes come from the
+/// cache sizes of the machine compiled for.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GRAPHOPT_CODEGEN_CPUMATMUL_H
