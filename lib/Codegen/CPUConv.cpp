@@ -28,6 +28,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -220,6 +222,285 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
   return fLoop.getResult(0);
 }
 
+/// An elementwise epilogue (bias, activation, residual: a linalg.generic)
+/// on the chain's result, read as [..., F, OH, OW]: the flat [F, P] result
+/// expanded to rows of the padded pitch, [F, OH, Wp], the padded columns
+/// sliced off, unit dims added.
+struct Epilogue {
+  linalg::GenericOp op;
+  /// The generic's input that reads the convolution.
+  int64_t operand = 0;
+  /// The reshapes and slice between the chain and the generic, in order.
+  SmallVector<Operation *> views;
+  int64_t oh = 0, ow = 0, pitch = 0;
+};
+
+/// True when `op` computes its result from its operands lane by lane, so
+/// that it applies to vectors of them as it is.
+bool isLaneWise(Operation &op) {
+  if (op.getNumRegions() != 0 || op.getNumResults() != 1 ||
+      !op.hasTrait<OpTrait::Elementwise>() ||
+      !op.hasTrait<OpTrait::Vectorizable>() || !isMemoryEffectFree(&op))
+    return false;
+  auto scalar = [](Type t) { return t.isIntOrFloat(); };
+  return llvm::all_of(op.getOperandTypes(), scalar) &&
+         llvm::all_of(op.getResultTypes(), scalar);
+}
+
+std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
+  Epilogue e;
+  Value v = chain.matmuls.back()->getResult(0);
+  auto soleUser = [](Value value) -> Operation * {
+    return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
+  };
+  auto rows = dyn_cast_if_present<tensor::ExpandShapeOp>(soleUser(v));
+  if (!rows || rows.getResultType().getRank() != 3 ||
+      !rows.getResultType().hasStaticShape() ||
+      rows.getResultType().getDimSize(0) != chain.f)
+    return std::nullopt;
+  e.pitch = rows.getResultType().getDimSize(2);
+  e.views.push_back(rows);
+  auto slice = dyn_cast_if_present<tensor::ExtractSliceOp>(
+      soleUser(rows.getResult()));
+  if (!slice || !slice.hasUnitStride() || !slice.hasZeroOffset() ||
+      slice.getResultType().getRank() != 3 ||
+      !slice.getResultType().hasStaticShape() ||
+      slice.getResultType().getDimSize(0) != chain.f)
+    return std::nullopt;
+  e.oh = slice.getResultType().getDimSize(1);
+  e.ow = slice.getResultType().getDimSize(2);
+  e.views.push_back(slice);
+  v = slice.getResult();
+  while (auto expand =
+             dyn_cast_if_present<tensor::ExpandShapeOp>(soleUser(v))) {
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    int64_t rank = shape.size();
+    if (!expand.getResultType().hasStaticShape() ||
+        shape.take_back(3) != ArrayRef<int64_t>{chain.f, e.oh, e.ow} ||
+        llvm::any_of(shape.drop_back(3), [](int64_t d) { return d != 1; }) ||
+        rank < 3)
+      return std::nullopt;
+    e.views.push_back(expand);
+    v = expand.getResult();
+  }
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(soleUser(v));
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.getNumLoops() != type.getRank() ||
+      generic.getDpsInitOperand(0)->get().getType() != type ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
+    return std::nullopt;
+  int64_t rank = type.getRank();
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(in);
+    if (in->get() == v) {
+      if (!map.isIdentity())
+        return std::nullopt;
+      e.operand = in->getOperandNumber();
+      continue;
+    }
+    auto inType = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!inType || !inType.getElementType().isF32())
+      return std::nullopt;
+    // Read per output block: a row segment along the output's columns, or
+    // one value broadcast (per channel, per row).
+    for (auto [i, r] : llvm::enumerate(map.getResults())) {
+      if (auto c = dyn_cast<AffineConstantExpr>(r)) {
+        if (c.getValue() != 0)
+          return std::nullopt;
+        continue;
+      }
+      auto d = dyn_cast<AffineDimExpr>(r);
+      if (!d || (d.getPosition() == rank - 1 &&
+                 static_cast<int64_t>(i) != map.getNumResults() - 1))
+        return std::nullopt;
+    }
+  }
+  for (Operation &op : generic.getBody()->without_terminator())
+    if (!isLaneWise(op))
+      return std::nullopt;
+  e.op = generic;
+  return e;
+}
+
+/// The epilogue's result for output channel `f`, row `oh`, columns
+/// [ow, ow + nr), from the convolution's `value` there.
+Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
+                    Value value, Value f, Value oh, Value ow, int64_t nr) {
+  linalg::GenericOp g = e.op;
+  int64_t rank = g.getNumLoops();
+  Block *body = g.getBody();
+  IRMapping map;
+  Value zero = index(rewriter, loc, 0);
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(in->getOperandNumber());
+    if (static_cast<int64_t>(in->getOperandNumber()) == e.operand) {
+      map.map(arg, value);
+      continue;
+    }
+    AffineMap m = g.getMatchingIndexingMap(in);
+    SmallVector<Value> indices;
+    bool row = false;
+    for (AffineExpr r : m.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(r);
+      int64_t pos = d ? d.getPosition() : -1;
+      if (pos == rank - 1) {
+        row = true;
+        indices.push_back(ow);
+      } else if (pos == rank - 2) {
+        indices.push_back(oh);
+      } else if (pos == rank - 3) {
+        indices.push_back(f);
+      } else {
+        indices.push_back(zero);
+      }
+    }
+    Type element = arg.getType();
+    auto vecType = VectorType::get({nr}, element);
+    Value v;
+    if (row) {
+      Value pad = arith::ConstantOp::create(rewriter, loc, element,
+                                            rewriter.getZeroAttr(element));
+      v = vector::TransferReadOp::create(
+          rewriter, loc, vecType, in->get(), indices, pad,
+          SmallVector<bool>(1, true));
+    } else {
+      v = vector::BroadcastOp::create(
+          rewriter, loc, vecType,
+          tensor::ExtractOp::create(rewriter, loc, in->get(), indices));
+    }
+    map.map(arg, v);
+  }
+  for (Operation &op : body->without_terminator()) {
+    SmallVector<Value> operands;
+    for (Value operand : op.getOperands()) {
+      if (Value mapped = map.lookupOrNull(operand)) {
+        operands.push_back(mapped);
+        continue;
+      }
+      // Defined outside the body (a scalar constant): one per lane.
+      operands.push_back(vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get({nr}, operand.getType()), operand));
+    }
+    OperationState state(loc, op.getName());
+    state.addOperands(operands);
+    state.addAttributes(op.getAttrs());
+    state.addTypes(VectorType::get({nr}, op.getResult(0).getType()));
+    map.map(op.getResult(0), rewriter.create(state)->getResult(0));
+  }
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (Value mapped = map.lookupOrNull(yielded))
+    return mapped;
+  return vector::BroadcastOp::create(
+      rewriter, loc, VectorType::get({nr}, yielded.getType()), yielded);
+}
+
+/// The kernel in output rows: register blocks of mr channels by nr columns
+/// of one row (the row's last block shifted left to end at the row's end,
+/// recomputing a few columns), the epilogue applied in registers and the
+/// final values stored once into the epilogue's output, [..., F, OH, OW].
+/// Returns the epilogue's new result.
+Value buildRows(RewriterBase &rewriter, Location loc, const TapChain &chain,
+                const Epilogue &e, Value weights, Value init, bool zeroInit,
+                int64_t mr, int64_t nr) {
+  Type f32 = rewriter.getF32Type();
+  auto rowType = VectorType::get({nr}, f32);
+  auto panelType = VectorType::get({mr}, f32);
+  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  linalg::GenericOp g = e.op;
+  Value out = g.getDpsInitOperand(0)->get();
+  int64_t rank = g.getNumLoops();
+  auto fLoop = scf::ForOp::create(rewriter, loc, zero,
+                                  index(rewriter, loc, chain.f / mr), one,
+                                  ValueRange{out});
+  rewriter.setInsertionPointToStart(fLoop.getBody());
+  Value fb = fLoop.getInductionVar();
+  Value fRow = arith::MulIOp::create(rewriter, loc, fb, index(rewriter, loc, mr));
+  auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, e.oh),
+                                  one, ValueRange{fLoop.getRegionIterArg(0)});
+  rewriter.setInsertionPointToStart(hLoop.getBody());
+  Value oh = hLoop.getInductionVar();
+  int64_t blocks = (e.ow + nr - 1) / nr;
+  auto wLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, blocks),
+                                  one, ValueRange{hLoop.getRegionIterArg(0)});
+  // Channel blocks and rows are independent; a row's blocks may overlap
+  // (its last one), so they stay in one thread.
+  markParallelLoop(fLoop);
+  markParallelLoop(hLoop);
+  rewriter.setInsertionPointToStart(wLoop.getBody());
+  Value ow = arith::MinSIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, wLoop.getInductionVar(),
+                            index(rewriter, loc, nr)),
+      index(rewriter, loc, e.ow - nr));
+  Value p = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, oh, index(rewriter, loc, e.pitch)),
+      ow);
+  Value acc = wLoop.getRegionIterArg(0);
+  SmallVector<Value> rows;
+  Value zeros;
+  if (zeroInit)
+    zeros = arith::ConstantOp::create(rewriter, loc, rowType,
+                                      rewriter.getZeroAttr(rowType));
+  for (int64_t r = 0; r < mr; ++r) {
+    if (zeroInit) {
+      rows.push_back(zeros);
+      continue;
+    }
+    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
+    rows.push_back(vector::TransferReadOp::create(
+        rewriter, loc, rowType, init, ValueRange{f, p}, pad,
+        ArrayRef<bool>{true}));
+  }
+  for (auto [t, offset] : llvm::enumerate(chain.offsets)) {
+    Value column = arith::AddIOp::create(rewriter, loc, p,
+                                         index(rewriter, loc, offset));
+    auto cLoop = scf::ForOp::create(rewriter, loc, zero,
+                                    index(rewriter, loc, chain.c), one, rows);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(cLoop.getBody());
+    Value c = cLoop.getInductionVar();
+    Value k = arith::AddIOp::create(
+        rewriter, loc, c,
+        index(rewriter, loc, static_cast<int64_t>(t) * chain.c));
+    Value b = vector::TransferReadOp::create(rewriter, loc, rowType,
+                                             chain.image, ValueRange{c, column},
+                                             pad, ArrayRef<bool>{true});
+    Value a = vector::TransferReadOp::create(
+        rewriter, loc, panelType, weights, ValueRange{fb, k, zero}, pad,
+        ArrayRef<bool>{true});
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < mr; ++r) {
+      Value ar = vector::ExtractOp::create(rewriter, loc, a, r);
+      Value bcast = vector::BroadcastOp::create(rewriter, loc, rowType, ar);
+      next.push_back(vector::FMAOp::create(rewriter, loc, bcast, b,
+                                           cLoop.getRegionIterArgs()[r]));
+    }
+    scf::YieldOp::create(rewriter, loc, next);
+    rows.assign(cLoop.getResults().begin(), cLoop.getResults().end());
+  }
+  for (int64_t r = 0; r < mr; ++r) {
+    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
+    Value result = applyEpilogue(rewriter, loc, e, rows[r], f, oh, ow, nr);
+    SmallVector<Value> indices(rank - 3, zero);
+    indices.append({f, oh, ow});
+    acc = vector::TransferWriteOp::create(rewriter, loc, result, acc, indices,
+                                          ArrayRef<bool>{true})
+              .getResult();
+  }
+  scf::YieldOp::create(rewriter, loc, acc);
+  rewriter.setInsertionPointAfter(wLoop);
+  scf::YieldOp::create(rewriter, loc, wLoop.getResult(0));
+  rewriter.setInsertionPointAfter(hLoop);
+  scf::YieldOp::create(rewriter, loc, hLoop.getResult(0));
+  rewriter.setInsertionPointAfter(fLoop);
+  return fLoop.getResult(0);
+}
+
 } // namespace
 
 bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
@@ -253,6 +534,30 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
       zeroInit = true;
     }
   }
+  // With an epilogue, rows wide enough for a register block are computed
+  // row by row, the epilogue applied in registers and its result stored
+  // once: when that computes few columns more than the padded rows do, or
+  // when the convolution is too short (few input channels) for its stores
+  // and the epilogue's extra pass over them to be hidden behind its FMAs.
+  if (std::optional<Epilogue> epilogue = matchEpilogue(*chain)) {
+    int64_t nr = epilogue->ow >= 2 * vectorWidth ? 2 * vectorWidth
+                                                  : vectorWidth;
+    int64_t computed = (epilogue->ow + nr - 1) / nr * nr;
+    int64_t k = static_cast<int64_t>(chain->offsets.size()) * chain->c;
+    if (epilogue->ow >= nr &&
+        (computed * 20 <= epilogue->pitch * 21 || k <= 64)) {
+      // Where the epilogue's operands (its output tile) are all defined.
+      rewriter.setInsertionPoint(epilogue->op);
+      Value result = buildRows(rewriter, loc, *chain, *epilogue, weights, out,
+                               zeroInit, mr, nr);
+      rewriter.replaceOp(epilogue->op, result);
+      for (Operation *view : llvm::reverse(epilogue->views))
+        rewriter.eraseOp(view);
+      for (linalg::MatmulOp m : llvm::reverse(chain->matmuls))
+        rewriter.eraseOp(m);
+      return true;
+    }
+  }
   int64_t start = 0, nr = 2 * vectorWidth;
   while (start < chain->p) {
     int64_t count = (chain->p - start) / nr * nr;
@@ -271,52 +576,90 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
   return true;
 }
 
-bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
-                                            linalg::LinalgOp op,
-                                            int64_t vectorWidth) {
-  auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation());
-  if (!dw || !dw.hasPureTensorSemantics())
+bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
+                                       linalg::LinalgOp op,
+                                       int64_t vectorWidth) {
+  // How a window's taps combine: multiply-add with a per-channel weight
+  // (depthwise convolution), maximum or sum (pooling).
+  enum class Combine { Fma, Max, Sum };
+  Combine combine;
+  Value input, weight, init;
+  DenseIntElementsAttr stridesAttr, dilationsAttr;
+  SmallVector<int64_t> window;
+  if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())) {
+    combine = Combine::Fma;
+    weight = dw.getDpsInputOperand(1)->get();
+    stridesAttr = dw.getStrides();
+    dilationsAttr = dw.getDilations();
+  } else if (auto max = dyn_cast<linalg::PoolingNchwMaxOp>(op.getOperation())) {
+    combine = Combine::Max;
+    stridesAttr = max.getStrides();
+    dilationsAttr = max.getDilations();
+  } else if (auto sum = dyn_cast<linalg::PoolingNchwSumOp>(op.getOperation())) {
+    combine = Combine::Sum;
+    stridesAttr = sum.getStrides();
+    dilationsAttr = sum.getDilations();
+  } else {
     return false;
-  Value input = dw.getDpsInputOperand(0)->get();
-  Value weight = dw.getDpsInputOperand(1)->get();
-  Value init = dw.getDpsInitOperand(0)->get();
+  }
+  if (!op.hasPureTensorSemantics())
+    return false;
+  input = op.getDpsInputOperand(0)->get();
+  init = op.getDpsInitOperand(0)->get();
   auto inType = cast<RankedTensorType>(input.getType());
-  auto wType = cast<RankedTensorType>(weight.getType());
+  auto windowType =
+      cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  if (!inType.hasStaticShape() || !wType.hasStaticShape() ||
+  if (!inType.hasStaticShape() || !windowType.hasStaticShape() ||
       !outType.hasStaticShape() || !inType.getElementType().isF32() ||
-      !wType.getElementType().isF32() || !outType.getElementType().isF32())
+      !windowType.getElementType().isF32() ||
+      !outType.getElementType().isF32())
     return false;
-  SmallVector<int64_t> strides(dw.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(dw.getDilations().getValues<int64_t>());
+  SmallVector<int64_t> strides(stridesAttr.getValues<int64_t>());
+  SmallVector<int64_t> dilations(dilationsAttr.getValues<int64_t>());
   int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
           dwid = dilations[1];
   if (sw > 2)
     return false;
+  // The window: the weight's [C, KH, KW] or the pooling's [KH, KW] shape.
+  int64_t rankW = windowType.getRank();
   int64_t n = outType.getDimSize(0), c = outType.getDimSize(1),
           oh = outType.getDimSize(2), ow = outType.getDimSize(3),
-          kh = wType.getDimSize(1), kw = wType.getDimSize(2);
-  Location loc = dw.getLoc();
+          kh = windowType.getDimSize(rankW - 2),
+          kw = windowType.getDimSize(rankW - 1);
+  Location loc = op.getLoc();
   Type f32 = rewriter.getF32Type();
-  rewriter.setInsertionPoint(dw);
+  rewriter.setInsertionPoint(op);
   Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
   Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  // An initial value filled with a constant (pooling's -inf or 0) is not
+  // read: each chunk starts from the constant in a register.
+  std::optional<Attribute> initValue;
+  Value out = init;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    Attribute value;
+    if (matchPattern(fill.getInputs()[0], m_Constant(&value))) {
+      initValue = value;
+      out = fill.getOutputs()[0];
+    }
+  }
   // Loops over images, channels and output rows; each row in chunks of a
   // vector, every chunk accumulating all KH x KW taps in a register.
   auto nLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, n),
-                                  one, ValueRange{init});
+                                  one, ValueRange{out});
   rewriter.setInsertionPointToStart(nLoop.getBody());
   auto cLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, c),
                                   one, ValueRange{nLoop.getRegionIterArg(0)});
   rewriter.setInsertionPointToStart(cLoop.getBody());
   Value ni = nLoop.getInductionVar(), ci = cLoop.getInductionVar();
-  // The channel's taps, broadcast once per channel.
+  // The channel's taps (convolution), read once per channel.
   SmallVector<Value> taps;
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j)
-      taps.push_back(tensor::ExtractOp::create(
-          rewriter, loc, weight,
-          ValueRange{ci, index(rewriter, loc, i), index(rewriter, loc, j)}));
+  if (combine == Combine::Fma)
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j)
+        taps.push_back(tensor::ExtractOp::create(
+            rewriter, loc, weight,
+            ValueRange{ci, index(rewriter, loc, i), index(rewriter, loc, j)}));
   auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, oh),
                                   one, ValueRange{cLoop.getRegionIterArg(0)});
   markParallelLoop(nLoop);
@@ -324,16 +667,22 @@ bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
   markParallelLoop(hLoop);
   rewriter.setInsertionPointToStart(hLoop.getBody());
   Value hi = hLoop.getInductionVar();
-  Value out = hLoop.getRegionIterArg(0);
+  out = hLoop.getRegionIterArg(0);
   Value rowBase =
       arith::MulIOp::create(rewriter, loc, hi, index(rewriter, loc, sh));
   for (int64_t start = 0; start < ow;) {
     int64_t width = std::min(vectorWidth, ow - start);
     auto vecType = VectorType::get({width}, f32);
     Value col = index(rewriter, loc, start);
-    Value acc = vector::TransferReadOp::create(
-        rewriter, loc, vecType, out, ValueRange{ni, ci, hi, col}, pad,
-        ArrayRef<bool>{true});
+    Value acc;
+    if (initValue)
+      acc = arith::ConstantOp::create(
+          rewriter, loc, vecType,
+          DenseElementsAttr::get(vecType, cast<FloatAttr>(*initValue)));
+    else
+      acc = vector::TransferReadOp::create(
+          rewriter, loc, vecType, out, ValueRange{ni, ci, hi, col}, pad,
+          ArrayRef<bool>{true});
     for (int64_t i = 0; i < kh; ++i) {
       Value row = arith::AddIOp::create(rewriter, loc, rowBase,
                                         index(rewriter, loc, i * dh));
@@ -355,9 +704,21 @@ bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
           x = vector::ShuffleOp::create(rewriter, loc, x, high,
                                         rewriter.getDenseI64ArrayAttr(mask));
         }
-        Value w = vector::BroadcastOp::create(rewriter, loc, vecType,
-                                              taps[i * kw + j]);
-        acc = vector::FMAOp::create(rewriter, loc, w, x, acc);
+        switch (combine) {
+        case Combine::Fma:
+          acc = vector::FMAOp::create(
+              rewriter, loc,
+              vector::BroadcastOp::create(rewriter, loc, vecType,
+                                          taps[i * kw + j]),
+              x, acc);
+          break;
+        case Combine::Max:
+          acc = arith::MaximumFOp::create(rewriter, loc, acc, x);
+          break;
+        case Combine::Sum:
+          acc = arith::AddFOp::create(rewriter, loc, acc, x);
+          break;
+        }
       }
     }
     out = vector::TransferWriteOp::create(rewriter, loc, acc, out,
@@ -371,6 +732,6 @@ bool mlir::graphopt::vectorizeDepthwiseConv(RewriterBase &rewriter,
   scf::YieldOp::create(rewriter, loc, hLoop.getResult(0));
   rewriter.setInsertionPointAfter(cLoop);
   scf::YieldOp::create(rewriter, loc, cLoop.getResult(0));
-  rewriter.replaceOp(dw, nLoop.getResult(0));
+  rewriter.replaceOp(op, nLoop.getResult(0));
   return true;
 }

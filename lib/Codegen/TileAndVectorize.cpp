@@ -563,7 +563,7 @@ struct GraphCPUTileAndVectorizePass
         ++numNotVectorized;
         continue;
       }
-      if (graphopt::vectorizeDepthwiseConv(rewriter, op, vectorWidth)) {
+      if (graphopt::vectorizeWindowOp(rewriter, op, vectorWidth)) {
         ++numVectorized;
         continue;
       }

@@ -91,6 +91,41 @@
 // KERNEL-LABEL: func.func @depthwise_5x5_stride2
 // KERNEL: vector.shuffle
 
+// With an epilogue (bias, residual, activation) and rows of at least one
+// register block, a short convolution (few input channels) runs in output
+// rows: the epilogue applied in registers, the final values stored once;
+// each row's last block is shifted left to end at the row's end.
+// RUN: %reference conv2d_direct_rows_epilogue %t/k
+// RUN: graph-run %s --entry=direct_rows_epilogue --quiet --input=@%t/k/x0.npy \
+// RUN:   --input=@%t/k/x1.npy --input=@%t/k/x2.npy \
+// RUN:   --expected-output=@%t/k/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=direct_rows_epilogue --quiet --threads=3 --input=@%t/k/x0.npy \
+// RUN:   --input=@%t/k/x1.npy --input=@%t/k/x2.npy \
+// RUN:   --expected-output=@%t/k/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// KERNEL-LABEL: func.func @direct_rows_epilogue
+// KERNEL-NOT: linalg.generic
+// KERNEL-NOT: linalg.matmul
+// KERNEL: arith.minsi
+// KERNEL: vector.fma {{.+}} : vector<32xf32>
+// KERNEL: arith.addf {{.+}} : vector<32xf32>
+// KERNEL: arith.maximumf {{.+}} : vector<32xf32>
+// KERNEL: vector.transfer_write {{.+}} : vector<32xf32>, tensor<1x16x7x34xf32>
+
+// Pooling rows in 16-lane chunks and a remainder, stride 2 by shuffles.
+// RUN: %reference pool_rows %t/l
+// RUN: graph-run %s --entry=pool_rows --quiet --input=@%t/l/x0.npy \
+// RUN:   --expected-output=@%t/l/expected.npy --expected-output=@%t/l/expected1.npy \
+// RUN:   --expected-output=@%t/l/expected2.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=POOL
+// POOL: result 0: matches expected
+// POOL: result 1: matches expected
+// POOL: result 2: matches expected
+// KERNEL-LABEL: func.func @pool_rows
+// KERNEL-NOT: linalg.pooling
+// KERNEL: arith.maximumf {{.+}} : vector<16xf32>
+// KERNEL: arith.maximumf {{.+}} : vector<6xf32>
+// KERNEL: vector.shuffle
+// KERNEL: arith.addf {{.+}} : vector<16xf32>
+
 // CHECK: result 0: matches expected
 
 func.func @batch_bias(%x: tensor<2x5x12x14xf32>, %w: tensor<6x5x3x3xf32>, %b: tensor<6xf32>) -> tensor<2x6x12x14xf32> {
@@ -144,4 +179,19 @@ func.func @depthwise_rows(%x: tensor<2x6x20x35xf32>, %w: tensor<6x1x3x3xf32>, %b
 func.func @depthwise_5x5_stride2(%x: tensor<1x8x23x37xf32>, %w: tensor<8x1x5x5xf32>) -> tensor<1x8x12x19xf32> {
   %r = graph.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>, groups = 8 : i64} : (tensor<1x8x23x37xf32>, tensor<8x1x5x5xf32>) -> tensor<1x8x12x19xf32>
   return %r : tensor<1x8x12x19xf32>
+}
+
+func.func @direct_rows_epilogue(%x: tensor<2x3x9x36xf32>, %b: tensor<16xf32>, %res: tensor<2x16x7x34xf32>) -> tensor<2x16x7x34xf32> {
+  %w = graph.constant dense<[[[[-0.625, -0.5, -0.375], [0.0, 0.125, 0.25], [0.625, -0.625, -0.5]], [[-0.25, -0.125, 0.0], [0.375, 0.5, 0.625], [-0.375, -0.25, -0.125]], [[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]]], [[[0.25, 0.375, 0.5], [-0.5, -0.375, -0.25], [0.125, 0.25, 0.375]], [[0.625, -0.625, -0.5], [-0.125, 0.0, 0.125], [0.5, 0.625, -0.625]], [[-0.375, -0.25, -0.125], [0.25, 0.375, 0.5], [-0.5, -0.375, -0.25]]], [[[-0.25, -0.125, 0.0], [0.375, 0.5, 0.625], [-0.375, -0.25, -0.125]], [[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]], [[0.5, 0.625, -0.625], [-0.25, -0.125, 0.0], [0.375, 0.5, 0.625]]], [[[0.625, -0.625, -0.5], [-0.125, 0.0, 0.125], [0.5, 0.625, -0.625]], [[-0.375, -0.25, -0.125], [0.25, 0.375, 0.5], [-0.5, -0.375, -0.25]], [[0.0, 0.125, 0.25], [0.625, -0.625, -0.5], [-0.125, 0.0, 0.125]]], [[[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]], [[0.5, 0.625, -0.625], [-0.25, -0.125, 0.0], [0.375, 0.5, 0.625]], [[-0.5, -0.375, -0.25], [0.125, 0.25, 0.375], [-0.625, -0.5, -0.375]]], [[[-0.375, -0.25, -0.125], [0.25, 0.375, 0.5], [-0.5, -0.375, -0.25]], [[0.0, 0.125, 0.25], [0.625, -0.625, -0.5], [-0.125, 0.0, 0.125]], [[0.375, 0.5, 0.625], [-0.375, -0.25, -0.125], [0.25, 0.375, 0.5]]], [[[0.5, 0.625, -0.625], [-0.25, -0.125, 0.0], [0.375, 0.5, 0.625]], [[-0.5, -0.375, -0.25], [0.125, 0.25, 0.375], [-0.625, -0.5, -0.375]], [[-0.125, 0.0, 0.125], [0.5, 0.625, -0.625], [-0.25, -0.125, 0.0]]], [[[0.0, 0.125, 0.25], [0.625, -0.625, -0.5], [-0.125, 0.0, 0.125]], [[0.375, 0.5, 0.625], [-0.375, -0.25, -0.125], [0.25, 0.375, 0.5]], [[-0.625, -0.5, -0.375], [0.0, 0.125, 0.25], [0.625, -0.625, -0.5]]], [[[-0.5, -0.375, -0.25], [0.125, 0.25, 0.375], [-0.625, -0.5, -0.375]], [[-0.125, 0.0, 0.125], [0.5, 0.625, -0.625], [-0.25, -0.125, 0.0]], [[0.25, 0.375, 0.5], [-0.5, -0.375, -0.25], [0.125, 0.25, 0.375]]], [[[0.375, 0.5, 0.625], [-0.375, -0.25, -0.125], [0.25, 0.375, 0.5]], [[-0.625, -0.5, -0.375], [0.0, 0.125, 0.25], [0.625, -0.625, -0.5]], [[-0.25, -0.125, 0.0], [0.375, 0.5, 0.625], [-0.375, -0.25, -0.125]]], [[[-0.125, 0.0, 0.125], [0.5, 0.625, -0.625], [-0.25, -0.125, 0.0]], [[0.25, 0.375, 0.5], [-0.5, -0.375, -0.25], [0.125, 0.25, 0.375]], [[0.625, -0.625, -0.5], [-0.125, 0.0, 0.125], [0.5, 0.625, -0.625]]], [[[-0.625, -0.5, -0.375], [0.0, 0.125, 0.25], [0.625, -0.625, -0.5]], [[-0.25, -0.125, 0.0], [0.375, 0.5, 0.625], [-0.375, -0.25, -0.125]], [[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]]], [[[0.25, 0.375, 0.5], [-0.5, -0.375, -0.25], [0.125, 0.25, 0.375]], [[0.625, -0.625, -0.5], [-0.125, 0.0, 0.125], [0.5, 0.625, -0.625]], [[-0.375, -0.25, -0.125], [0.25, 0.375, 0.5], [-0.5, -0.375, -0.25]]], [[[-0.25, -0.125, 0.0], [0.375, 0.5, 0.625], [-0.375, -0.25, -0.125]], [[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]], [[0.5, 0.625, -0.625], [-0.25, -0.125, 0.0], [0.375, 0.5, 0.625]]], [[[0.625, -0.625, -0.5], [-0.125, 0.0, 0.125], [0.5, 0.625, -0.625]], [[-0.375, -0.25, -0.125], [0.25, 0.375, 0.5], [-0.5, -0.375, -0.25]], [[0.0, 0.125, 0.25], [0.625, -0.625, -0.5], [-0.125, 0.0, 0.125]]], [[[0.125, 0.25, 0.375], [-0.625, -0.5, -0.375], [0.0, 0.125, 0.25]], [[0.5, 0.625, -0.625], [-0.25, -0.125, 0.0], [0.375, 0.5, 0.625]], [[-0.5, -0.375, -0.25], [0.125, 0.25, 0.375], [-0.625, -0.5, -0.375]]]]> : tensor<16x3x3x3xf32>
+  %r = graph.conv2d %x, %w, %b : (tensor<2x3x9x36xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<2x16x7x34xf32>
+  %s = graph.add %r, %res : tensor<2x16x7x34xf32>, tensor<2x16x7x34xf32> -> tensor<2x16x7x34xf32>
+  %z = graph.relu %s : tensor<2x16x7x34xf32> -> tensor<2x16x7x34xf32>
+  return %z : tensor<2x16x7x34xf32>
+}
+
+func.func @pool_rows(%x: tensor<2x3x10x45xf32>) -> (tensor<2x3x5x22xf32>, tensor<2x3x5x23xf32>, tensor<2x3x5x23xf32>) {
+  %m = graph.max_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<2x3x10x45xf32>) -> tensor<2x3x5x22xf32>
+  %p = graph.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x10x45xf32>) -> tensor<2x3x5x23xf32>
+  %a = graph.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x10x45xf32>) -> tensor<2x3x5x23xf32>
+  return %m, %p, %a : tensor<2x3x5x22xf32>, tensor<2x3x5x23xf32>, tensor<2x3x5x23xf32>
 }

@@ -1172,8 +1172,31 @@ def conv2d_direct_pad(rng):
                                           None, (1, 1), (1, 1, 1, 1)), 0))]
 
 
+# The direct kernel in output rows with its epilogue in registers: an RGB
+# convolution (K = 27) with bias, a residual and ReLU; rows of 34 columns
+# are two 32-column blocks, the second shifted left to end at the row's end.
+@case
+def conv2d_direct_rows_epilogue(rng):
+    x = uniform(rng, (2, 3, 9, 36), -1, 1)
+    b = uniform(rng, (16,), -1, 1)
+    r = uniform(rng, (2, 16, 7, 34), -1, 1)
+    y = conv2d(x, formula_weight((16, 3, 3, 3)), b) + f64(r)
+    return [x, b, r], [as_f32(np.maximum(y, 0))]
+
+
+# Pooling on rows wider than a vector (vectorizeWindowOp): 2x2 max pooling
+# (22 = 16 + 6 columns), 3x3 stride-2 max pooling with padding, and 3x3
+# stride-2 average pooling with padding (a sum window, then the divisor).
+@case
+def pool_rows(rng):
+    x = uniform(rng, (2, 3, 10, 45), -1, 1)
+    return [x], [as_f32(max_pool2d(x, (2, 2))),
+                 as_f32(max_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1))),
+                 as_f32(avg_pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1)))]
+
+
 # Depthwise convolutions, rows in vector chunks with a remainder
-# (lib/Codegen/CPUConv.cpp, vectorizeDepthwiseConv).
+# (lib/Codegen/CPUConv.cpp, vectorizeWindowOp).
 @case
 def conv2d_depthwise_rows(rng):
     x, w = uniform(rng, (2, 6, 20, 35), -1, 1), uniform(rng, (6, 1, 3, 3), -1, 1)

@@ -31,14 +31,16 @@ namespace mlir::graphopt {
 bool fuseConvolutionTaps(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t vectorWidth);
 
-/// Replaces `op`, when it is an f32 `linalg.depthwise_conv_2d_nchw_chw`
-/// on static shapes with a width stride of 1 or 2, with loops over images,
-/// channels and output rows in which each row is computed in chunks of
-/// `vectorWidth` lanes, every chunk accumulating all taps in a register
-/// (input read in place: one vector per tap, two and a shuffle for stride
-/// 2). Returns false and changes nothing otherwise.
-bool vectorizeDepthwiseConv(RewriterBase &rewriter, linalg::LinalgOp op,
-                            int64_t vectorWidth);
+/// Replaces `op`, when it is an f32 `linalg.depthwise_conv_2d_nchw_chw`,
+/// `linalg.pooling_nchw_max` or `linalg.pooling_nchw_sum` on static shapes
+/// with a width stride of 1 or 2, with loops over images, channels and
+/// output rows in which each row is computed in chunks of `vectorWidth`
+/// lanes, every chunk combining all of the window's taps in a register
+/// (FMA with the channel's weight, maximum or sum; input read in place: one
+/// vector per tap, two and a shuffle for stride 2). An initial value filled
+/// with a constant is not read. Returns false and changes nothing otherwise.
+bool vectorizeWindowOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t vectorWidth);
 
 } // namespace mlir::graphopt
 

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -185,6 +186,79 @@ void moveExpandsToEnd(GroupOp group) {
   (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
 }
 
+/// Fuses an elementwise `root` into the loop over images that a convolution
+/// is lowered to (convert-graph-to-linalg's per-image tap chains), so that
+/// the epilogue runs on each image's result as it is produced: the
+/// convolution kernel can then apply it in registers and store the final
+/// values once (graph-cpu-tile-and-vectorize), instead of writing the
+/// convolution's result, copying it out of its padded rows and reading it
+/// back for the epilogue.
+bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
+  auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  scf::ForOp loop;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    auto producer = in->get().getDefiningOp<scf::ForOp>();
+    if (!producer)
+      continue;
+    if (loop || !producer->hasAttr(graphopt::kParallelLoopAttr) ||
+        producer.getNumResults() != 1 || !in->get().hasOneUse() ||
+        !generic.getMatchingIndexingMap(in).isIdentity())
+      return false;
+    loop = producer;
+  }
+  if (!loop)
+    return false;
+  auto insert = loop.getYieldedValues()[0].getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert || insert.getDest() != loop.getRegionIterArg(0) ||
+      !insert->hasOneUse())
+    return false;
+  // Consumer fusion needs the tile at the destination's rank: a
+  // rank-reducing insert (an image's [F, H, W] into [N, F, H, W]) inserts an
+  // expand_shape of it instead.
+  RankedTensorType tileType = insert.getSourceType();
+  if (tileType.getRank() != insert.getDestType().getRank()) {
+    auto fullType = RankedTensorType::get(insert.getStaticSizes(),
+                                          tileType.getElementType());
+    if (!fullType.hasStaticShape() || !tileType.hasStaticShape())
+      return false;
+    std::optional<SmallVector<ReassociationIndices>> reassoc =
+        getReassociationIndicesForReshape(tileType, fullType);
+    if (!reassoc)
+      return false;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(insert);
+    Value tile = tensor::ExpandShapeOp::create(
+        rewriter, insert.getLoc(), fullType, insert.getSource(), *reassoc);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        insert, tile, insert.getDest(), insert.getMixedOffsets(),
+        insert.getMixedSizes(), insert.getMixedStrides());
+  }
+  SmallVector<LoopLikeOpInterface> loops = {loop};
+  FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+      scf::tileAndFuseConsumer(rewriter, generic, loops);
+  if (failed(fused))
+    return false;
+  // The loop now yields the epilogue's tiles too; the convolution's own
+  // result is dead: stop inserting it into a full-size tensor (which would
+  // be materialized and copied).
+  auto newLoop = cast<scf::ForOp>(fused->tiledOps.front()->getParentOp());
+  newLoop->setAttr(graphopt::kParallelLoopAttr, rewriter.getUnitAttr());
+  rewriter.replaceOp(generic, newLoop.getResults().take_back(1));
+  if (newLoop.getResult(0).use_empty()) {
+    auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+    auto deadInsert =
+        yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
+    if (deadInsert && deadInsert->hasOneUse())
+      rewriter.modifyOpInPlace(yield, [&] {
+        yield->setOperand(0, deadInsert.getDest());
+      });
+  }
+  return true;
+}
+
 /// Tiles the group's root and fuses its producers; false when the group
 /// has no single tileable root.
 bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
@@ -209,6 +283,9 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
     if (auto l = dyn_cast<linalg::LinalgOp>(op))
       if (llvm::is_contained(l.getStaticLoopRanges(), 0))
         return false;
+  if (group.getKind() == GroupKind::Output &&
+      fuseIntoImageLoop(rewriter, root))
+    return true;
   SmallVector<int64_t> sizes = tileSizesFor(group, root);
   if (sizes.empty() || llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return false;
