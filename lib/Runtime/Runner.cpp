@@ -587,6 +587,7 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   auto fn = runner->engine->lookupPacked("_mlir_ciface_" + options.entry);
   if (!fn)
     return fn.takeError();
+  runner->entryFn = *fn;
   runner->engine->initialize();
   // CUDA: the kernels were loaded by the module's constructors.
   if (runner->cuda && runner->cuda->getError())
@@ -695,7 +696,7 @@ Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
   for (const HostTensor &t : inputs)
     inDescs.push_back(
         makeDescriptor(const_cast<void *>(t.data()), t.shape()));
-  auto called = callEntry(*engine, sig, inDescs);
+  auto called = callEntry(entryFn, sig, inDescs);
   if (!called)
     return called.takeError();
   std::vector<int64_t> &results = *called;

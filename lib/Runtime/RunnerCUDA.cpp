@@ -119,7 +119,7 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
       stop = cu.eventCreate();
       cu.eventRecord(start);
     }
-    auto called = callEntry(*engine, sig, inDescs);
+    auto called = callEntry(entryFn, sig, inDescs);
     if (seconds) {
       cu.eventRecord(stop);
       float ms = cu.elapsedMs(start, stop);

@@ -122,10 +122,11 @@ inline llvm::SmallVector<ResultView> decodeResults(const EntrySignature &sig,
   return views;
 }
 
-/// Calls `_mlir_ciface_<sig.name>` with the input descriptors; returns the
-/// result descriptors (consecutive words).
+/// Calls the entry's packed wrapper `fn` (`_mlir_ciface_<sig.name>`) with
+/// the input descriptors; returns the result descriptors (consecutive
+/// words).
 inline llvm::Expected<std::vector<int64_t>>
-callEntry(ExecutionEngine &engine, const EntrySignature &sig,
+callEntry(void (*fn)(void **), const EntrySignature &sig,
           std::vector<std::vector<int64_t>> &inDescs) {
   size_t resultWords = 0;
   for (const TensorSignature &s : sig.outputs)
@@ -138,11 +139,8 @@ callEntry(ExecutionEngine &engine, const EntrySignature &sig,
     ptrs.push_back(d.data());
   for (void *&p : ptrs)
     args.push_back(&p);
-  auto fn = engine.lookupPacked("_mlir_ciface_" + sig.name);
-  if (!fn)
-    return fn.takeError();
   size_t failed = 0;
-  if (!callWithAllocationGuard(*fn, args.data(), &failed))
+  if (!callWithAllocationGuard(fn, args.data(), &failed))
     return llvm::createStringError(
         "@%s: cannot allocate %zu bytes for an intermediate or result "
         "(out of memory)",

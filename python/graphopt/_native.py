@@ -476,21 +476,25 @@ class Program:
 
     def _call_structs_for(self, arrays: list) -> Optional[tuple]:
         """The C structs describing a call with inputs shaped like
-        ``arrays`` (all C-contiguous NumPy arrays of supported dtypes):
-        built on the first call with these shapes, then reused with only
-        the data pointers set. None when an input needs the general path."""
+        ``arrays`` (all C-contiguous NumPy arrays of supported dtypes), or
+        None when an input needs the general path."""
         key = []
         for a in arrays:
             if (type(a) is not np.ndarray or not a.flags.c_contiguous
                     or a.dtype not in _FROM_NUMPY):
                 return None
             key.append((a.dtype, a.shape))
-        key = tuple(key)
+        return self._structs_for_signature(tuple(key))
+
+    def _structs_for_signature(self, key: tuple) -> tuple:
+        """The C structs describing a call with inputs of these (NumPy
+        dtype, shape) pairs: built on the first call of a signature, then
+        reused with only the data pointers set."""
         structs = self._call_structs.get(key)
         if structs is None:
             if len(self._call_structs) > 16:
                 self._call_structs.clear()
-            n_in, n_out = max(1, len(arrays)), max(1, len(self.outputs))
+            n_in, n_out = max(1, len(key)), max(1, len(self.outputs))
             c_in, c_out = (_CTensor * n_in)(), (_CTensor * n_out)()
             keep = []
             for c, (dtype, shape) in zip(c_in, key):
@@ -507,18 +511,14 @@ class Program:
             self._call_structs[key] = structs
         return structs
 
-    def _run_into(self, arrays: list) -> Optional[list]:
-        """The fast path of :meth:`run` for static result shapes: the
-        results are written into arrays allocated here. None when the inputs
-        need the general path (conversion, an unsupported dtype) or the
-        library reports that the outputs do not fit."""
-        structs = self._call_structs_for(arrays)
-        if structs is None:
-            return None
+    def _run_pointers(self, structs: tuple, in_ptrs: list,
+                      out_ptrs: list) -> bool:
+        """Runs on inputs and into outputs at these addresses, laid out as
+        the signature of ``structs`` (from :meth:`_structs_for_signature`)
+        says; the caller keeps them alive. False when the library reports
+        that the outputs do not fit; raises ExecutionError when the run
+        fails."""
         c_in, c_out, _ = structs
-        outs = [np.empty(o.shape, o.dtype) for o in self.outputs]
-        in_ptrs = [a.ctypes.data if a.size else None for a in arrays]
-        out_ptrs = [o.ctypes.data if o.size else None for o in outs]
         err = ctypes.c_void_p()
         # The structs are shared by the calls of this signature: their data
         # pointers are set under the lock that serializes runs.
@@ -527,13 +527,29 @@ class Program:
                 c.data = ptr
             for c, ptr in zip(c_out, out_ptrs):
                 c.data = ptr
-            status = _program_run_into(self._handle, len(arrays), c_in,
-                                       len(outs), c_out, ctypes.byref(err))
+            status = _program_run_into(self._handle, len(in_ptrs), c_in,
+                                       len(out_ptrs), c_out,
+                                       ctypes.byref(err))
         if status == 1:
-            return outs
+            return True
         msg = _take_string(err.value) or "graphopt_program_run_into failed"
         if status == 0:
             raise ExecutionError(msg, msg)
+        return False
+
+    def _run_into(self, arrays: list) -> Optional[list]:
+        """The fast path of :meth:`run` for static result shapes: the
+        results are written into arrays allocated here. None when the inputs
+        need the general path (conversion, an unsupported dtype) or the
+        library reports that the outputs do not fit."""
+        structs = self._call_structs_for(arrays)
+        if structs is None:
+            return None
+        outs = [np.empty(o.shape, o.dtype) for o in self.outputs]
+        if self._run_pointers(
+                structs, [a.ctypes.data if a.size else None for a in arrays],
+                [o.ctypes.data if o.size else None for o in outs]):
+            return outs
         return None
 
     def run(self, arrays: Sequence) -> list[np.ndarray]:

@@ -194,6 +194,52 @@ class _Entry:
     timings: dict
 
 
+class _TorchCall:
+    """The call path of one input signature of CPU torch tensors with small
+    static results: the tensors' memory is passed as it is, the results are
+    written straight into torch tensors allocated here. Per call it checks
+    what the signature does not fix (layout, device, the lazy negation
+    bit); a call it cannot take returns None and goes the general way."""
+
+    __slots__ = ("program", "structs", "outputs", "torch")
+
+    def __init__(self, program: _native.Program, key: tuple, torch):
+        self.program = program
+        self.torch = torch
+        self.structs = program._structs_for_signature(tuple(
+            (np.dtype(_NUMPY_OF_TORCH[dtype]), tuple(shape))
+            for dtype, shape in key))
+        self.outputs = [(tuple(o.shape), _TORCH_OF_NUMPY[np.dtype(o.dtype)])
+                        for o in program.outputs]
+
+    def __call__(self, args) -> Optional[list]:
+        empty = self.torch.empty
+        with _TORCH_LOCK:
+            for a in args:
+                if not a.is_cpu or not a.is_contiguous() or a.is_neg():
+                    return None
+            ins = [a.data_ptr() or None for a in args]
+            outs = [empty(shape, dtype=dtype) for shape, dtype in self.outputs]
+        if not self.program._run_pointers(
+                self.structs, ins, [o.data_ptr() or None for o in outs]):
+            return None
+        return outs
+
+
+_NUMPY_OF_TORCH: dict = {}
+_TORCH_OF_NUMPY: dict = {}
+
+
+def _torch_call_types(torch) -> None:
+    """Fills the torch <-> NumPy dtype maps of :class:`_TorchCall`."""
+    if not _NUMPY_OF_TORCH:
+        for t, n in ((torch.float32, np.float32), (torch.float16, np.float16),
+                     (torch.int32, np.int32), (torch.int64, np.int64),
+                     (torch.bool, np.bool_)):
+            _NUMPY_OF_TORCH[t] = n
+            _TORCH_OF_NUMPY[np.dtype(n)] = t
+
+
 class CompiledModule:
     """A model compiled by :func:`compile`. Call it like the model.
 
@@ -231,6 +277,7 @@ class CompiledModule:
         arrays = [_as_numpy(a, i) for i, a in enumerate(example_args)]
         self.dynamic_dims = _normalize_dynamic_dims(dynamic_dims, arrays)
         self._cache: dict = {}
+        self._torch_calls: dict = {}
         self._lock = threading.Lock()
         self.compile_count = 0
         self.timings: dict = {}
@@ -355,6 +402,39 @@ class CompiledModule:
     # -- calling ---------------------------------------------------------
 
     def __call__(self, *args):
+        # CPU torch tensors of a signature seen before: the direct path.
+        try:
+            key = tuple([(a.dtype, a.shape) for a in args])
+        except AttributeError:
+            key = None
+        call = self._torch_calls.get(key)
+        if call is not None:
+            outs = call(args)
+            if outs is not None:
+                self.program = call.program
+                if self._tree is not None and self._tree.num_leaves == len(outs):
+                    return self._tree.unflatten(outs)
+                return outs[0] if len(outs) == 1 else tuple(outs)
+        return self._call(args, key)
+
+    def _torch_call_for(self, args, key, program) -> None:
+        """Prepares the direct path for this call's signature when it can
+        take it: torch tensors of supported dtypes, no parameters passed as
+        arguments, static results under the size that is handed over
+        without a copy (larger ones are adopted by the general path)."""
+        torch = sys.modules.get("torch")
+        if (torch is None or key is None or self._params or self.target != "cpu"
+                or len(self._torch_calls) > 16
+                or not program._static_outputs
+                or program._output_bytes >= _native._ADOPT_BYTES
+                or not all(type(a) is torch.Tensor for a in args)):
+            return
+        _torch_call_types(torch)
+        if not all(dtype in _NUMPY_OF_TORCH for dtype, _ in key):
+            return
+        self._torch_calls[key] = _TorchCall(program, key, torch)
+
+    def _call(self, args, key):
         torch = sys.modules.get("torch")
         torch_in = None
         if torch is not None:
@@ -366,6 +446,9 @@ class CompiledModule:
         entry = self._entry_for(arrays)
         self.program = entry.program
         outs = entry.program.run(arrays + self._params)
+        if torch_in is not None and key not in self._torch_calls:
+            with self._lock:
+                self._torch_call_for(args, key, entry.program)
         if torch_in is not None:
             with _TORCH_LOCK:
                 outs = [torch.from_numpy(o) for o in outs]

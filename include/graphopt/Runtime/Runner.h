@@ -144,6 +144,9 @@ private:
   /// JIT'ed code addresses by symbol.
   std::vector<std::unique_ptr<void, void (*)(void *)>> constantData;
   std::unique_ptr<ExecutionEngine> engine;
+  /// The entry's packed wrapper (`_mlir_ciface_<entry>`), looked up once
+  /// when the program is loaded.
+  void (*entryFn)(void **) = nullptr;
   std::unique_ptr<CUDAHostAPI> cuda;
   /// Releases a CPU result buffer (the runtime allocator's free, or
   /// std::free for code compiled with malloc/free).

@@ -1,0 +1,90 @@
+"""The call paths of graphopt.compile with torch tensors: the first call of
+a signature goes the general way (conversion through NumPy) and prepares the
+direct path (tensor memory passed as it is, results written straight into
+new torch tensors) that later calls of the signature take. Checks each
+against eager PyTorch (rtol 1e-5, atol 1e-5: f32 sums of 64 products in
+another order), including the inputs the direct path must hand back to the
+general one: a lazily negated view, a non-contiguous tensor, a tensor that
+requires grad, NumPy arrays, and a new shape."""
+import threading
+
+import numpy as np
+import torch
+
+import graphopt
+
+
+def f(x, y):
+    z = torch.matmul(x, y) + x
+    return z, (z > 0), z.sum(dim=1).to(torch.int64)
+
+
+def check(got, x, y, what):
+    ref = f(x.detach(), y.detach())
+    assert isinstance(got, tuple) and len(got) == 3, what
+    for g, r in zip(got, ref):
+        g = torch.as_tensor(g)
+        assert g.dtype == r.dtype and g.shape == r.shape, (what, g.dtype, g.shape)
+    torch.testing.assert_close(got[0], ref[0], rtol=1e-5, atol=1e-5)
+    # The comparison and the integer sum follow the f32 values: equal where
+    # they are not within rounding of 0 / of an integer boundary.
+    agree = (got[1] == ref[1]) | (ref[0].abs() < 1e-4)
+    assert bool(agree.all()), what
+    assert int((got[2] - ref[2]).abs().max()) <= 1, what
+    print(what, "ok")
+
+
+torch.manual_seed(0)
+x, y = torch.randn(64, 64), torch.randn(64, 64)
+c = graphopt.compile(f, (x, y))
+check(c(x, y), x, y, "first call")
+assert len(c._torch_calls) == 1, "the direct path was not prepared"
+for i in range(3):
+    check(c(x, y), x, y, f"direct call {i}")
+outs = c(x, y)
+assert all(type(o) is torch.Tensor for o in outs)
+# Results are fresh tensors, not shared between calls.
+again = c(x, y)
+assert all(a.data_ptr() != b.data_ptr() for a, b in zip(outs, again))
+check(c(x._neg_view(), y), x._neg_view().resolve_neg(), y, "negated view")
+check(c(x.t(), y), x.t().contiguous(), y, "non-contiguous")
+xg = x.clone().requires_grad_()
+check(c(xg, y), xg, y, "requires grad")
+got = c(x.numpy(), y.numpy())
+assert all(isinstance(g, np.ndarray) for g in got)
+check(tuple(torch.from_numpy(g) for g in got), x, y, "numpy")
+x2 = torch.randn(32, 64)
+check(c(x2, y), x2, y, "new shape")
+check(c(x2, y), x2, y, "new shape, direct")
+assert c.compile_count == 2, c.compile_count
+
+# Four threads calling one signature at once through the direct path.
+errors = []
+
+
+def worker(seed):
+    g = torch.Generator().manual_seed(seed)
+    for _ in range(50):
+        a, b = torch.randn(64, 64, generator=g), torch.randn(64, 64, generator=g)
+        try:
+            got = c(a, b)
+            torch.testing.assert_close(got[0], f(a, b)[0], rtol=1e-5, atol=1e-5)
+        except Exception as e:  # reported below
+            errors.append(repr(e))
+
+
+threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors[:3]
+print("threads ok")
+# CHECK: first call ok
+# CHECK: direct call 2 ok
+# CHECK: negated view ok
+# CHECK: non-contiguous ok
+# CHECK: requires grad ok
+# CHECK: numpy ok
+# CHECK: new shape, direct ok
+# CHECK: threads ok
