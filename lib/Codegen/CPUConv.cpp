@@ -233,7 +233,63 @@ struct Epilogue {
   /// The reshapes and slice between the chain and the generic, in order.
   SmallVector<Operation *> views;
   int64_t oh = 0, ow = 0, pitch = 0;
+  /// A 2x2, stride-2 max pooling of the epilogue's result, when the
+  /// epilogue's tile is inserted into the image loop's result and that
+  /// feeds only the pooling: the kernel then pools in registers and the
+  /// epilogue's result is never stored.
+  linalg::PoolingNchwMaxOp pool;
+  tensor::InsertSliceOp insert;
+  scf::ForOp loop;
 };
+
+/// The 2x2, stride-2 max pooling that is the only user of the image loop
+/// result into which `generic`'s tile is inserted; null otherwise.
+std::tuple<linalg::PoolingNchwMaxOp, tensor::InsertSliceOp, scf::ForOp>
+matchPool(linalg::GenericOp generic) {
+  Value tile = generic->getResult(0);
+  if (!tile.hasOneUse())
+    return {};
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*tile.getUsers().begin());
+  auto loop = dyn_cast_if_present<scf::ForOp>(generic->getParentOp());
+  if (!insert || !loop || !insert->hasOneUse() ||
+      insert->getBlock() != generic->getBlock() ||
+      !isa<scf::YieldOp>(*insert->getUsers().begin()))
+    return {};
+  auto iterArg = dyn_cast<BlockArgument>(insert.getDest());
+  if (!iterArg || iterArg.getOwner() != loop.getBody() ||
+      iterArg.getArgNumber() == 0)
+    return {};
+  unsigned index = iterArg.getArgNumber() - 1;
+  if (loop.getYieldedValues()[index] != insert.getResult())
+    return {};
+  Value result = loop.getResult(index);
+  if (!result.hasOneUse())
+    return {};
+  auto pool = dyn_cast<linalg::PoolingNchwMaxOp>(*result.getUsers().begin());
+  if (!pool || !pool.hasPureTensorSemantics() ||
+      pool.getDpsInputOperand(0)->get() != result)
+    return {};
+  auto window =
+      cast<RankedTensorType>(pool.getDpsInputOperand(1)->get().getType());
+  auto out = cast<RankedTensorType>(pool.getDpsInitOperand(0)->get().getType());
+  auto in = cast<RankedTensorType>(result.getType());
+  if (window.getShape() != ArrayRef<int64_t>{2, 2} ||
+      !llvm::all_of(pool.getStrides().getValues<int64_t>(),
+                    [](int64_t v) { return v == 2; }) ||
+      !llvm::all_of(pool.getDilations().getValues<int64_t>(),
+                    [](int64_t v) { return v == 1; }) ||
+      !out.hasStaticShape() || !in.hasStaticShape() ||
+      out.getDimSize(2) != in.getDimSize(2) / 2 ||
+      out.getDimSize(3) != in.getDimSize(3) / 2)
+    return {};
+  // Its initial value: -inf, which the maximum over the window ignores.
+  auto fill = pool.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  FloatAttr value;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      !value.getValue().isInfinity() || !value.getValue().isNegative())
+    return {};
+  return {pool, insert, loop};
+}
 
 /// True when `op` computes its result from its operands lane by lane, so
 /// that it applies to vectors of them as it is.
@@ -321,6 +377,8 @@ std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
     if (!isLaneWise(op))
       return std::nullopt;
   e.op = generic;
+  if (rank == 4 && type.getDimSize(0) == 1)
+    std::tie(e.pool, e.insert, e.loop) = matchPool(generic);
   return e;
 }
 
@@ -396,51 +454,24 @@ Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
       rewriter, loc, VectorType::get({nr}, yielded.getType()), yielded);
 }
 
-/// The kernel in output rows: register blocks of mr channels by nr columns
-/// of one row (the row's last block shifted left to end at the row's end,
-/// recomputing a few columns), the epilogue applied in registers and the
-/// final values stored once into the epilogue's output, [..., F, OH, OW].
-/// Returns the epilogue's new result.
-Value buildRows(RewriterBase &rewriter, Location loc, const TapChain &chain,
-                const Epilogue &e, Value weights, Value init, bool zeroInit,
-                int64_t mr, int64_t nr) {
+/// The `mr x nr` register block of the convolution at output channels
+/// [fRow, fRow + mr), row `oh`, columns [ow, ow + nr), with the epilogue
+/// applied: one vector per channel.
+SmallVector<Value> convolutionBlock(RewriterBase &rewriter, Location loc,
+                                   const TapChain &chain, const Epilogue &e,
+                                   Value weights, Value init, bool zeroInit,
+                                   int64_t mr, int64_t nr, Value fb,
+                                   Value fRow, Value oh, Value ow) {
   Type f32 = rewriter.getF32Type();
   auto rowType = VectorType::get({nr}, f32);
   auto panelType = VectorType::get({mr}, f32);
   Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-  linalg::GenericOp g = e.op;
-  Value out = g.getDpsInitOperand(0)->get();
-  int64_t rank = g.getNumLoops();
-  auto fLoop = scf::ForOp::create(rewriter, loc, zero,
-                                  index(rewriter, loc, chain.f / mr), one,
-                                  ValueRange{out});
-  rewriter.setInsertionPointToStart(fLoop.getBody());
-  Value fb = fLoop.getInductionVar();
-  Value fRow = arith::MulIOp::create(rewriter, loc, fb, index(rewriter, loc, mr));
-  auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, e.oh),
-                                  one, ValueRange{fLoop.getRegionIterArg(0)});
-  rewriter.setInsertionPointToStart(hLoop.getBody());
-  Value oh = hLoop.getInductionVar();
-  int64_t blocks = (e.ow + nr - 1) / nr;
-  auto wLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, blocks),
-                                  one, ValueRange{hLoop.getRegionIterArg(0)});
-  // Channel blocks and rows are independent; a row's blocks may overlap
-  // (its last one), so they stay in one thread.
-  markParallelLoop(fLoop);
-  markParallelLoop(hLoop);
-  rewriter.setInsertionPointToStart(wLoop.getBody());
-  Value ow = arith::MinSIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, wLoop.getInductionVar(),
-                            index(rewriter, loc, nr)),
-      index(rewriter, loc, e.ow - nr));
   Value p = arith::AddIOp::create(
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, oh, index(rewriter, loc, e.pitch)),
       ow);
-  Value acc = wLoop.getRegionIterArg(0);
   SmallVector<Value> rows;
   Value zeros;
   if (zeroInit)
@@ -485,11 +516,86 @@ Value buildRows(RewriterBase &rewriter, Location loc, const TapChain &chain,
   }
   for (int64_t r = 0; r < mr; ++r) {
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
-    Value result = applyEpilogue(rewriter, loc, e, rows[r], f, oh, ow, nr);
+    rows[r] = applyEpilogue(rewriter, loc, e, rows[r], f, oh, ow, nr);
+  }
+  return rows;
+}
+
+/// The kernel in output rows: register blocks of mr channels by nr columns
+/// of one row (the row's last block shifted left to end at the row's end,
+/// recomputing a few columns), the epilogue applied in registers and the
+/// final values stored once into `out`, [..., F, OH, OW]. With a pooling,
+/// each step computes the blocks of two rows, takes their maximum, then
+/// the maximum of each pair of lanes, and stores the pooled block into
+/// `out`, [1, F, OH / 2, OW / 2]. Returns the new value of `out`.
+Value buildRows(RewriterBase &rewriter, Location loc, const TapChain &chain,
+                const Epilogue &e, Value weights, Value init, bool zeroInit,
+                int64_t mr, int64_t nr, Value out) {
+  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+  int64_t rank = cast<RankedTensorType>(out.getType()).getRank();
+  bool pooled = static_cast<bool>(e.pool);
+  // Output rows and columns of the loops: pooled ones with a pooling.
+  int64_t rows = pooled ? e.oh / 2 : e.oh, cols = pooled ? e.ow / 2 : e.ow;
+  int64_t width = pooled ? nr / 2 : nr;
+  auto fLoop = scf::ForOp::create(rewriter, loc, zero,
+                                  index(rewriter, loc, chain.f / mr), one,
+                                  ValueRange{out});
+  rewriter.setInsertionPointToStart(fLoop.getBody());
+  Value fb = fLoop.getInductionVar();
+  Value fRow = arith::MulIOp::create(rewriter, loc, fb, index(rewriter, loc, mr));
+  auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, rows),
+                                  one, ValueRange{fLoop.getRegionIterArg(0)});
+  rewriter.setInsertionPointToStart(hLoop.getBody());
+  Value h = hLoop.getInductionVar();
+  int64_t blocks = (cols + width - 1) / width;
+  auto wLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, blocks),
+                                  one, ValueRange{hLoop.getRegionIterArg(0)});
+  // Channel blocks and rows are independent; a row's blocks may overlap
+  // (its last one), so they stay in one thread.
+  markParallelLoop(fLoop);
+  markParallelLoop(hLoop);
+  rewriter.setInsertionPointToStart(wLoop.getBody());
+  Value w = arith::MinSIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, wLoop.getInductionVar(),
+                            index(rewriter, loc, width)),
+      index(rewriter, loc, cols - width));
+  Value acc = wLoop.getRegionIterArg(0);
+  SmallVector<Value> results;
+  if (!pooled) {
+    results = convolutionBlock(rewriter, loc, chain, e, weights, init,
+                               zeroInit, mr, nr, fb, fRow, h, w);
+  } else {
+    Value two = index(rewriter, loc, 2);
+    Value top = arith::MulIOp::create(rewriter, loc, h, two);
+    Value bottom = arith::AddIOp::create(rewriter, loc, top, one);
+    Value ow = arith::MulIOp::create(rewriter, loc, w, two);
+    SmallVector<Value> upper = convolutionBlock(
+        rewriter, loc, chain, e, weights, init, zeroInit, mr, nr, fb, fRow,
+        top, ow);
+    SmallVector<Value> lower = convolutionBlock(
+        rewriter, loc, chain, e, weights, init, zeroInit, mr, nr, fb, fRow,
+        bottom, ow);
+    SmallVector<int64_t> even, odd;
+    for (int64_t l = 0; l < width; ++l) {
+      even.push_back(2 * l);
+      odd.push_back(2 * l + 1);
+    }
+    for (int64_t r = 0; r < mr; ++r) {
+      Value m = arith::MaximumFOp::create(rewriter, loc, upper[r], lower[r]);
+      Value left = vector::ShuffleOp::create(
+          rewriter, loc, m, m, rewriter.getDenseI64ArrayAttr(even));
+      Value right = vector::ShuffleOp::create(
+          rewriter, loc, m, m, rewriter.getDenseI64ArrayAttr(odd));
+      results.push_back(arith::MaximumFOp::create(rewriter, loc, left, right));
+    }
+  }
+  for (int64_t r = 0; r < mr; ++r) {
+    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     SmallVector<Value> indices(rank - 3, zero);
-    indices.append({f, oh, ow});
-    acc = vector::TransferWriteOp::create(rewriter, loc, result, acc, indices,
-                                          ArrayRef<bool>{true})
+    indices.append({f, h, w});
+    acc = vector::TransferWriteOp::create(rewriter, loc, results[r], acc,
+                                          indices, ArrayRef<bool>{true})
               .getResult();
   }
   scf::YieldOp::create(rewriter, loc, acc);
@@ -499,6 +605,109 @@ Value buildRows(RewriterBase &rewriter, Location loc, const TapChain &chain,
   scf::YieldOp::create(rewriter, loc, hLoop.getResult(0));
   rewriter.setInsertionPointAfter(fLoop);
   return fLoop.getResult(0);
+}
+
+/// The flattened image without the rows of zero padding past its end that
+/// only the padded-row kernel reads (its last pixels' shifted reads run past
+/// the image): `chain.image` as a collapse of a slice of a tensor.pad that
+/// pads nothing else, rebuilt on the unpadded tensor when no read of the
+/// row kernel reaches past `lastRead` (a flat index) of it. Null otherwise.
+Value unpaddedImage(RewriterBase &rewriter, const TapChain &chain,
+                    int64_t lastRead) {
+  auto collapse = chain.image.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return {};
+  auto slice = collapse.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.hasUnitStride())
+    return {};
+  auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad.hasZeroLowPad() || !pad.getResultType().hasStaticShape())
+    return {};
+  auto sourceType = cast<RankedTensorType>(pad.getSource().getType());
+  int64_t rank = sourceType.getRank();
+  if (rank != 4 || !sourceType.hasStaticShape() ||
+      llvm::any_of(pad.getStaticHigh().take_front(2),
+                   [](int64_t h) { return h != 0; }) ||
+      pad.getStaticHigh()[3] != 0 ||
+      sourceType.getDimSize(2) * sourceType.getDimSize(3) <= lastRead)
+    return {};
+  // The same slice of the unpadded tensor: [C, H, W] of image n.
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  sizes[2] = rewriter.getIndexAttr(sourceType.getDimSize(2));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(collapse);
+  auto sliceType = RankedTensorType::get(
+      {sourceType.getDimSize(1), sourceType.getDimSize(2),
+       sourceType.getDimSize(3)},
+      sourceType.getElementType());
+  if (slice.getResultType().getRank() != 3)
+    return {};
+  Value image = tensor::ExtractSliceOp::create(
+      rewriter, slice.getLoc(), sliceType, pad.getSource(),
+      slice.getMixedOffsets(), sizes, slice.getMixedStrides());
+  return tensor::CollapseShapeOp::create(rewriter, collapse.getLoc(), image,
+                                         collapse.getReassociationIndices());
+}
+
+/// The row kernel with the pooling of `e` fused: the image loop gets the
+/// pooled result as a new loop-carried tensor (starting from the pooling's
+/// empty output: every element is written), the kernel stores each image's
+/// pooled tile into it, and the epilogue's tile, the loop's old result and
+/// the pooling are erased.
+bool fusePooledRows(RewriterBase &rewriter, Location loc,
+                    const TapChain &chain, Epilogue e, Value weights,
+                    Value init, bool zeroInit, int64_t mr, int64_t nr) {
+  linalg::PoolingNchwMaxOp pool = e.pool;
+  auto pooledType =
+      cast<RankedTensorType>(pool.getDpsInitOperand(0)->get().getType());
+  rewriter.setInsertionPoint(e.loop);
+  Value pooledInit = tensor::EmptyOp::create(
+      rewriter, loc, pooledType.getShape(), pooledType.getElementType());
+  unsigned oldIndex =
+      cast<BlockArgument>(e.insert.getDest()).getArgNumber() - 1;
+  FailureOr<LoopLikeOpInterface> grown =
+      cast<LoopLikeOpInterface>(e.loop.getOperation())
+          .replaceWithAdditionalYields(
+              rewriter, ValueRange{pooledInit},
+              /*replaceInitOperandUsesInLoop=*/false,
+              [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+                return SmallVector<Value>(args.begin(), args.end());
+              });
+  if (failed(grown))
+    return false;
+  auto loop = cast<scf::ForOp>(grown->getOperation());
+  BlockArgument pooledArg = loop.getRegionIterArgs().back();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  // The image index: the offset of the epilogue's tile in the loop result
+  // (read now: the loop's block arguments were replaced).
+  OpFoldResult image = e.insert.getMixedOffsets()[0];
+  rewriter.setInsertionPoint(e.insert);
+  SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0)),
+      sizes, strides(4, rewriter.getIndexAttr(1));
+  offsets[0] = image;
+  sizes.push_back(rewriter.getIndexAttr(1));
+  for (int64_t d = 1; d < 4; ++d)
+    sizes.push_back(rewriter.getIndexAttr(pooledType.getDimSize(d)));
+  Value tile = tensor::ExtractSliceOp::create(rewriter, loc, pooledArg,
+                                              offsets, sizes, strides);
+  Value pooled = buildRows(rewriter, loc, chain, e, weights, init, zeroInit,
+                           mr, nr, tile);
+  Value inserted = tensor::InsertSliceOp::create(rewriter, loc, pooled,
+                                                 pooledArg, offsets, sizes,
+                                                 strides);
+  rewriter.modifyOpInPlace(yield, [&] {
+    yield->setOperand(yield->getNumOperands() - 1, inserted);
+    // The epilogue's own result is no longer computed.
+    yield->setOperand(oldIndex, loop.getRegionIterArgs()[oldIndex]);
+  });
+  rewriter.replaceOp(pool, loop.getResults().back());
+  rewriter.eraseOp(e.insert);
+  rewriter.eraseOp(e.op);
+  for (Operation *view : llvm::reverse(e.views))
+    rewriter.eraseOp(view);
+  for (linalg::MatmulOp m : llvm::reverse(chain.matmuls))
+    rewriter.eraseOp(m);
+  return true;
 }
 
 } // namespace
@@ -544,12 +753,26 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
                                                   : vectorWidth;
     int64_t computed = (epilogue->ow + nr - 1) / nr * nr;
     int64_t k = static_cast<int64_t>(chain->offsets.size()) * chain->c;
+    // Pooled rows need a whole block of pooled columns.
+    if (epilogue->pool && (epilogue->ow / 2 < vectorWidth ||
+                           nr != 2 * vectorWidth))
+      epilogue->pool = {};
     if (epilogue->ow >= nr &&
         (computed * 20 <= epilogue->pitch * 21 || k <= 64)) {
+      // Row blocks never read past the last output pixel's taps: the
+      // padded rows the flat kernel needs are not read (nor copied).
+      int64_t lastRead = (epilogue->oh - 1) * epilogue->pitch + epilogue->ow -
+                         1 + *llvm::max_element(chain->offsets);
+      if (Value image = unpaddedImage(rewriter, *chain, lastRead))
+        chain->image = image;
+      if (epilogue->pool)
+        return fusePooledRows(rewriter, loc, *chain, *epilogue, weights, out,
+                              zeroInit, mr, nr);
       // Where the epilogue's operands (its output tile) are all defined.
       rewriter.setInsertionPoint(epilogue->op);
       Value result = buildRows(rewriter, loc, *chain, *epilogue, weights, out,
-                               zeroInit, mr, nr);
+                               zeroInit, mr, nr,
+                               epilogue->op.getDpsInitOperand(0)->get());
       rewriter.replaceOp(epilogue->op, result);
       for (Operation *view : llvm::reverse(epilogue->views))
         rewriter.eraseOp(view);

@@ -1184,6 +1184,18 @@ def conv2d_direct_rows_epilogue(rng):
     return [x, b, r], [as_f32(np.maximum(y, 0))]
 
 
+# The same with bias, ReLU and a 2x2 max pooling fused into the kernel:
+# two output rows per step, pooled in registers (9 rows: the last is not
+# pooled; 36 columns -> 18 pooled, the row's second 16-column block
+# shifted left).
+@case
+def conv2d_direct_rows_pool(rng):
+    x = uniform(rng, (2, 3, 11, 38), -1, 1)
+    b = uniform(rng, (16,), -1, 1)
+    y = np.maximum(conv2d(x, formula_weight((16, 3, 3, 3)), b), 0)
+    return [x, b], [as_f32(max_pool2d(y, (2, 2)))]
+
+
 # Pooling on rows wider than a vector (vectorizeWindowOp): 2x2 max pooling
 # (22 = 16 + 6 columns), 3x3 stride-2 max pooling with padding, and 3x3
 # stride-2 average pooling with padding (a sum window, then the divisor).
