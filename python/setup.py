@@ -1,6 +1,7 @@
 """Bundles the native library into the package at build time.
 
-``pip install python/`` copies ``libGraphOpt.so`` from the build tree (by
+``pip install python/`` copies ``libGraphOpt.so`` and the compiler library
+it loads, ``libGraphOptCompiler.so``, from the build tree (by
 default ``../build/lib``; ``$GRAPHOPT_BUILD_DIR/lib`` or the file named by
 ``$GRAPHOPT_LIBRARY`` when set) into ``graphopt/_lib/`` of the built package,
 so that the installed package needs no environment variables. The CUDA
@@ -19,6 +20,8 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 LIB_NAME = "libGraphOpt.so"
+# What libGraphOpt.so loads from its own directory ($ORIGIN).
+COMPANION_LIBS = ("libGraphOptCompiler.so",)
 # Optional companions of libGraphOpt.so (the CUDA target's).
 CUDA_LIBS = ("libGraphOptCUDARuntime.so", "libGraphOptCUDAEmulator.so")
 
@@ -44,6 +47,8 @@ class BuildPyWithNativeLibrary(build_py):
         dest = Path(self.build_lib) / "graphopt" / "_lib"
         dest.mkdir(parents=True, exist_ok=True)
         self.copy_file(str(lib), str(dest / LIB_NAME))
+        for name in COMPANION_LIBS:
+            self.copy_file(str(lib.parent / name), str(dest / name))
         for name in CUDA_LIBS:
             if (lib.parent / name).is_file():
                 self.copy_file(str(lib.parent / name), str(dest / name))

@@ -44,7 +44,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.graphopt_tools_dir, config.llvm_tools_dir]
-tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc", "llvm-nm"]
+tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc", "llvm-nm",
+         "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # graph-apply-pdl-patterns runs mlir-pdll to translate .pdll rule files; the

@@ -1,5 +1,7 @@
-# Installs headers, libGraphOpt.so, the tools and a CMake package so that
-# other projects can `find_package(GraphOpt CONFIG)` and link GraphOpt::GraphOpt.
+# Installs headers, libGraphOpt.so and libGraphOptCompiler.so, the tools and a
+# CMake package so that other projects can `find_package(GraphOpt CONFIG)`
+# and link GraphOpt::GraphOpt (everything) or GraphOpt::GraphOptCompiler (the
+# compiler layer alone: dialects, passes, pipelines; no JIT).
 include(CMakePackageConfigHelpers)
 
 # The ODS (.td) and PDLL files too: run-time .pdll rules include them.
@@ -10,7 +12,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/graphopt-c
         DESTINATION include FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/graphopt
         DESTINATION include FILES_MATCHING PATTERN "*.inc")
-install(TARGETS GraphOpt EXPORT GraphOptTargets
+install(TARGETS GraphOpt GraphOptCompiler EXPORT GraphOptTargets
         LIBRARY DESTINATION lib
         INCLUDES DESTINATION include)
 install(EXPORT GraphOptTargets NAMESPACE GraphOpt::

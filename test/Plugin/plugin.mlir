@@ -5,6 +5,15 @@
 // RUN: mlir-opt %s --load-dialect-plugin=%graphopt_lib/libGraphOptPlugin%shlibext \
 // RUN:   --load-pass-plugin=%graphopt_lib/libGraphOptPlugin%shlibext \
 // RUN:   --pass-pipeline='builtin.module(graph-cpu-pipeline)' | FileCheck %s --check-prefix=CPU
+// The plugin loads the compiler layer only: no JIT (ExecutionEngine) and
+// not libGraphOpt.so, which holds the execution layer and the C API.
+// RUN: llvm-readelf -d %graphopt_lib/libGraphOptPlugin%shlibext | FileCheck %s --check-prefix=DEPS
+// RUN: llvm-readelf -d %graphopt_lib/libGraphOptCompiler%shlibext | FileCheck %s --check-prefix=DEPS
+// DEPS-NOT: ExecutionEngine
+// DEPS-NOT: [libGraphOpt.so]
+// DEPS: libMLIR.so
+// DEPS-NOT: ExecutionEngine
+// DEPS-NOT: [libGraphOpt.so]
 
 // x * 1 folds away, the constant transpose is folded.
 // OPT-LABEL: func.func @main
