@@ -140,33 +140,20 @@ Value index(RewriterBase &rewriter, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(rewriter, loc, v);
 }
 
-/// Adds the kernel's loops for output columns [start, start + count),
-/// in blocks of `nr` (which divides `count`), to `out`; returns the result.
-Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
-                   Value weights, Value out, bool zeroInit, int64_t mr,
-                   int64_t start, int64_t count, int64_t nr) {
+/// The `mr x nr` output block at channels [fRow, fRow + mr) and flat pixel
+/// `p` after every tap and input channel: `mr` vectors, accumulated in
+/// registers from zeros (`zeroInit`: the chain started from a zero fill,
+/// which is then never written) or from `init`'s block.
+SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
+                                  const TapChain &chain, Value weights,
+                                  Value init, bool zeroInit, int64_t mr,
+                                  int64_t nr, Value fb, Value fRow, Value p) {
   Type f32 = rewriter.getF32Type();
   auto rowType = VectorType::get({nr}, f32);
   auto panelType = VectorType::get({mr}, f32);
-  Value zero = index(rewriter, loc, 0);
-  Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-  auto fLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, chain.f / mr),
-                                  index(rewriter, loc, 1), ValueRange{out});
-  rewriter.setInsertionPointToStart(fLoop.getBody());
-  Value fb = fLoop.getInductionVar();
-  Value fRow = arith::MulIOp::create(rewriter, loc, fb, index(rewriter, loc, mr));
-  auto pLoop = scf::ForOp::create(
-      rewriter, loc, index(rewriter, loc, start),
-      index(rewriter, loc, start + count), index(rewriter, loc, nr),
-      ValueRange{fLoop.getRegionIterArg(0)});
-  // Output-channel blocks and pixel blocks are independent.
-  markParallelLoop(fLoop);
-  markParallelLoop(pLoop);
-  rewriter.setInsertionPointToStart(pLoop.getBody());
-  Value p = pLoop.getInductionVar();
-  Value acc = pLoop.getRegionIterArg(0);
-  // The output block's rows, in registers for the whole reduction; zeros
-  // when the chain started from a zero fill (which is then never written).
+  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   SmallVector<Value> rows;
   Value zeros;
   if (zeroInit)
@@ -179,20 +166,20 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
     }
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     rows.push_back(vector::TransferReadOp::create(
-        rewriter, loc, rowType, acc, ValueRange{f, p}, pad,
+        rewriter, loc, rowType, init, ValueRange{f, p}, pad,
         ArrayRef<bool>{true}));
   }
   for (auto [t, offset] : llvm::enumerate(chain.offsets)) {
     Value column = arith::AddIOp::create(rewriter, loc, p,
                                          index(rewriter, loc, offset));
     auto cLoop = scf::ForOp::create(rewriter, loc, zero,
-                                    index(rewriter, loc, chain.c),
-                                    index(rewriter, loc, 1), rows);
+                                    index(rewriter, loc, chain.c), one, rows);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(cLoop.getBody());
     Value c = cLoop.getInductionVar();
     Value k = arith::AddIOp::create(
-        rewriter, loc, c, index(rewriter, loc, static_cast<int64_t>(t) * chain.c));
+        rewriter, loc, c,
+        index(rewriter, loc, static_cast<int64_t>(t) * chain.c));
     Value b = vector::TransferReadOp::create(rewriter, loc, rowType,
                                              chain.image, ValueRange{c, column},
                                              pad, ArrayRef<bool>{true});
@@ -209,6 +196,33 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
     scf::YieldOp::create(rewriter, loc, next);
     rows.assign(cLoop.getResults().begin(), cLoop.getResults().end());
   }
+  return rows;
+}
+
+/// Adds the kernel's loops for output columns [start, start + count),
+/// in blocks of `nr` (which divides `count`), to `out`; returns the result.
+Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
+                   Value weights, Value out, bool zeroInit, int64_t mr,
+                   int64_t start, int64_t count, int64_t nr) {
+  Value zero = index(rewriter, loc, 0);
+  auto fLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, chain.f / mr),
+                                  index(rewriter, loc, 1), ValueRange{out});
+  rewriter.setInsertionPointToStart(fLoop.getBody());
+  Value fb = fLoop.getInductionVar();
+  Value fRow = arith::MulIOp::create(rewriter, loc, fb, index(rewriter, loc, mr));
+  auto pLoop = scf::ForOp::create(
+      rewriter, loc, index(rewriter, loc, start),
+      index(rewriter, loc, start + count), index(rewriter, loc, nr),
+      ValueRange{fLoop.getRegionIterArg(0)});
+  // Output-channel blocks and pixel blocks are independent.
+  markParallelLoop(fLoop);
+  markParallelLoop(pLoop);
+  rewriter.setInsertionPointToStart(pLoop.getBody());
+  Value p = pLoop.getInductionVar();
+  Value acc = pLoop.getRegionIterArg(0);
+  // The output block's rows, in registers for the whole reduction.
+  SmallVector<Value> rows = accumulateTaps(rewriter, loc, chain, weights, acc,
+                                           zeroInit, mr, nr, fb, fRow, p);
   for (int64_t r = 0; r < mr; ++r) {
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     acc = vector::TransferWriteOp::create(rewriter, loc, rows[r], acc,
@@ -462,58 +476,12 @@ SmallVector<Value> convolutionBlock(RewriterBase &rewriter, Location loc,
                                    Value weights, Value init, bool zeroInit,
                                    int64_t mr, int64_t nr, Value fb,
                                    Value fRow, Value oh, Value ow) {
-  Type f32 = rewriter.getF32Type();
-  auto rowType = VectorType::get({nr}, f32);
-  auto panelType = VectorType::get({mr}, f32);
-  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
-  Value pad =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   Value p = arith::AddIOp::create(
       rewriter, loc,
       arith::MulIOp::create(rewriter, loc, oh, index(rewriter, loc, e.pitch)),
       ow);
-  SmallVector<Value> rows;
-  Value zeros;
-  if (zeroInit)
-    zeros = arith::ConstantOp::create(rewriter, loc, rowType,
-                                      rewriter.getZeroAttr(rowType));
-  for (int64_t r = 0; r < mr; ++r) {
-    if (zeroInit) {
-      rows.push_back(zeros);
-      continue;
-    }
-    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
-    rows.push_back(vector::TransferReadOp::create(
-        rewriter, loc, rowType, init, ValueRange{f, p}, pad,
-        ArrayRef<bool>{true}));
-  }
-  for (auto [t, offset] : llvm::enumerate(chain.offsets)) {
-    Value column = arith::AddIOp::create(rewriter, loc, p,
-                                         index(rewriter, loc, offset));
-    auto cLoop = scf::ForOp::create(rewriter, loc, zero,
-                                    index(rewriter, loc, chain.c), one, rows);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(cLoop.getBody());
-    Value c = cLoop.getInductionVar();
-    Value k = arith::AddIOp::create(
-        rewriter, loc, c,
-        index(rewriter, loc, static_cast<int64_t>(t) * chain.c));
-    Value b = vector::TransferReadOp::create(rewriter, loc, rowType,
-                                             chain.image, ValueRange{c, column},
-                                             pad, ArrayRef<bool>{true});
-    Value a = vector::TransferReadOp::create(
-        rewriter, loc, panelType, weights, ValueRange{fb, k, zero}, pad,
-        ArrayRef<bool>{true});
-    SmallVector<Value> next;
-    for (int64_t r = 0; r < mr; ++r) {
-      Value ar = vector::ExtractOp::create(rewriter, loc, a, r);
-      Value bcast = vector::BroadcastOp::create(rewriter, loc, rowType, ar);
-      next.push_back(vector::FMAOp::create(rewriter, loc, bcast, b,
-                                           cLoop.getRegionIterArgs()[r]));
-    }
-    scf::YieldOp::create(rewriter, loc, next);
-    rows.assign(cLoop.getResults().begin(), cLoop.getResults().end());
-  }
+  SmallVector<Value> rows = accumulateTaps(rewriter, loc, chain, weights, init,
+                                           zeroInit, mr, nr, fb, fRow, p);
   for (int64_t r = 0; r < mr; ++r) {
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     rows[r] = applyEpilogue(rewriter, loc, e, rows[r], f, oh, ow, nr);
