@@ -604,8 +604,8 @@ class FunctionBuilder:
         f, _, kh, kw = w.shape
         if kh is None or kw is None:
             raise Unsupported("conv2d needs a static kernel size")
-        oh = _conv_out(h, kh, strides[0], padding[0] + padding[2], dilations[0])
-        ow = _conv_out(wd, kw, strides[1], padding[1] + padding[3], dilations[1])
+        oh = pool_out(h, kh, strides[0], padding[0], padding[2], dilations[0], False)
+        ow = pool_out(wd, kw, strides[1], padding[1], padding[3], dilations[1], False)
         ty = x.type.with_shape([n, f, oh, ow])
         attrs = {"strides": list(strides), "padding": list(padding),
                  "dilations": list(dilations), "groups": int(groups)}
@@ -807,12 +807,6 @@ class FunctionBuilder:
     def _same_dtype(op: str, a: Value, b: Value) -> None:
         if a.dtype != b.dtype:
             raise Unsupported(f"graph.{op}: operand dtypes differ ({a.type} vs {b.type})")
-
-
-def _conv_out(size: Dim, kernel: int, stride: int, pad_total: int, dilation: int) -> Dim:
-    if size is None:
-        return None
-    return (size + pad_total - dilation * (kernel - 1) - 1) // stride + 1
 
 
 def module_text(functions: Iterable[FunctionBuilder]) -> str:

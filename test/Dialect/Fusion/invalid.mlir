@@ -114,3 +114,23 @@ func.func @attention_c8(%q: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = fusion.attention %q, %q, %q scale = -1.0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// fusion.conv2d checks graph.conv2d's constraints with graph.conv2d's rule
+// (graph::inferConv2DResultType), in its own name.
+func.func @conv2d_c3(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+2 {{'fusion.conv2d' op input has 3 channels (dim 1), but weight dim 1 is 2 with groups = 1 (expected 3)}}
+  // expected-error @+1 {{'fusion.conv2d' op failed to infer returned types}}
+  %r = fusion.conv2d %x, %w activation = relu : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %r : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @conv2d_c4(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+2 {{'fusion.conv2d' op bias must be [4] (weight dim 0), got [5]}}
+  // expected-error @+1 {{'fusion.conv2d' op failed to infer returned types}}
+  %r = fusion.conv2d %x, %w, %b activation = relu : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<1x4x6x6xf32>
+  return %r : tensor<1x4x6x6xf32>
+}

@@ -61,57 +61,15 @@ mlir::graphopt::fusion::getAbsorbableActivation(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
-// fusion.conv2d: graph.conv2d's constraints (C1-C5 of graph.conv2d).
+// fusion.conv2d: graph.conv2d's constraints (C1-C5 of graph.conv2d), by
+// graph.conv2d's own rule.
 //===----------------------------------------------------------------------===//
 
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Conv2DOp::Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  RankedTensorType x = tensorOf(adaptor.getInput());
-  RankedTensorType w = tensorOf(adaptor.getWeight());
-  if (x.getRank() != 4 || w.getRank() != 4)
-    return opError<Conv2DOp>(loc, "input and weight must be rank 4, got ",
-                             x.getRank(), " and ", w.getRank());
-  if (x.getElementType() != w.getElementType())
-    return opError<Conv2DOp>(loc, "input and weight element types differ");
-  ArrayRef<int64_t> strides = adaptor.getStrides(),
-                    padding = adaptor.getPadding(),
-                    dilations = adaptor.getDilations();
-  int64_t groups = adaptor.getGroups();
-  if (strides.size() != 2 || dilations.size() != 2 || padding.size() != 4 ||
-      groups < 1 || llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(dilations, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(padding, [](int64_t v) { return v < 0; }))
-    return opError<Conv2DOp>(loc, "bad strides, padding, dilations or groups");
-  int64_t c = x.getDimSize(1), f = w.getDimSize(0);
-  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(w.getDimSize(1)) &&
-      c != w.getDimSize(1) * groups)
-    return opError<Conv2DOp>(loc, "input has ", c, " channels, weight dim 1 is ",
-                             w.getDimSize(1), " with groups = ", groups);
-  if (Value b = adaptor.getBias()) {
-    RankedTensorType bt = tensorOf(b);
-    if (bt.getRank() != 1 || dimsConflict(bt.getDimSize(0), f) ||
-        bt.getElementType() != x.getElementType())
-      return opError<Conv2DOp>(loc, "bias must be [", dimStr(f), "]");
-  }
-  SmallVector<int64_t> shape = {x.getDimSize(0), f};
-  for (int d = 0; d < 2; ++d) {
-    int64_t k = w.getDimSize(d + 2);
-    if (ShapedType::isDynamic(k)) {
-      shape.push_back(ShapedType::kDynamic);
-      continue;
-    }
-    auto o = graph::slidingWindowOutputSize(x.getDimSize(d + 2), padding[d],
-                                            padding[d + 2], k, strides[d],
-                                            dilations[d], false);
-    if (!o)
-      return opError<Conv2DOp>(loc, "kernel dim ", d + 2,
-                               " does not fit in the padded input");
-    shape.push_back(*o);
-  }
-  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
-  return success();
+  return graph::inferConv2DReturnTypes(loc, getOperationName(), adaptor, inferred);
 }
 
 bool Conv2DOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {

@@ -70,22 +70,37 @@ LogicalResult opError(std::optional<Location> loc, Args &&...args) {
                                                   std::forward<Args>(args)...);
 }
 
+/// opError for rules shared by ops of several dialects (graph.conv2d's
+/// with fusion.conv2d): the op's name given at run time.
+template <typename... Args>
+LogicalResult namedOpError(std::optional<Location> loc, StringRef opName,
+                           Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
 RankedTensorType tensorOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
 /// C1 of the elementwise ops: operands share one element type.
-template <typename OpTy>
-LogicalResult checkSameElementType(std::optional<Location> loc, Type lhs,
-                                   Type rhs, StringRef lhsName = "lhs",
-                                   StringRef rhsName = "rhs") {
+LogicalResult checkSameElementTypeNamed(std::optional<Location> loc,
+                                        StringRef opName, Type lhs, Type rhs,
+                                        StringRef lhsName, StringRef rhsName) {
   if (lhs == rhs)
     return success();
   std::string a, b;
   llvm::raw_string_ostream(a) << lhs;
   llvm::raw_string_ostream(b) << rhs;
-  return opError<OpTy>(loc, "element types differ: ", lhsName, " is ", a, ", ",
-                       rhsName, " is ", b);
+  return namedOpError(loc, opName, "element types differ: ", lhsName, " is ",
+                      a, ", ", rhsName, " is ", b);
+}
+template <typename OpTy>
+LogicalResult checkSameElementType(std::optional<Location> loc, Type lhs,
+                                   Type rhs, StringRef lhsName = "lhs",
+                                   StringRef rhsName = "rhs") {
+  return checkSameElementTypeNamed(loc, OpTy::getOperationName(), lhs, rhs,
+                                   lhsName, rhsName);
 }
 
 /// C2 of the elementwise ops: NumPy broadcasting.
@@ -634,17 +649,23 @@ GRAPH_COMPATIBLE_RETURN_TYPES(ReduceOp)
 
 namespace {
 /// Checks that `list` has `n` entries, each >= `minValue`.
+LogicalResult checkListNamed(std::optional<Location> loc, StringRef opName,
+                             StringRef name, ArrayRef<int64_t> list, size_t n,
+                             int64_t minValue) {
+  if (list.size() != n)
+    return namedOpError(loc, opName, name, " has ", list.size(),
+                        " entries, expected ", n);
+  for (auto [i, v] : llvm::enumerate(list))
+    if (v < minValue)
+      return namedOpError(loc, opName, name, " entry ", i, " is ", v,
+                          ", must be >= ", minValue);
+  return success();
+}
 template <typename OpTy>
 LogicalResult checkList(std::optional<Location> loc, StringRef name,
                         ArrayRef<int64_t> list, size_t n, int64_t minValue) {
-  if (list.size() != n)
-    return opError<OpTy>(loc, name, " has ", list.size(), " entries, expected ",
-                         n);
-  for (auto [i, v] : llvm::enumerate(list))
-    if (v < minValue)
-      return opError<OpTy>(loc, name, " entry ", i, " is ", v,
-                           ", must be >= ", minValue);
-  return success();
+  return checkListNamed(loc, OpTy::getOperationName(), name, list, n,
+                        minValue);
 }
 
 /// Shape inference shared by the pooling ops.
@@ -706,57 +727,49 @@ std::optional<int64_t> mlir::graphopt::graph::slidingWindowOutputSize(int64_t in
   return out;
 }
 
-LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Conv2DOp::Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
-  RankedTensorType x = tensorOf(adaptor.getInput());
-  RankedTensorType w = tensorOf(adaptor.getWeight());
+FailureOr<RankedTensorType> mlir::graphopt::graph::inferConv2DResultType(
+    std::optional<Location> loc, StringRef opName, RankedTensorType x,
+    RankedTensorType w, RankedTensorType bt, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations, int64_t groups) {
   // C1: rank-4 input and weight, one element type.
   if (x.getRank() != 4)
-    return opError<Conv2DOp>(loc, "input must be rank 4 (NCHW), got rank ",
-                             x.getRank());
+    return namedOpError(loc, opName, "input must be rank 4 (NCHW), got rank ",
+                        x.getRank());
   if (w.getRank() != 4)
-    return opError<Conv2DOp>(loc, "weight must be rank 4 (FCHW), got rank ",
-                             w.getRank());
-  if (failed(checkSameElementType<Conv2DOp>(loc, x.getElementType(),
-                                            w.getElementType(), "input",
-                                            "weight")))
+    return namedOpError(loc, opName,
+                        "weight must be rank 4 (FCHW), got rank ", w.getRank());
+  if (failed(checkSameElementTypeNamed(loc, opName, x.getElementType(),
+                                       w.getElementType(), "input", "weight")))
     return failure();
   // C2: attribute lists.
-  ArrayRef<int64_t> strides = adaptor.getStrides(),
-                    padding = adaptor.getPadding(),
-                    dilations = adaptor.getDilations();
-  int64_t groups = adaptor.getGroups();
-  if (failed(checkList<Conv2DOp>(loc, "strides", strides, 2, 1)) ||
-      failed(checkList<Conv2DOp>(loc, "dilations", dilations, 2, 1)) ||
-      failed(checkList<Conv2DOp>(loc, "padding", padding, 4, 0)))
+  if (failed(checkListNamed(loc, opName, "strides", strides, 2, 1)) ||
+      failed(checkListNamed(loc, opName, "dilations", dilations, 2, 1)) ||
+      failed(checkListNamed(loc, opName, "padding", padding, 4, 0)))
     return failure();
   if (groups < 1)
-    return opError<Conv2DOp>(loc, "groups is ", groups, ", must be >= 1");
+    return namedOpError(loc, opName, "groups is ", groups, ", must be >= 1");
   // C3: channels: C == groups * weight dim 1; groups divides F.
   int64_t c = x.getDimSize(1), f = w.getDimSize(0), wc = w.getDimSize(1);
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
       c != wc * groups)
-    return opError<Conv2DOp>(loc, "input has ", c,
-                             " channels (dim 1), but weight dim 1 is ", wc,
-                             " with groups = ", groups, " (expected ",
-                             c / std::max<int64_t>(groups, 1), ")");
+    return namedOpError(loc, opName, "input has ", c,
+                        " channels (dim 1), but weight dim 1 is ", wc,
+                        " with groups = ", groups, " (expected ",
+                        c / std::max<int64_t>(groups, 1), ")");
   if (!ShapedType::isDynamic(f) && f % groups != 0)
-    return opError<Conv2DOp>(loc, "weight dim 0 (", f,
-                             " output channels) is not a multiple of groups = ",
-                             groups);
+    return namedOpError(loc, opName, "weight dim 0 (", f,
+                        " output channels) is not a multiple of groups = ",
+                        groups);
   // C4: bias is [F].
-  if (Value b = adaptor.getBias()) {
-    RankedTensorType bt = tensorOf(b);
+  if (bt) {
     if (bt.getRank() != 1 ||
         (!ShapedType::isDynamic(f) && !bt.isDynamicDim(0) &&
          bt.getDimSize(0) != f))
-      return opError<Conv2DOp>(loc, "bias must be [", dimStr(f),
-                               "] (weight dim 0), got ",
-                               shapeStr(bt.getShape()));
-    if (failed(checkSameElementType<Conv2DOp>(
-            loc, x.getElementType(), bt.getElementType(), "input", "bias")))
+      return namedOpError(loc, opName, "bias must be [", dimStr(f),
+                          "] (weight dim 0), got ", shapeStr(bt.getShape()));
+    if (failed(checkSameElementTypeNamed(loc, opName, x.getElementType(),
+                                         bt.getElementType(), "input",
+                                         "bias")))
       return failure();
   }
   SmallVector<int64_t> shape = {x.getDimSize(0), f};
@@ -768,20 +781,27 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
     }
     // C5: the kernel is not empty and fits in the padded input.
     if (k < 1)
-      return opError<Conv2DOp>(loc, "kernel dim ", d + 2, " (weight dim ",
-                               d + 2, ") is ", k, ", must be >= 1");
-    auto o = slidingWindowOutputSize(x.getDimSize(d + 2), padding[d], padding[d + 2],
-                              k, strides[d], dilations[d], false);
+      return namedOpError(loc, opName, "kernel dim ", d + 2, " (weight dim ",
+                          d + 2, ") is ", k, ", must be >= 1");
+    auto o = slidingWindowOutputSize(x.getDimSize(d + 2), padding[d],
+                                     padding[d + 2], k, strides[d],
+                                     dilations[d], false);
     if (!o)
-      return opError<Conv2DOp>(loc, "kernel dim ", d + 2, " (", k,
-                               ", dilation ", dilations[d],
-                               ") does not fit in input dim ", d + 2, " (",
-                               x.getDimSize(d + 2), " plus padding ",
-                               padding[d], " + ", padding[d + 2], ")");
+      return namedOpError(loc, opName, "kernel dim ", d + 2, " (", k,
+                          ", dilation ", dilations[d],
+                          ") does not fit in input dim ", d + 2, " (",
+                          x.getDimSize(d + 2), " plus padding ", padding[d],
+                          " + ", padding[d + 2], ")");
     shape.push_back(*o);
   }
-  inferred.push_back(RankedTensorType::get(shape, x.getElementType()));
-  return success();
+  return RankedTensorType::get(shape, x.getElementType());
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Conv2DOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferConv2DReturnTypes(loc, getOperationName(), adaptor, inferred);
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(Conv2DOp)
 

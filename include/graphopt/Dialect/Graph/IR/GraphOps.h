@@ -52,6 +52,37 @@ bool areCompatibleTensorTypeLists(TypeRange l, TypeRange r);
 /// A dim for a diagnostic: its size, or `?` when dynamic.
 std::string formatDim(int64_t d);
 
+/// graph.conv2d's shape rule (constraints C1-C5 in docs/Dialects/Graph.md),
+/// shared by every op with its operands and attributes (fusion.conv2d): the
+/// result type, or failure with the diagnostic emitted at `loc` (if any)
+/// in the name of `opName`. `bias` is null when there is none.
+FailureOr<RankedTensorType>
+inferConv2DResultType(std::optional<Location> loc, StringRef opName,
+                      RankedTensorType input, RankedTensorType weight,
+                      RankedTensorType bias, ArrayRef<int64_t> strides,
+                      ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+                      int64_t groups);
+
+/// InferTypeOpInterface::inferReturnTypes of an op with graph.conv2d's
+/// operands and attributes (its ODS adaptor `adaptor`), by
+/// inferConv2DResultType.
+template <typename Adaptor>
+LogicalResult inferConv2DReturnTypes(std::optional<Location> loc,
+                                     StringRef opName, Adaptor adaptor,
+                                     SmallVectorImpl<Type> &inferred) {
+  auto tensor = [](Value v) {
+    return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
+  };
+  FailureOr<RankedTensorType> type = inferConv2DResultType(
+      loc, opName, tensor(adaptor.getInput()), tensor(adaptor.getWeight()),
+      tensor(adaptor.getBias()), adaptor.getStrides(), adaptor.getPadding(),
+      adaptor.getDilations(), adaptor.getGroups());
+  if (failed(type))
+    return failure();
+  inferred.push_back(*type);
+  return success();
+}
+
 /// Emits "'<op name>' op <args...>" at `loc` (if any) and fails: the form of
 /// every verifier diagnostic of the graph and fusion dialects.
 template <typename OpTy, typename... Args>
