@@ -35,13 +35,37 @@ bool shouldFuse(OpOperand *fused) {
   return !isKernel(fused->getOwner());
 }
 
+/// True when a group of `reassociation` spans more than one dynamic dim of
+/// `expanded`, the reshape's expanded side.
+bool hasDynamicGroup(ArrayRef<ReassociationIndices> reassociation,
+                     ShapedType expanded) {
+  return llvm::any_of(reassociation, [&](const ReassociationIndices &group) {
+    return llvm::count_if(group, [&](int64_t d) {
+             return expanded.isDynamicDim(d);
+           }) > 1;
+  });
+}
+
 /// Propagate a reshape through a linalg op by expanding the op's loops,
-/// unless the op is a contraction or a convolution: an expanded batch_matmul
-/// becomes a generic loop nest the matmul kernel no longer recognizes.
+/// unless the op is a contraction or a convolution (an expanded batch_matmul
+/// becomes a generic loop nest the matmul kernel no longer recognizes), or
+/// the reshape splits one dim into several dynamic ones: the expanded
+/// operands then need memref.expand_shapes with two dynamic sizes in a
+/// group, on which MLIR 22's expand-strided-metadata crashes (a dynamic
+/// ?x? -> ? reshape feeding a broadcast, found by scripts/fuzz_graph.py),
+/// and such a loop nest gains nothing from the expansion.
 bool shouldPropagateReshape(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(producer))
+    if (hasDynamicGroup(collapse.getReassociationIndices(),
+                        collapse.getSrcType()))
+      return false;
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(fused->getOwner()))
+    if (hasDynamicGroup(expand.getReassociationIndices(),
+                        expand.getResultType()))
+      return false;
   return !isKernel(fused->getOwner()) && !isKernel(producer);
 }
 

@@ -60,7 +60,10 @@ def GraphFuseElementwisePass : Pass<"graph-fuse-elementwise", "::mlir::func::Fun
     convolution. Fusing an im2col copy or a transpose into a matmul would
     turn it into a generic loop nest that `graph-cpu-tile-and-vectorize` no
     longer recognizes as a matmul, losing the register-blocked kernel.
-    A producer is fused only into its single user (no recomputation).
+    A producer is fused only into its single user (no recomputation). A
+    reshape that splits one dim into several dynamic ones is not propagated
+    through the ops around it (their operands would need reshapes that
+    MLIR 22's `expand-strided-metadata` cannot lower).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
