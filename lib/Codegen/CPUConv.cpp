@@ -586,7 +586,10 @@ Value unpaddedImage(RewriterBase &rewriter, const TapChain &chain,
   if (!collapse)
     return {};
   auto slice = collapse.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice.hasUnitStride())
+  // One whole image: [n, 0, 0, 0] of the padded batch.
+  if (!slice || !slice.hasUnitStride() ||
+      llvm::any_of(slice.getStaticOffsets().drop_front(),
+                   [](int64_t o) { return o != 0; }))
     return {};
   auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
   if (!pad || !pad.hasZeroLowPad() || !pad.getResultType().hasStaticShape())
