@@ -17,7 +17,17 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     compile time, and blocked so that an A micro-panel stays in L1 while
     the B panels stream past it. Chains of convolution-tap matmuls
     (stride-1 convolutions with constant weights) become a direct kernel
-    that keeps the output block in registers across all taps (CPUConv.h). Elementwise and reduction ops are tiled
+    that keeps the output block in registers across all taps (CPUConv.h):
+    over the padded rows flattened (the padded columns computed and
+    dropped), or, when the convolution has an elementwise epilogue (bias,
+    residual, activation) and its rows hold a 2 x vector-width block, row
+    by row with the epilogue applied in registers and the final values
+    stored once; that form is chosen when it computes at most 5% more
+    columns than the padded rows, or when the convolution is short (at
+    most 64 products per output: its stores dominate). A 2x2, stride-2
+    max pooling of such an epilogue is fused into the same kernel.
+    Depthwise convolutions and pooling windows run in vector-width row
+    chunks (stride 2 by shuffles). Elementwise and reduction ops are tiled
     so that the innermost dimension is a multiple of the vector width and
     vectorized; tile sizes are divisors of static sizes, so no tile is partial,
     and dynamic sizes stay scalar. Ops it cannot handle are left for the
