@@ -344,11 +344,9 @@ std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
   while (auto expand =
              dyn_cast_if_present<tensor::ExpandShapeOp>(soleUser(v))) {
     ArrayRef<int64_t> shape = expand.getResultType().getShape();
-    int64_t rank = shape.size();
     if (!expand.getResultType().hasStaticShape() ||
         shape.take_back(3) != ArrayRef<int64_t>{chain.f, e.oh, e.ow} ||
-        llvm::any_of(shape.drop_back(3), [](int64_t d) { return d != 1; }) ||
-        rank < 3)
+        llvm::any_of(shape.drop_back(3), [](int64_t d) { return d != 1; }))
       return std::nullopt;
     e.views.push_back(expand);
     v = expand.getResult();
@@ -620,6 +618,17 @@ Value unpaddedImage(RewriterBase &rewriter, const TapChain &chain,
                                          collapse.getReassociationIndices());
 }
 
+/// Erases what a row kernel replaced: the epilogue's views of the chain's
+/// result, then the chain's matmuls (the epilogue itself is replaced or
+/// erased by the caller first).
+void eraseReplacedChain(RewriterBase &rewriter, const TapChain &chain,
+                        const Epilogue &e) {
+  for (Operation *view : llvm::reverse(e.views))
+    rewriter.eraseOp(view);
+  for (linalg::MatmulOp m : llvm::reverse(chain.matmuls))
+    rewriter.eraseOp(m);
+}
+
 /// The row kernel with the pooling of `e` fused: the image loop gets the
 /// pooled result as a new loop-carried tensor (starting from the pooling's
 /// empty output: every element is written), the kernel stores each image's
@@ -674,10 +683,7 @@ bool fusePooledRows(RewriterBase &rewriter, Location loc,
   rewriter.replaceOp(pool, loop.getResults().back());
   rewriter.eraseOp(e.insert);
   rewriter.eraseOp(e.op);
-  for (Operation *view : llvm::reverse(e.views))
-    rewriter.eraseOp(view);
-  for (linalg::MatmulOp m : llvm::reverse(chain.matmuls))
-    rewriter.eraseOp(m);
+  eraseReplacedChain(rewriter, chain, e);
   return true;
 }
 
@@ -745,10 +751,7 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
                                zeroInit, mr, nr,
                                epilogue->op.getDpsInitOperand(0)->get());
       rewriter.replaceOp(epilogue->op, result);
-      for (Operation *view : llvm::reverse(epilogue->views))
-        rewriter.eraseOp(view);
-      for (linalg::MatmulOp m : llvm::reverse(chain->matmuls))
-        rewriter.eraseOp(m);
+      eraseReplacedChain(rewriter, *chain, *epilogue);
       return true;
     }
   }
@@ -777,9 +780,8 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   // (depthwise convolution), maximum or sum (pooling).
   enum class Combine { Fma, Max, Sum };
   Combine combine;
-  Value input, weight, init;
+  Value weight;
   DenseIntElementsAttr stridesAttr, dilationsAttr;
-  SmallVector<int64_t> window;
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())) {
     combine = Combine::Fma;
     weight = dw.getDpsInputOperand(1)->get();
@@ -798,8 +800,8 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   }
   if (!op.hasPureTensorSemantics())
     return false;
-  input = op.getDpsInputOperand(0)->get();
-  init = op.getDpsInitOperand(0)->get();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value init = op.getDpsInitOperand(0)->get();
   auto inType = cast<RankedTensorType>(input.getType());
   auto windowType =
       cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());

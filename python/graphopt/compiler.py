@@ -109,16 +109,25 @@ def _tree_of(value) -> Optional[_Tree]:
 # Arguments
 # --------------------------------------------------------------------------
 
-_plain_dtypes = None
+_NUMPY_OF_TORCH: dict = {}
+_TORCH_OF_NUMPY: dict = {}
+
+
+def _torch_dtype_maps(torch) -> None:
+    """Fills the torch <-> NumPy maps of the dtypes whose tensors convert to
+    NumPy as they are (and that the direct call path passes as they are)."""
+    if not _NUMPY_OF_TORCH:
+        for t, n in ((torch.float32, np.float32), (torch.float16, np.float16),
+                     (torch.int32, np.int32), (torch.int64, np.int64),
+                     (torch.bool, np.bool_)):
+            _NUMPY_OF_TORCH[t] = n
+            _TORCH_OF_NUMPY[np.dtype(n)] = t
 
 
 def _plain_torch_dtypes(torch):
     """The torch dtypes whose tensors convert to NumPy as they are."""
-    global _plain_dtypes
-    if _plain_dtypes is None:
-        _plain_dtypes = frozenset((torch.float32, torch.float16, torch.int32,
-                                   torch.int64, torch.bool))
-    return _plain_dtypes
+    _torch_dtype_maps(torch)
+    return _NUMPY_OF_TORCH.keys()
 
 
 # PyTorch's tracing (torch.export, dynamo) keeps its modes in process-wide
@@ -225,19 +234,6 @@ class _TorchCall:
             return None
         return outs
 
-
-_NUMPY_OF_TORCH: dict = {}
-_TORCH_OF_NUMPY: dict = {}
-
-
-def _torch_call_types(torch) -> None:
-    """Fills the torch <-> NumPy dtype maps of :class:`_TorchCall`."""
-    if not _NUMPY_OF_TORCH:
-        for t, n in ((torch.float32, np.float32), (torch.float16, np.float16),
-                     (torch.int32, np.int32), (torch.int64, np.int64),
-                     (torch.bool, np.bool_)):
-            _NUMPY_OF_TORCH[t] = n
-            _TORCH_OF_NUMPY[np.dtype(n)] = t
 
 
 class CompiledModule:
@@ -412,10 +408,14 @@ class CompiledModule:
             outs = call(args)
             if outs is not None:
                 self.program = call.program
-                if self._tree is not None and self._tree.num_leaves == len(outs):
-                    return self._tree.unflatten(outs)
-                return outs[0] if len(outs) == 1 else tuple(outs)
+                return self._structured(outs)
         return self._call(args, key)
+
+    def _structured(self, outs: list):
+        """The program's flat results in the model's output structure."""
+        if self._tree is not None and self._tree.num_leaves == len(outs):
+            return self._tree.unflatten(outs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _torch_call_for(self, args, key, program) -> None:
         """Prepares the direct path for this call's signature when it can
@@ -429,7 +429,7 @@ class CompiledModule:
                 or program._output_bytes >= _native._ADOPT_BYTES
                 or not all(type(a) is torch.Tensor for a in args)):
             return
-        _torch_call_types(torch)
+        _torch_dtype_maps(torch)
         if not all(dtype in _NUMPY_OF_TORCH for dtype, _ in key):
             return
         self._torch_calls[key] = _TorchCall(program, key, torch)
@@ -454,9 +454,7 @@ class CompiledModule:
                 outs = [torch.from_numpy(o) for o in outs]
                 if torch_in.device.type != "cpu":
                     outs = [o.to(torch_in.device) for o in outs]
-        if self._tree is not None and self._tree.num_leaves == len(outs):
-            return self._tree.unflatten(outs)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+        return self._structured(outs)
 
     @property
     def signatures(self) -> list:

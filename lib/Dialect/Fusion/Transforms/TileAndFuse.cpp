@@ -203,7 +203,7 @@ bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
     auto producer = in->get().getDefiningOp<scf::ForOp>();
     if (!producer)
       continue;
-    if (loop || !producer->hasAttr(graphopt::kParallelLoopAttr) ||
+    if (loop || !graphopt::isMarkedParallel(producer) ||
         producer.getNumResults() != 1 || !in->get().hasOneUse() ||
         !generic.getMatchingIndexingMap(in).isIdentity())
       return false;
@@ -245,7 +245,7 @@ bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
   // result is dead: stop inserting it into a full-size tensor (which would
   // be materialized and copied).
   auto newLoop = cast<scf::ForOp>(fused->tiledOps.front()->getParentOp());
-  newLoop->setAttr(graphopt::kParallelLoopAttr, rewriter.getUnitAttr());
+  graphopt::markParallelLoop(newLoop);
   rewriter.replaceOp(generic, newLoop.getResults().take_back(1));
   if (newLoop.getResult(0).use_empty()) {
     auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
