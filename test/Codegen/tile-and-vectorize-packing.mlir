@@ -80,3 +80,25 @@ func.func @zero_init(%a: tensor<256x256xf32>, %b: tensor<256x128xf32>) -> tensor
   %r = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %r : tensor<256x128xf32>
 }
+
+// -----
+
+// Few rows of A against a B larger than L2 (weights streamed from memory:
+// 256 x 128 floats, 128 KiB, against 32 KiB of L2): the column panels loop
+// outside the row micro-panels, so each kc x 32 panel of packed B is read
+// once and reused by both micro-panels of A from L1; kc = 64 (a 64 x 32
+// panel in half of 8 KiB of L1), one column block (nc = N). (B is a splat
+// here, so its panel reads fold to a constant vector.)
+// CHECK-LABEL: func.func @few_rows_streamed_weights
+// CHECK: scf.for %[[PC:.+]] = %c0 to %c256 step %c64
+// CHECK: scf.for {{.+}} = %c0 to %c128 step %c128
+// CHECK: scf.for %[[JR:.+]] = %c0 to %c128 step %c32
+// CHECK: scf.for %[[IR:.+]] = %c0 to %c16 step %c8
+// CHECK: tensor.extract_slice {{.+}} [1, 64, 8] [1, 1, 1] : tensor<2x256x8xf32> to tensor<64x8xf32>
+// CHECK: scf.for {{.+}} = %c0 to %c64 step %c1 iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+func.func @few_rows_streamed_weights(%a: tensor<16x256xf32>, %c: tensor<16x128xf32>) -> tensor<16x128xf32> {
+  %b = arith.constant dense<1.0> : tensor<256x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x256xf32>, tensor<256x128xf32>) outs(%c : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return %r : tensor<16x128xf32>
+}

@@ -52,6 +52,11 @@ int64_t largestDivisor(int64_t size, int64_t limit, int64_t multiple = 1);
 /// blocks.
 struct CPUMatmulBlocking {
   int64_t mr = 0, nr = 0, kc = 0, nc = 0;
+  /// The column panels loop outside the row micro-panels (BLIS's order):
+  /// each `kc x nr` panel of B stays in L1 while every micro-panel of the
+  /// L2-resident `m x kc` block of A streams past it. Chosen where B is
+  /// larger than L2 and A's rows few (weights streamed from memory).
+  bool panelsOuter = false;
 };
 
 /// Chooses the blocking of an `m x n x k` f32 matmul whose register tile is
@@ -59,6 +64,9 @@ struct CPUMatmulBlocking {
 /// quarter of L1, rounded down to a divisor of `k` (the whole of `k` when
 /// that divisor would be tiny), and `nc` so that a `kc x nc` block of B
 /// fills at most half of L2 (a divisor of `n`, a multiple of `nr`).
+/// Where B does not fit in L2 and A has 2 to 8 micro-panels, the column
+/// panels loop outermost instead (`panelsOuter`), with
+/// `kc` such that a `kc x nr` panel of B fills at most half of L1.
 CPUMatmulBlocking chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
                                        int64_t mr, int64_t nr,
                                        const CPUCacheSizes &caches);

@@ -15,7 +15,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     cache-blocked (`pack-matmuls`, `l1-cache-bytes`; CPUMatmul.h): B into
     [N/nr][K][nr] panels, A into [M/mr][K][mr] micro-panels, constants at
     compile time, and blocked so that an A micro-panel stays in L1 while
-    the B panels stream past it. Chains of convolution-tap matmuls
+    the B panels stream past it (or, for few rows of A against a B larger
+    than L2, a B panel stays in L1 while A's micro-panels pass). Chains of convolution-tap matmuls
     (stride-1 convolutions with constant weights) become a direct kernel
     that keeps the output block in registers across all taps (CPUConv.h):
     over the padded rows flattened (the padded columns computed and
