@@ -12,7 +12,10 @@ Dim = Optional[int]
 
 
 def quote(s: str) -> str:
-    """An MLIR string literal for ``s``."""
+    """An MLIR string literal for ``s`` (bytes, as protobuf gives a string
+    field that is not valid UTF-8, are decoded with replacements)."""
+    if isinstance(s, (bytes, bytearray)):
+        s = bytes(s).decode("utf-8", "replace")
     out = []
     for ch in s:
         if ch in '"\\':

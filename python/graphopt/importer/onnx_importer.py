@@ -108,7 +108,10 @@ def _load(model: ModelLike, base_dir):
             raise ValueError(f"{path}: cannot load the ONNX model: {e}") from e
         return proto, path.name
     if isinstance(model, (bytes, bytearray)):
-        return onnx.load_from_string(bytes(model)), "<model>"
+        try:
+            return onnx.load_from_string(bytes(model)), "<model>"
+        except Exception as e:  # truncated or corrupt bytes
+            raise ValueError(f"<model>: cannot load the ONNX model: {e}") from e
     if isinstance(model, onnx.ModelProto):
         if any(external_data_helper.uses_external_data(t)
                for t in external_data_helper._get_all_tensors(model)):
@@ -149,7 +152,16 @@ class _Importer:
             from onnx import inliner
             model = inliner.inline_local_functions(model)
         self.model = model
-        self.inferred = self._infer_types(model)
+        self._ir_version = model.ir_version
+        # Filled by run() once the graph's structure is checked: ONNX's shape
+        # inference crashes the process on some malformed graphs (an EyeLike
+        # whose input is undefined or missing: a segfault in onnx 1.2x).
+        self.inferred: Dict[str, tuple] = {}
+        self.inference_error = None
+        # What the model itself declares (graph outputs, value_info), before
+        # inference: a conflict with one of these is the model's, not ours.
+        self.declared = {vi.name for vi in list(model.graph.output) + list(model.graph.value_info)
+                         if vi.type.HasField("tensor_type")}
 
     # -- errors ---------------------------------------------------------------
 
@@ -163,11 +175,26 @@ class _Importer:
         """ONNX shape inference: value name -> (element type, dims or None),
         used to check nodes that are not emitted (downstream of a problem)
         and to cross-check the shapes the importer computes."""
+        # Strict first: a model whose own types and shapes contradict each
+        # other (an input of the wrong type, dims that do not unify) is
+        # refused with ONNX's message (run() raises it) instead of imported.
+        self.inference_error = None
         try:
             inferred = self.onnx.shape_inference.infer_shapes(
-                model, check_type=False, strict_mode=False, data_prop=True)
-        except Exception:
-            inferred = model
+                model, check_type=True, strict_mode=True, data_prop=True)
+        except Exception as e:
+            lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+            first = lines[0] if lines else type(e).__name__
+            # An error inside a function op's expanded body (two op_types
+            # deep) is ONNX's own: its MeanVarianceNormalization body fails
+            # strict inference on a valid model. Those are not refused.
+            if first.count("(op_type:") < 2:
+                self.inference_error = first[:400]
+            try:
+                inferred = self.onnx.shape_inference.infer_shapes(
+                    model, check_type=False, strict_mode=False, data_prop=True)
+            except Exception:
+                inferred = model
         out = {}
         g = inferred.graph
         for vi in list(g.value_info) + list(g.input) + list(g.output):
@@ -180,6 +207,18 @@ class _Importer:
                         (d.dim_param or None) for d in tt.shape.dim]
             out[vi.name] = (tt.elem_type, dims)
         return out
+
+    def _checker_error(self) -> Optional[str]:
+        """The first line of ONNX's full check of the model (strict shape
+        inference included), or None when the model passes it."""
+        if not hasattr(self, "_checked"):
+            self._checked = None
+            try:
+                self.onnx.checker.check_model(self.model, full_check=True)
+            except Exception as e:
+                lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+                self._checked = (lines[0] if lines else type(e).__name__)[:300]
+        return self._checked
 
     def schema(self, proto):
         key = proto.op_type
@@ -240,6 +279,12 @@ class _Importer:
                              f"(the installed onnx package knows opsets up to "
                              f"{known}; graphopt supports {MIN_OPSET} to {MAX_OPSET})")
         self._check_structure(g)
+        ir = self._ir_version
+        if ir > self.onnx.IR_VERSION or ir < 3:
+            raise ValueError(f"{self.source}: IR version {ir} is not valid here (the "
+                             f"installed onnx package reads IR versions 3 to "
+                             f"{self.onnx.IR_VERSION}; opsets came with version 3)")
+        self.inferred = self._infer_types(self.model)
         self._initializers(g)
         self._inputs(g)
         for index, proto in enumerate(g.node, start=1):
@@ -263,21 +308,46 @@ class _Importer:
             results.append(v)
         if self.errors:
             raise UnsupportedOpsError(self.errors)
+        if self.inference_error:
+            # Every node imported, but ONNX's strict inference refuses the
+            # model (an input of a type its op does not take, dims that do
+            # not unify): the program would be one ONNX does not define.
+            raise ValueError(f"{self.source}: the model is invalid: ONNX shape "
+                             f"inference: {self.inference_error}")
         self.builder.set_results(results)
         return self.builder.module_text()
 
     def _check_structure(self, g) -> None:
         """A graph that is not a program: no outputs (an empty or non-ONNX
-        file parses as an empty model), or a value used before anything
-        defines it (ONNX graphs are topologically sorted)."""
+        file parses as an empty model), a value used before anything
+        defines it (ONNX graphs are topologically sorted), a node with more
+        or fewer inputs than its op takes, or a required input left empty."""
         if not g.output:
             raise ValueError(f"{self.source}: the model's graph has no outputs "
                              "(an empty file, or not an ONNX model?)")
         defined = {i.name for i in g.input} | {i.name for i in g.initializer} | \
             {i.values.name for i in g.sparse_initializer} | set(self.constants)
         problems = []
+        from onnx.defs import OpSchema
         for index, proto in enumerate(g.node, start=1):
             label = proto.name or f"{proto.op_type}_{index}"
+            try:
+                schema = self.schema(proto) if proto.domain in ("", "ai.onnx") else None
+            except Exception:
+                schema = None  # an unknown op: reported when the node is imported
+            if schema is not None:
+                n = len(proto.input)
+                if n < schema.min_input or n > schema.max_input:
+                    takes = str(schema.min_input) if schema.max_input == schema.min_input \
+                        else f"{schema.min_input} to {schema.max_input}"
+                    problems.append(f"node '{label}' ({proto.op_type}): {n} input{'s' * (n != 1)}; the op "
+                                    f"takes {takes}")
+                for k, name in enumerate(proto.input):
+                    formal = schema.inputs[min(k, len(schema.inputs) - 1)] if schema.inputs else None
+                    if not name and formal is not None and \
+                            formal.option != OpSchema.FormalParameterOption.Optional:
+                        problems.append(f"node '{label}' ({proto.op_type}): input {k} "
+                                        f"('{formal.name}') is required but left empty")
             for k, name in enumerate(proto.input):
                 if name and name not in defined:
                     problems.append(f"node '{label}' ({proto.op_type}): input {k} "
@@ -303,6 +373,14 @@ class _Importer:
         for inp in g.input:
             if inp.name in self.constants:
                 arr = np.asarray(self.constants[inp.name])
+                tt = inp.type.tensor_type if inp.type.HasField("tensor_type") else None
+                if tt is not None and tt.HasField("shape") and all(
+                        d.HasField("dim_value") for d in tt.shape.dim):
+                    declared = [d.dim_value for d in tt.shape.dim]
+                    if list(arr.shape) != declared:
+                        self.error("<input>", inp.name,
+                                   f"the value bound to input '{inp.name}' has shape "
+                                   f"{list(arr.shape)}; the model declares {declared}")
                 self.tensors[inp.name] = Tensor(TType(arr.shape, arr.dtype), const=arr)
                 continue
             if inp.name in self.tensors:
@@ -339,12 +417,64 @@ class _Importer:
 
     # -- nodes ------------------------------------------------------------------
 
+    def _elem_type(self, name: str):
+        """The element type of a value (an ONNX type code) as ONNX sees it
+        (shape inference), else as imported; None if unknown."""
+        info = self.inferred.get(name)
+        if info and info[0]:
+            return info[0]
+        t = self.tensors.get(name)
+        if t is not None:
+            for code, dt in ONNX_TO_NUMPY.items():
+                if dt == t.type.dtype:
+                    return code
+        return None
+
+    def _check_schema(self, proto) -> List[str]:
+        """What ONNX's schema of the op requires of any node's types,
+        checked for every op alike: each input of a type the op takes, the
+        inputs that share a type constraint of one element type, and 0/1
+        flags. (The number of inputs and required inputs are checked with the
+        graph's structure, before shape inference.)"""
+        from onnx.defs import OpSchema
+        schema = self.schema(proto)
+        reasons = []
+        by_constraint: Dict[str, List[tuple]] = {}
+        allowed_types = {c.type_param_str: set(c.allowed_type_strs)
+                         for c in schema.type_constraints}
+        for i, name in enumerate(proto.input):
+            formal = schema.inputs[min(i, len(schema.inputs) - 1)] if schema.inputs else None
+            if formal is None:
+                continue
+            variadic = formal.option == OpSchema.FormalParameterOption.Variadic
+            code = self._elem_type(name) if name else None
+            if not code:
+                continue
+            allowed = allowed_types.get(formal.type_str, {formal.type_str})
+            actual = f"tensor({onnx_type_name(code)})"
+            if allowed and actual not in allowed and not any(
+                    a.startswith(("seq(", "optional(")) for a in allowed):
+                reasons.append(f"input {i} ('{name}') is {actual}; the op takes "
+                               + ", ".join(sorted(allowed)))
+            if variadic and not formal.is_homogeneous:
+                continue
+            by_constraint.setdefault(formal.type_str, []).append((i, name, code))
+        for constraint, uses in by_constraint.items():
+            if len({code for _, _, code in uses}) > 1:
+                shown = ", ".join(f"input {i} ('{name}') {onnx_type_name(code)}"
+                                  for i, name, code in uses)
+                reasons.append(f"inputs of type {constraint} must have one element type: {shown}")
+        for a in proto.attribute:
+            if a.name in _FLAG_ATTRIBUTES and a.type == a.INT and a.i not in (0, 1):
+                reasons.append(f"attribute {a.name} is {a.i}; it must be 0 or 1")
+        return reasons
+
     def _check(self, proto, node: Node, spec: OpSpec) -> List[str]:
         """The node's static problems: attributes, element types, outputs.
         Only attributes, the ONNX schema and types are looked at, so nodes
         whose inputs were not imported (downstream of a problem) are checked
         too."""
-        reasons = []
+        reasons = self._check_schema(proto)
         for a in proto.attribute:
             rule = spec.attrs.get(a.name)
             if rule is None:
@@ -422,6 +552,9 @@ class _Importer:
         except Exception as e:  # an importer bug: report it, never crash
             if os.environ.get("GRAPHOPT_DEBUG"):
                 raise
+            invalid = self._checker_error()
+            if invalid:  # the model is not valid ONNX: say that instead
+                return fail(f"the model is invalid: {invalid}")
             return fail(f"{INTERNAL_ERROR}: {type(e).__name__}: {e} "
                         f"({traceback.extract_tb(e.__traceback__)[-1].lineno})")
         for k, name in enumerate(proto.output):
@@ -456,23 +589,41 @@ class _Importer:
         return result
 
     def _cross_check(self, name: str, t: Tensor) -> None:
-        """The importer's type must agree with ONNX shape inference."""
+        """The importer's type must agree with ONNX shape inference. Where
+        the model declares the value's type itself (a graph output or a
+        value_info entry), ONNX's non-strict inference keeps that declaration
+        even when the node's inputs give another type: then the model is
+        inconsistent, and the error says so instead of blaming the importer."""
         info = self.inferred.get(name)
         if not info:
             return
         code, dims = info
+        if name in self.declared:
+            blame, verb = ("the model is inconsistent: ", "declared as")
+            tail = ", from the node's inputs"
+        else:
+            blame, verb, tail = (f"{INTERNAL_ERROR}: ", "ONNX infers", "")
         if code and code in ONNX_TO_NUMPY and ONNX_TO_NUMPY[code] != t.type.dtype \
                 and t.type.dtype in ONNX_TO_NUMPY.values():
-            raise Unsupported(f"{INTERNAL_ERROR}: '{name}' is {dtype_name(t.type.dtype)}, "
-                              f"ONNX infers {onnx_type_name(code)}")
+            raise Unsupported(f"{blame}'{name}' is {dtype_name(t.type.dtype)}{tail}, "
+                              f"{verb} {onnx_type_name(code)}")
         if dims is not None:
             ours = t.type.shape
             if len(dims) != len(ours) or any(
                     isinstance(a, int) and b is not None and a != b
                     for a, b in zip(dims, ours)):
                 raise Unsupported(
-                    f"{INTERNAL_ERROR}: '{name}' has shape {_fmt(ours)}, ONNX infers "
+                    f"{blame}'{name}' has shape {_fmt(ours)}{tail}, {verb} "
                     f"{_fmt(dims)}")
+
+
+#: Integer attributes that ONNX defines as flags (0 or 1).
+_FLAG_ATTRIBUTES = frozenset({
+    "keepdims", "fmod", "select_last_index", "noop_with_empty_axes", "ceil_mode",
+    "count_include_pad", "transA", "transB", "exclusive", "reverse", "upper",
+    "largest", "sorted", "center_point_box", "detect_negative", "detect_positive",
+    "input_forget", "layout", "is_causal", "training_mode", "allowzero",
+    "stash_type_is_float"})
 
 
 def _fmt(dims) -> str:

@@ -70,6 +70,10 @@ NUMERIC = FLOATS + INTS
 ANY = NUMERIC + (BOOL,)
 
 
+def _shape_text(shape) -> str:
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
 def onnx_type_name(code: int) -> str:
     """``float``, ``double``, ``uint8``, ... for an ONNX element type."""
     import onnx
@@ -280,6 +284,15 @@ class Node:
     def type(self, i: int) -> TType:
         return self.tensor(i).type
 
+    def require_ranks(self, ranks: Dict[int, int]) -> None:
+        """Raises when a given input ``i`` does not have rank ``ranks[i]``
+        (shapes ONNX's schema fixes but its checker does not verify)."""
+        for i, rank in ranks.items():
+            if self.has(i) and self.type(i).rank != rank:
+                raise Unsupported(
+                    f"invalid model: input {i} ('{self.proto.input[i]}') must have "
+                    f"rank {rank}, got shape {_shape_text(self.type(i).shape)}")
+
     def value(self, i: int) -> Value:
         """Input ``i`` as an SSA value (materializing a constant)."""
         return self.imp.materialize(self.tensor(i), self.proto.input[i])
@@ -317,7 +330,13 @@ class Node:
         return t.const
 
     def ints(self, i: int, what: str) -> List[int]:
-        return [int(v) for v in self.const(i, what).reshape(-1)]
+        """Input ``i`` as a list of ints: a constant 1-D tensor (shapes,
+        axes, pads, starts, ...), or a scalar where ONNX allows one."""
+        c = self.const(i, what)
+        if c.ndim > 1:
+            raise Unsupported(f"invalid model: input {i} ({what}, '{self.proto.input[i]}') "
+                              f"must be 1-D, got shape {list(c.shape)}")
+        return [int(v) for v in c.reshape(-1)]
 
     # -- attributes ---------------------------------------------------------
 
@@ -968,7 +987,10 @@ def reduce_axes(n: Node, rank: int) -> Optional[List[int]]:
         if n.attr("noop_with_empty_axes", 0):
             return None
         return list(range(rank))
-    return sorted({n.axis(a, rank) for a in axes})
+    normalized = [n.axis(a, rank) for a in axes]
+    if len(set(normalized)) != len(normalized):
+        raise Unsupported(f"axes {list(axes)} repeat an axis (rank {rank})")
+    return sorted(normalized)
 
 
 def _reduce_count(x: Value, axes: Sequence[int]) -> Optional[int]:
@@ -1420,6 +1442,7 @@ def _global_pool(n: Node):
           if n.wants(1) or n.wants(2) else None,
           doc="`graph.batch_norm` (inference: training_mode = 0)")
 def _batch_norm(n: Node):
+    n.require_ranks({1: 1, 2: 1, 3: 1, 4: 1})
     x = n.value(0)
     scale, bias, mean, var = (n.b.cast(n.value(i), x.dtype) for i in (1, 2, 3, 4))
     if x.rank < 2:
@@ -1446,6 +1469,7 @@ def _per_channel(b: Builder, v: Value, rank: int) -> Value:
           attrs={"epsilon": ANY_VALUE},
           doc="mean/variance over the spatial dims (`graph.reduce`), then scale and bias")
 def _instance_norm(n: Node):
+    n.require_ranks({1: 1, 2: 1})
     b, x = n.b, n.value(0)
     y = _normalize(b, x, list(range(2, x.rank)), float(n.attr("epsilon")))
     y = b.binary("mul", y, _per_channel(b, n.value(1), x.rank))
@@ -2087,8 +2111,11 @@ def _constant(n: Node):
 @register("Range", dtypes=NUMERIC, typed=(0, 1, 2),
           doc="a constant (start, limit and delta known at import time)")
 def _range(n: Node):
-    start, limit, delta = (n.const(i, w).reshape(()) for i, w in
-                           ((0, "start"), (1, "limit"), (2, "delta")))
+    consts = [n.const(i, w) for i, w in ((0, "start"), (1, "limit"), (2, "delta"))]
+    for c, w in zip(consts, ("start", "limit", "delta")):
+        if c.size != 1:
+            raise Unsupported(f"invalid model: {w} must be a scalar, got shape {list(c.shape)}")
+    start, limit, delta = (c.reshape(()) for c in consts)
     dt = start.dtype
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
     if dt.kind == "i":
@@ -2195,6 +2222,9 @@ _RNN_DEFAULT_ACTS = {"LSTM": ["Sigmoid", "Tanh", "Tanh"], "GRU": ["Sigmoid", "Ta
 
 
 def _check_rnn(n: Node) -> Optional[str]:
+    hidden = n.attr("hidden_size", None)
+    if hidden is None or int(hidden) <= 0:
+        return f"invalid model: hidden_size must be positive, got {hidden}"
     acts = n.attr("activations", None)
     if acts is not None:
         bad = [a for a in acts if a not in RNN_ACTIVATIONS]
@@ -2223,6 +2253,7 @@ def _direction_row(n: Node, v: Value, d: int) -> Value:
 
 
 def _rnn(n: Node):
+    n.require_ranks({0: 3, 1: 3, 2: 3, 3: 2, 5: 3, 6: 3, 7: 2})
     b = n.b
     kind = n.op_type
     gates = _RNN_GATES[kind]
@@ -2410,6 +2441,9 @@ def _attention(n: Node):
     b = n.b
     q, k, v = n.value(0), n.value(1), n.value(2)
     dt = q.dtype
+    if not (q.rank == k.rank == v.rank):
+        raise Unsupported(f"invalid model: Q, K and V must have one rank (3 or 4), "
+                          f"got {q.rank}, {k.rank} and {v.rank}")
     three_d = q.rank == 3
     if three_d:
         qh, kvh = n.attr("q_num_heads"), n.attr("kv_num_heads")
@@ -2556,6 +2590,10 @@ def _nll(n: Node, logp: Value, target_index: int, weight_index: int, sce: bool) 
     target = n.value(target_index)
     if target.dtype not in INTS:
         raise Unsupported("non-integer targets")
+    if logp.rank < 2 or target.rank != logp.rank - 1:
+        raise Unsupported(f"invalid model: targets of shape {_shape_text(target.shape)} for "
+                          f"scores of shape {_shape_text(logp.shape)} (the targets have "
+                          "the scores' dims without the class dim)")
     c = logp.shape[1]
     if c is None:
         raise Unsupported("a dynamic class dim")
@@ -2619,6 +2657,11 @@ def _gather_elements(n: Node):
         raise Unsupported("dynamic shapes")
     if idx.dtype not in INTS:
         raise Unsupported("non-integer indices")
+    if idx.rank != data.rank or any(idx.shape[a] > data.shape[a]
+                                    for a in range(data.rank) if a != axis):
+        raise Unsupported(f"invalid model: indices of shape {list(idx.shape)} for data of "
+                          f"shape {list(data.shape)} (axis {axis}): the ranks must be equal "
+                          "and no other dim larger than the data's")
     d = data.shape[axis]
     # Data restricted to the indices' extent in the other dims.
     limit = [d if a == axis else idx.shape[a] for a in range(data.rank)]

@@ -28,3 +28,10 @@ x = np.random.default_rng(0).standard_normal((3, 3, 8, 8)).astype(np.float32)
 (got,) = graphopt.Program(text).run([x])
 (want,) = onnxruntime.InferenceSession(str(path)).run(None, {"x": x})
 print("result matches onnxruntime:", bool(np.allclose(got, want, rtol=1e-5, atol=1e-5)))
+
+# Truncated bytes (not a path) are a ValueError too, not protobuf's
+# DecodeError (found by scripts/fuzz_onnx.py).
+try:
+    import_onnx(path.read_bytes()[:100])
+except ValueError as e:
+    print("truncated bytes:", str(e).split(":")[0])

@@ -109,8 +109,39 @@ def invalid(d: Path):
                   str(d / f"{name}.onnx"))
 
 
+def fuzz_regressions(d: Path):
+    """Malformed models scripts/fuzz_onnx.py found the importer crashing on
+    or accepting (issue 19); each must be a clear error."""
+    x = helper.make_tensor_value_info("x", TP.FLOAT, [2, 3])
+    z = helper.make_tensor_value_info("z", TP.FLOAT, None)
+    models = {
+        # onnx's own shape inference segfaulted on this graph.
+        "eyelike_undefined": ([helper.make_node("EyeLike", ["nothing"], ["z"])], [x], [z]),
+        "required_empty": ([helper.make_node("Transpose", [""], ["z"])], [x], [z]),
+        "too_few_inputs": ([helper.make_node("Unsqueeze", ["x"], ["z"])], [x], [z]),
+        "declared_shape": ([helper.make_node("Relu", ["x"], ["z"])], [x],
+                           [helper.make_tensor_value_info("z", TP.FLOAT, [3, 3])]),
+        "flag_not_01": ([helper.make_node("ArgMax", ["x"], ["z"], keepdims=100)], [x],
+                        [helper.make_tensor_value_info("z", TP.INT64, None)]),
+        "mixed_types": ([helper.make_node("Clip", ["x", "lo"], ["z"])],
+                        [x, helper.make_tensor_value_info("lo", TP.FLOAT16, [])], [z]),
+        "float_axes": ([helper.make_node("ReduceSum", ["x", "axes"], ["z"])],
+                       [x, helper.make_tensor_value_info("axes", TP.FLOAT, [1])], [z]),
+        "repeated_axes": ([helper.make_node("ReduceSum", ["x", "axes"], ["z"])], [x], [z]),
+    }
+    for name, (nodes, inputs, outputs) in models.items():
+        inits = [tensor("axes", np.array([1, -1], np.int64))] if name == "repeated_axes" else []
+        graph = helper.make_graph(nodes, name, inputs, outputs, initializer=inits)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                  str(d / f"{name}.onnx"))
+    # A model cut short (the bytes of conv_reshape.onnx, half of them).
+    data = (d / "conv_reshape.onnx").read_bytes()
+    (d / "truncated.onnx").write_bytes(data[:len(data) // 2])
+
+
 if __name__ == "__main__":
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
-    for make in (conv_reshape, unsupported, external_data, old_opset, invalid):
+    for make in (conv_reshape, unsupported, external_data, old_opset, invalid,
+                 fuzz_regressions):
         make(out)
