@@ -1,6 +1,6 @@
-"""MLIR text pieces shared by the two emitters (:mod:`.emitter`, on torch
-dtypes, and :mod:`.onnx_emitter`, on NumPy dtypes): nothing here depends on
-either library."""
+"""MLIR text pieces with no dependency at all (no torch, no NumPy):
+string literals, float literals, pooled-size arithmetic. The builder is
+:mod:`.mlir_builder`."""
 
 from __future__ import annotations
 

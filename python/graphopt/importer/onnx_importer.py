@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from .errors import Unsupported, UnsupportedOp, UnsupportedOpsError
-from .onnx_emitter import Builder, TType, Value
+from .mlir_builder import FunctionBuilder as Builder, TensorType as TType, Value
 from .onnx_ops import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node,
                        OpSpec, Sym, Tensor, dtype_name, is_dim,
                        onnx_type_name)
@@ -294,7 +294,7 @@ class _Importer:
             t = self.tensors.get(out.name)
             if t is None:
                 continue  # its producer was reported
-            self.builder.set_location(out.name, "output", hint=out.name)
+            self.builder.set_location(out.name, kind="output", hint=out.name)
             try:
                 v = self.materialize(t, out.name)
             except Unsupported as e:
@@ -413,7 +413,7 @@ class _Importer:
                                      f"'{inp.name}' of shape {dims}")
                 dims = list(given)
             ty = TType(dims, ONNX_TO_NUMPY[tt.elem_type])
-            self.tensors[inp.name] = Tensor(ty, value=self.builder.add_argument(inp.name, ty))
+            self.tensors[inp.name] = Tensor(ty, value=self.builder.add_argument(inp.name, ty, loc=inp.name))
 
     # -- nodes ------------------------------------------------------------------
 
@@ -517,7 +517,7 @@ class _Importer:
     def _node(self, index: int, proto) -> None:
         label = proto.name or f"{proto.op_type}_{index}"
         op = proto.op_type
-        self.builder.set_location(label, op, hint=op.lower())
+        self.builder.set_location(label, kind=op, hint=op.lower())
 
         def fail(reason: str) -> None:
             self.error(op, label, reason, index)

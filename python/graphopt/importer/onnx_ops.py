@@ -37,7 +37,10 @@ import numpy as np
 
 from .errors import Unsupported
 from ._mlir_text import pool_out
-from .onnx_emitter import BOOL, I64, Builder, TType, Value, is_float
+from .mlir_builder import NUMPY, TensorType as TType, Value, is_float
+from .mlir_builder import FunctionBuilder as Builder
+
+BOOL, I64 = NUMPY.bool, NUMPY.i64
 
 # ---------------------------------------------------------------------------
 # Element types
