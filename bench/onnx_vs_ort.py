@@ -38,7 +38,7 @@ import models  # noqa: E402
 def bench_model(name: str, tmp: Path, reps: int, warmup: int, with_unfused: bool) -> dict:
     import graphopt
     import onnxruntime
-    from graphopt.importer.onnx_importer import import_onnx
+    from graphopt.importer.onnx import import_onnx
     path, inputs = models.export(name, tmp)
     t0 = time.perf_counter()
     text = import_onnx(path)

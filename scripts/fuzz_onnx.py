@@ -216,7 +216,7 @@ def run_mutant(case: dict) -> dict:
     import onnx
     import graphopt
     from graphopt.importer.errors import UnsupportedOpsError
-    from graphopt.importer.onnx_importer import INTERNAL_ERROR
+    from graphopt.importer.onnx import INTERNAL_ERROR
     model_bytes, inputs = case["model"], case["inputs"]
     try:
         graph = onnx.ModelProto.FromString(model_bytes).graph

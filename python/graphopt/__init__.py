@@ -64,7 +64,7 @@ _LAZY = {
     "import_torch": ("importer", "import_torch"),
     "import_torchscript": ("importer", "import_torchscript"),
     "UnsupportedOpsError": ("importer.errors", "UnsupportedOpsError"),
-    "import_onnx": ("importer.onnx_importer", "import_onnx"),
+    "import_onnx": ("importer.onnx", "import_onnx"),
     "torch_backend": ("backend", "torch_backend"),
     "GraphOptFallbackWarning": ("backend", "GraphOptFallbackWarning"),
 }

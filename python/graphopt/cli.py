@@ -1,6 +1,7 @@
-"""Command line: ``python -m graphopt {import,optimize,run,version}``.
+"""Command line: ``python -m graphopt {import,optimize,run,onnx-support,version}``.
 
     python -m graphopt import model.py:ResNet --shape 1x3x224x224 -o model.mlir
+    python -m graphopt import model.onnx --dim batch=1 -o model.mlir
     python -m graphopt import model.py:my_function --shape 128x128 --shape 128x128
     python -m graphopt optimize model.mlir -o model.opt.mlir
     python -m graphopt run model.py:ResNet --shape 1x3x224x224 --benchmark 10
@@ -11,9 +12,9 @@ function, or a TorchScript function/module defined in FILE. A saved
 TorchScript archive (``FILE.pt``/``FILE.pth``, from ``torch.jit.save``) is
 accepted too. Inputs are random (fixed seed) with the given shapes.
 
-``import FILE.onnx`` is the hook for ONNX models: it goes through
-``graphopt.importer.onnx_importer.import_onnx`` when that importer is there
-and answers "not yet supported" otherwise.
+``import FILE.onnx`` imports an ONNX model (``graphopt.import_onnx``; the
+input shapes come from the file, ``--dim NAME=SIZE`` fixes a named dynamic
+dim); ``onnx-support`` prints the ONNX support table (docs/ONNXSupport.md).
 """
 
 from __future__ import annotations
@@ -165,27 +166,39 @@ def _write(text: str, output) -> None:
 
 
 def import_onnx_file(path: Path, args) -> str:
-    """The ONNX hook: ``import FILE.onnx`` (shapes come from the file)."""
+    """``import FILE.onnx``: shapes come from the file; ``--dim NAME=SIZE``
+    fixes a named dynamic dim."""
     try:
-        from .importer.onnx_importer import import_onnx
+        from .importer.onnx import import_onnx
     except ImportError as e:
         raise CLIError(
-            f"{path}: ONNX models are not yet supported (the ONNX importer "
-            f"is not available: {e}); export the PyTorch model instead and "
-            "pass FILE.py:NAME") from None
+            f"{path}: ONNX models need the onnx package ({e}); "
+            "pip install onnx") from None
     if args.shape or args.dtype or args.params_as_args or args.dynamic_batch:
         raise CLIError("--shape, --dtype, --params-as-args and "
                        "--dynamic-batch apply to PyTorch models; an ONNX "
                        "model's inputs are described by the file")
     if not path.is_file():
         raise CLIError(f"no such file: {path}")
-    return import_onnx(str(path))
+    dims = {}
+    for d in args.dim:
+        name, sep, size = d.partition("=")
+        if not sep or not size.isdigit():
+            raise CLIError(f"bad --dim {d!r}: expected NAME=SIZE")
+        dims[name] = int(size)
+    return import_onnx(str(path), entry=args.entry, dim_values=dims)
 
 
 def cmd_import(args) -> int:
     if Path(args.model).suffix.lower() == ".onnx":
-        text = import_onnx_file(Path(args.model), args)
+        try:
+            text = import_onnx_file(Path(args.model), args)
+        except (ValueError, OSError) as e:  # an invalid model: no traceback
+            print(f"graphopt: error: {e}", file=sys.stderr)
+            return 1
     else:
+        if args.dim or args.entry != "main":
+            raise CLIError("--dim and --entry apply to ONNX models")
         if not args.shape:
             raise CLIError("give the input shapes with --shape (once per "
                            "input)")
@@ -198,6 +211,12 @@ def cmd_import(args) -> int:
         from . import optimize
         text = optimize(text)
     _write(text, args.output)
+    return 0
+
+
+def cmd_onnx_support(args) -> int:
+    from .importer.onnx import support_table
+    _write(support_table(), args.output)
     return 0
 
 
@@ -312,7 +331,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the MLIR here (default: stdout)")
     p.add_argument("--optimize", action="store_true",
                    help="also run graph-level optimization on the result")
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
+                   help="ONNX: fix a named dynamic dimension (dim_param); "
+                        "repeatable")
+    p.add_argument("--entry", default="main",
+                   help="ONNX: the function's name (default main)")
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("onnx-support", help="print the ONNX support table",
+                       description="Print docs/ONNXSupport.md, generated "
+                                   "from the ONNX importer's op registry.")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the table here (default: stdout)")
+    p.set_defaults(func=cmd_onnx_support)
 
     p = sub.add_parser("optimize", help="run a pass pipeline on MLIR text",
                        description="Parse, verify and transform MLIR text "

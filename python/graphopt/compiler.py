@@ -327,7 +327,7 @@ class CompiledModule:
         try:
             from .importer import parameter_order
         except ImportError:
-            from .importer.torch_fx import parameter_order
+            from .importer.pytorch.fx import parameter_order
         return [_as_numpy(t, i)
                 for i, t in enumerate(parameter_order(self.model))]
 

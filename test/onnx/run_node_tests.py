@@ -194,7 +194,7 @@ def _import(model: bytes, input_names, inputs):
     names of the bound inputs)."""
     import numpy as np
     from graphopt.importer.errors import UnsupportedOpsError
-    from graphopt.importer.onnx_importer import import_onnx
+    from graphopt.importer.onnx import import_onnx
     values = dict(zip(input_names, inputs))
     bound = {}
     while True:
@@ -218,7 +218,7 @@ def run_case(case: dict) -> dict:
     import onnx
     import graphopt
     from graphopt.importer.errors import UnsupportedOpsError
-    from graphopt.importer.onnx_importer import INTERNAL_ERROR
+    from graphopt.importer.onnx import INTERNAL_ERROR
     t0 = time.perf_counter()
     graph = onnx.ModelProto.FromString(case["model"]).graph
     initializers = {i.name for i in graph.initializer}
@@ -465,7 +465,7 @@ def main(argv=None) -> int:
         results = run_all(names, tmp_path, args.jobs, args.timeout, args.verbose)
 
     # Per-status counts, and over float32 cases of the ops the importer claims.
-    from graphopt.importer.onnx_ops import REGISTRY
+    from graphopt.importer.onnx.ops import REGISTRY
     counts = Counter(r["status"] for r in results.values())
     claimed = Counter()
     for n in names:

@@ -37,7 +37,7 @@ RTOL, ATOL = 1e-4, 1e-4
 def check(name: str, tmp: Path) -> str:
     """Runs one model; returns "" when it matches, else the reason."""
     import graphopt
-    from graphopt.importer.onnx_importer import import_onnx
+    from graphopt.importer.onnx import import_onnx
     t0 = time.perf_counter()
     path, inputs = models.export(name, tmp)
     t1 = time.perf_counter()

@@ -1,15 +1,22 @@
-"""PyTorch importers: models -> MLIR text in the ``graph`` dialect.
+"""The importers: models -> MLIR text in the ``graph`` dialect.
 
-* :func:`import_torch` captures an ``nn.Module`` or function with
-  ``torch.export`` (or ``torch.fx.symbolic_trace`` with ``method="fx"``).
-* :func:`import_torchscript` walks a ``torch.jit.script``/``trace``
-  module or function, including ``prim::If``/``prim::Loop`` control flow.
+One folder per frontend, one MLIR text builder for both:
 
-Both map ATen ops through the same table (:mod:`.op_mapping`; the ATen
-names it knows: :func:`supported_ops`) and check the whole graph first: a
-model with ops or attribute values they cannot express raises
-:class:`UnsupportedOpsError` listing all of them with their source lines.
-The MLIR text is built by :mod:`.emitter`.
+* :mod:`.pytorch`: :func:`import_torch` captures an ``nn.Module`` or
+  function with ``torch.export`` (or ``torch.fx.symbolic_trace`` with
+  ``method="fx"``); :func:`import_torchscript` walks a ``torch.jit.script``
+  /``trace`` module or function, including ``prim::If``/``prim::Loop``
+  control flow. Both map ATen ops through one table (:mod:`.pytorch.aten`,
+  one module per op family; the ATen names it knows: :func:`supported_ops`).
+* :mod:`.onnx`: :func:`import_onnx` (its op registry: :mod:`.onnx.ops`, one
+  module per op family). Needs ``onnx``, not PyTorch.
+* :mod:`.mlir_builder`: the MLIR text builder, keyed on MLIR element types
+  (each frontend's dtypes through an adapter); :mod:`.errors`: the error
+  types.
+
+Each importer checks the whole graph first: a model with ops or attribute
+values it cannot express raises :class:`UnsupportedOpsError` listing all of
+them with their source lines (or ONNX nodes).
 """
 
 from .errors import UnsupportedOp, UnsupportedOpsError
@@ -17,11 +24,11 @@ from .errors import UnsupportedOp, UnsupportedOpsError
 # The PyTorch importers import torch and the ONNX importer onnx: each is
 # loaded on first use (PEP 562), so importing one does not pay for the other.
 _LAZY = {
-    "supported_ops": (".op_mapping", "supported_ops"),
-    "import_torch": (".torch_fx", "import_torch"),
-    "parameter_order": (".torch_fx", "parameter_order"),
-    "import_torchscript": (".torchscript", "import_torchscript"),
-    "import_onnx": (".onnx_importer", "import_onnx"),
+    "supported_ops": (".pytorch.aten", "supported_ops"),
+    "import_torch": (".pytorch.fx", "import_torch"),
+    "parameter_order": (".pytorch.fx", "parameter_order"),
+    "import_torchscript": (".pytorch.torchscript", "import_torchscript"),
+    "import_onnx": (".onnx", "import_onnx"),
 }
 
 __all__ = ["import_torch", "import_torchscript", "import_onnx",

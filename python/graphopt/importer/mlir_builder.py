@@ -15,7 +15,7 @@ It is keyed on MLIR element types: a frontend's dtypes reach it through a
 :class:`DTypes` adapter, which names the MLIR element type of each dtype and
 turns the frontend's constants into arrays. NumPy's adapter is here (the
 ONNX importer uses NumPy dtypes, and must not need PyTorch, whose import
-alone costs seconds); PyTorch's is in :mod:`.emitter`, registered when that
+alone costs seconds); PyTorch's is in :mod:`.pytorch.dtypes`, registered when that
 module is imported. :class:`TensorType` and :class:`Value` keep the
 frontend's dtype objects, so each importer compares the dtypes it knows.
 

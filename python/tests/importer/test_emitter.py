@@ -7,10 +7,10 @@ graph-opt verifies the result).
 import _util  # noqa: F401  (sys.path, import order)
 import torch
 
-from graphopt.importer.emitter import (FunctionBuilder, TensorType, format_dense,
+from graphopt.importer.pytorch.dtypes import (FunctionBuilder, TensorType, format_dense,
                                        format_float, format_location, module_text)
-from graphopt.importer.op_mapping import result_dtype
-from graphopt.importer.emitter import Value
+from graphopt.importer.pytorch.aten import result_dtype
+from graphopt.importer.pytorch.dtypes import Value
 
 
 def test_tensor_types():

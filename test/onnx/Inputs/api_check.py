@@ -10,7 +10,7 @@ import onnxruntime
 
 import graphopt
 from graphopt.importer.errors import UnsupportedOpsError
-from graphopt.importer.onnx_importer import import_onnx
+from graphopt.importer.onnx import import_onnx
 
 d = Path(sys.argv[1])
 try:

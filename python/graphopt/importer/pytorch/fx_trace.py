@@ -1,11 +1,11 @@
-"""The ``torch.fx.symbolic_trace`` path of :func:`~.torch_fx.import_torch`.
+"""The ``torch.fx.symbolic_trace`` path of :func:`~.fx.import_torch`.
 
 For PyTorch without ``torch.export`` (or ``method="fx"``). Symbolic tracing
 keeps the model's own calls: ``call_module`` (``nn.Linear``...),
 ``call_function`` (``torch.relu``, ``F.gelu``, ``operator.add``) and
 ``call_method`` (``x.view(...)``). Each is normalized to an ATen op and its
 schema arguments, then emitted through the shared mappings
-(:mod:`.op_mapping`). The graph is also run once on the example inputs:
+(:mod:`.aten`). The graph is also run once on the example inputs:
 shapes, dtypes and every non-tensor value (``x.size(0)``, ``x.shape``) are
 taken from that run, so imports are static-shape.
 """
@@ -20,11 +20,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .emitter import TensorType, Value, module_text
-from .errors import Unsupported, UnsupportedOpsError
-from .op_mapping import (POISON, bind, emit_op, is_poisoned, lookup,
+from .dtypes import TensorType, Value, module_text
+from ..errors import Unsupported, UnsupportedOpsError
+from .aten import (POISON, bind, emit_op, is_poisoned, lookup,
                          qualified_name, to_graph_value)
-from .torch_fx import FxGraphImporter, _named_state, source_location
+from .fx_graph import FxGraphImporter, _named_state, source_location
 
 # Python-only parameters of torch.nn.functional that ATen ops do not take.
 _DROPPED = {"inplace", "_stacklevel", "return_indices"}
@@ -442,7 +442,7 @@ class FxTraceImporter(FxGraphImporter):
         not emitting)."""
         if emit:
             return self.ctx.tensor(x)
-        from .op_mapping import _python_dtype
+        from .aten import _python_dtype
         return Value("%cst", TensorType((), _python_dtype(x)), weak=True)
 
     # -- checking and emission -----------------------------------------------

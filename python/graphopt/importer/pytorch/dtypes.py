@@ -19,11 +19,16 @@ from typing import Dict
 import numpy as np
 import torch
 
-from . import mlir_builder
-from .errors import Unsupported
-from .mlir_builder import (Dim, DTypes, TensorType, Value, format_attr,  # noqa: F401
+from .. import mlir_builder
+from ..errors import Unsupported
+from ..mlir_builder import (Dim, DTypes, TensorType, Value, format_attr,  # noqa: F401
                            format_attr_dict, format_float, format_location,
                            join_types, module_text, register_dtypes)
+
+__all__ = ["DTYPE_TO_MLIR", "FLOAT_DTYPES", "INT_DTYPES", "TORCH", "FunctionBuilder",
+           "TensorType", "Value", "Dim", "format_attr", "format_attr_dict",
+           "format_dense", "format_float", "format_location", "is_float",
+           "join_types", "mlir_element_type", "module_text"]
 
 #: torch dtype -> MLIR element type, for the element types the dialect has.
 DTYPE_TO_MLIR: Dict[torch.dtype, str] = {

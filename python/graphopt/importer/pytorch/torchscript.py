@@ -4,8 +4,8 @@
 modules and functions by walking their TorchScript graph. Modules are frozen
 (parameters become constants, ``self.training`` branches fold away), then
 calls are inlined and in-place ops removed where TorchScript can prove it
-safe. ``aten::`` ops use the same mappings as :func:`~.torch_fx.import_torch`
-(:mod:`.op_mapping`); control flow becomes ``graph.if`` and ``graph.loop``.
+safe. ``aten::`` ops use the same mappings as :func:`~.fx.import_torch`
+(:mod:`.aten`); control flow becomes ``graph.if`` and ``graph.loop``.
 
 TorchScript scalars (``int``, ``float``, ``bool``) that are not constants
 become rank-0 tensors (i64, f32, i1): ``if x.sum() > 0:`` gives a
@@ -37,9 +37,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
-from .emitter import DTYPE_TO_MLIR, FunctionBuilder, TensorType, Value, module_text
-from .errors import Unsupported, UnsupportedOp, UnsupportedOpsError
-from .op_mapping import (POISON, Context, bind, emit_op, is_poisoned, lookup,
+from .dtypes import DTYPE_TO_MLIR, FunctionBuilder, TensorType, Value, module_text
+from ..errors import Unsupported, UnsupportedOp, UnsupportedOpsError
+from .aten import (POISON, Context, bind, emit_op, is_poisoned, lookup,
                          qualified_name, to_graph_value)
 
 __all__ = ["import_torchscript"]
@@ -332,7 +332,7 @@ class _TorchScriptImporter:
             return
         base, dim, index = view
         base_v = self.ctx.tensor(self.env[base])
-        from .op_mapping import norm_dim
+        from .aten import norm_dim
         d = norm_dim(self.ctx.int_(dim, "dim"), base_v.rank)
         if not isinstance(index, Value) and index < 0:
             if base_v.shape[d] is None:

@@ -1,0 +1,12 @@
+"""The ONNX op registry (:data:`REGISTRY`), one module per op family.
+
+:mod:`.core` holds the registry, the node context (:class:`Node`) and the
+helpers the families share; importing this package registers every family's
+ops: elementwise, reductions (with softmax and scans), linalg, conv (with
+pooling), norm, shape, rnn (LSTM, GRU, RNN), attention (with losses and
+GatherElements).
+"""
+
+from . import attention, conv, elementwise, linalg, norm, reductions, rnn, shape  # noqa: F401
+from .core import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node, OpSpec,  # noqa: F401
+                   Sym, Tensor, dtype_name, is_dim, onnx_type_name)

@@ -1,0 +1,284 @@
+"""ONNX ops: attention, losses, GatherElements (the registry and the node context are in
+:mod:`.core`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from .core import (ANY, ANY_VALUE, Attr, BOOL, Builder, FLOATS, I32, I64, INTS, Node,
+                   TType, Unsupported, Value, _shape_text, one_of, register, reshape_dims)
+from .reductions import iota_along
+
+
+# ===========================================================================
+# Attention, losses, GatherElements
+# ===========================================================================
+
+def _check_softmax_precision(v, node):
+    if v in (0, None) or v == 1:  # unset, or float
+        return None
+    return f"value {v} (only float is supported)"
+
+
+def _repeat_heads(b: Builder, x: Value, reps: int) -> Value:
+    """[B, h, S, E] -> [B, h * reps, S, E], each head repeated in place
+    (``np.repeat`` along axis 1)."""
+    if reps == 1:
+        return x
+    bsz, h, s, e = x.shape
+    y = reshape_dims(b, x, [bsz, h, 1, s, e])
+    y = b.broadcast_to(y, [bsz, h, reps, s, e])
+    return reshape_dims(b, y, [bsz, h * reps, s, e])
+
+
+@register("Attention", dtypes=FLOATS, typed=(0, 1, 2, 4, 5),
+          attrs={"is_causal": ANY_VALUE, "kv_num_heads": ANY_VALUE, "q_num_heads": ANY_VALUE,
+                 "qk_matmul_output_mode": one_of(0, 1, 2, 3), "scale": ANY_VALUE,
+                 "softcap": ANY_VALUE,
+                 "softmax_precision": Attr("float", _check_softmax_precision),
+                 "left_window_size": ANY_VALUE, "right_window_size": ANY_VALUE},
+          doc="`graph.matmul`, `graph.softmax` and elementwise ops: 3-D and 4-D "
+              "inputs, grouped heads, boolean/additive masks, causal and "
+              "sliding-window masks, past key/value, nonpad_kv_seqlen, softcap, "
+              "every qk_matmul_output mode (static sequence lengths)")
+def _attention(n: Node):
+    b = n.b
+    q, k, v = n.value(0), n.value(1), n.value(2)
+    dt = q.dtype
+    if not (q.rank == k.rank == v.rank):
+        raise Unsupported(f"invalid model: Q, K and V must have one rank (3 or 4), "
+                          f"got {q.rank}, {k.rank} and {v.rank}")
+    three_d = q.rank == 3
+    if three_d:
+        qh, kvh = n.attr("q_num_heads"), n.attr("kv_num_heads")
+        if not qh or not kvh:
+            raise Unsupported("3-D inputs need q_num_heads and kv_num_heads")
+
+        def heads(x: Value, h: int) -> Value:
+            bsz, s, hidden = x.shape
+            if hidden is None or hidden % h:
+                raise Unsupported(f"hidden size {hidden} is not a multiple of {h} heads")
+            return b.transpose(reshape_dims(b, x, [bsz, s, h, hidden // h]), [0, 2, 1, 3])
+        q, k, v = heads(q, qh), heads(k, kvh), heads(v, kvh)
+    elif q.rank != 4:
+        raise Unsupported(f"rank-{q.rank} inputs (3-D and 4-D are supported)")
+    if n.has(4) != n.has(5):
+        raise Unsupported("past_key without past_value (or the reverse)")
+    past = n.has(4)
+    if past:
+        k = b.concat([n.value(4), k], 2)
+        v = b.concat([n.value(5), v], 2)
+    present_k, present_v = k, v
+    head_dim = q.shape[3]
+    L, S = q.shape[2], k.shape[2]
+    if None in (L, S, head_dim):
+        raise Unsupported("dynamic sequence lengths or head size")
+    scale = n.attr("scale", None)
+    scale = 1.0 / math.sqrt(head_dim) if scale is None else float(scale)
+    sq = n.splat(float(np.sqrt(np.float64(scale))), dt)
+    np_dt = dt.type
+
+    # The attention bias: a constant part [L, S] and a run-time part.
+    const_bias = np.zeros((L, S), dtype=dt)
+    dyn: Optional[Value] = None
+
+    def add_dyn(x: Value):
+        nonlocal dyn
+        dyn = x if dyn is None else b.binary("add", dyn, x)
+
+    neg_inf = n.splat(-np.inf, dt)
+    zero = n.splat(0, dt)
+    if n.has(3):
+        m = n.value(3)
+        if m.shape[-1] is None:
+            raise Unsupported("a mask with a dynamic last dim")
+        if m.shape[-1] < S:
+            lo, hi = [0] * m.rank, [0] * m.rank
+            hi[-1] = S - m.shape[-1]
+            m = b.with_attrs("pad", m, {"low": lo, "high": hi,
+                                        "value": 0.0 if m.dtype == BOOL else float("-inf")},
+                             m.type.with_shape(list(m.shape[:-1]) + [S]))
+        add_dyn(b.select(m, zero, neg_inf) if m.dtype == BOOL else b.cast(m, dt))
+    nonpad = n.value(6) if n.has(6) else None
+    if nonpad is not None and past:
+        raise Unsupported("nonpad_kv_seqlen with past key/value")
+    i_idx = np.arange(L).reshape(L, 1)
+    j_idx = np.arange(S).reshape(1, S)
+    left = n.attr("left_window_size", -1)
+    right = n.attr("right_window_size", -1)
+    left = -1 if left is None else int(left)
+    right = -1 if right is None else int(right)
+
+    def allowed_static(offset: int) -> np.ndarray:
+        ok = np.ones((L, S), bool)
+        diff = i_idx + offset - j_idx
+        if n.attr("is_causal"):
+            ok &= diff >= 0
+        if left >= 0:
+            ok &= diff <= left
+        if right >= 0:
+            ok &= -diff <= right
+        return ok
+
+    if n.attr("is_causal") or left >= 0 or right >= 0:
+        if nonpad is None:
+            offset = n.type(4).shape[2] if past else 0
+            const_bias = np.where(allowed_static(offset), const_bias, np_dt(-np.inf)).astype(dt)
+        else:
+            # Per batch: query i is at position i + nonpad[b] - L.
+            off = reshape_dims(b, b.binary("sub", b.cast(nonpad, I64), n.splat(L, I64)),
+                               [nonpad.shape[0], 1, 1, 1])
+            diff = b.binary("add", b.constant((i_idx - j_idx).astype(np.int64), hint="diff"), off)
+            ok = None
+
+            def both(x):
+                nonlocal ok
+                ok = x if ok is None else b.select(ok, x, n.splat(False, BOOL))
+            if n.attr("is_causal"):
+                both(b.compare("ge", diff, n.splat(0, I64)))
+            if left >= 0:
+                both(b.compare("le", diff, n.splat(left, I64)))
+            if right >= 0:
+                both(b.compare("ge", diff, n.splat(-right, I64)))
+            add_dyn(b.select(ok, zero, neg_inf))
+    if nonpad is not None:
+        valid = b.compare("lt", b.constant(np.arange(S, dtype=np.int64), hint="iota"),
+                          reshape_dims(b, b.cast(nonpad, I64), [nonpad.shape[0], 1]))
+        add_dyn(reshape_dims(b, b.select(valid, zero, neg_inf), [nonpad.shape[0], 1, 1, S]))
+
+    q_heads, kv_heads = q.shape[1], k.shape[1]
+    if q_heads != kv_heads:
+        if q_heads is None or kv_heads is None or q_heads % kv_heads:
+            raise Unsupported(f"{q_heads} query heads for {kv_heads} key/value heads")
+        k = _repeat_heads(b, k, q_heads // kv_heads)
+        v = _repeat_heads(b, v, q_heads // kv_heads)
+    qk = b.matmul(b.binary("mul", q, sq), b.transpose(b.binary("mul", k, sq), [0, 1, 3, 2]))
+    softcap = n.attr("softcap", 0.0) or 0.0
+    if softcap > 0:
+        cap = n.splat(float(softcap), dt)
+        qk = b.binary("mul", b.unary("tanh", b.binary("div", qk, cap)), cap)
+    qk_out = qk
+    bias = None
+    if const_bias.any() or dyn is None:
+        bias = b.constant(const_bias, hint="bias") if const_bias.any() else None
+    if dyn is not None:
+        bias = dyn if bias is None else b.binary("add", dyn, bias)
+    scores = b.binary("add", qk, bias) if bias is not None else qk
+    mode = n.attr("qk_matmul_output_mode")
+    if mode == 2:
+        qk_out = scores
+    p = b.softmax(scores, 3)
+    # Rows where every key is masked give 0 (softmax alone would give NaN).
+    if dyn is not None:
+        masked = b.compare("eq", b.reduce("max", bias, [bias.rank - 1], True), neg_inf)
+        p = b.select(masked, zero, p)
+    elif np.isneginf(const_bias).all(axis=1).any():
+        p = b.select(b.constant(np.isneginf(const_bias).all(axis=1, keepdims=True), hint="masked"),
+                     zero, p)
+    if mode == 3:
+        qk_out = p
+    y = b.matmul(p, v)
+    if three_d:
+        bsz, h, _, ev = y.shape
+        y = reshape_dims(b, b.transpose(y, [0, 2, 1, 3]), [bsz, L, h * ev])
+    return [y, present_k, present_v, qk_out]
+
+
+def _loss_attrs():
+    return {"ignore_index": ANY_VALUE, "reduction": one_of("none", "sum", "mean")}
+
+
+def _nll(n: Node, logp: Value, target_index: int, weight_index: int, sce: bool) -> Value:
+    """The loss of log-probabilities ``logp`` [N, C, ...] for the targets."""
+    b = n.b
+    target = n.value(target_index)
+    if target.dtype not in INTS:
+        raise Unsupported("non-integer targets")
+    if logp.rank < 2 or target.rank != logp.rank - 1:
+        raise Unsupported(f"invalid model: targets of shape {_shape_text(target.shape)} for "
+                          f"scores of shape {_shape_text(logp.shape)} (the targets have "
+                          "the scores' dims without the class dim)")
+    c = logp.shape[1]
+    if c is None:
+        raise Unsupported("a dynamic class dim")
+    dt = logp.dtype
+    t = b.cast(target, I64)
+    t1 = reshape_dims(b, t, [t.shape[0], 1] + list(t.shape[1:]))
+    hit = b.compare("eq", t1, iota_along(b, c, 1, logp.rank))
+    picked = b.reduce("sum", b.select(hit, logp, n.splat(0, dt)), [1])
+    loss = b.unary("neg", picked)
+    ignore = n.attr("ignore_index", None)
+    weighted = n.has(weight_index)
+    w = None
+    if weighted:
+        w = b.generic("gather", [n.value(weight_index), t], {"axis": 0},
+                      TType(t.shape, dt))
+    if ignore is not None:
+        valid = b.compare("ne", t, n.splat(int(ignore), I64))
+        w = b.select(valid, w if w is not None else n.splat(1, dt), n.splat(0, dt))
+    if w is not None:
+        loss = b.binary("mul", loss, w)
+    reduction = n.attr("reduction")
+    if reduction == "none":
+        return loss
+    axes = list(range(loss.rank))
+    total = b.reduce("sum", loss, axes)
+    if reduction == "sum":
+        return total
+    # mean: weighted by the gathered weights (the reference's quirk: an
+    # unweighted NegativeLogLikelihoodLoss with ignore_index -1 averages
+    # over every element).
+    if w is not None and (weighted or sce or ignore != -1):
+        w_full = b.broadcast_to(w, loss.shape) if w.shape != loss.shape else w
+        return b.binary("div", total, b.reduce("sum", w_full, axes))
+    return b.reduce("mean", loss, axes)
+
+
+@register("NegativeLogLikelihoodLoss", dtypes=FLOATS, typed=(0, 2), attrs=_loss_attrs(),
+          doc="a one-hot `graph.compare` of the targets selects the inputs; "
+              "weights by `graph.gather` (static class dim)")
+def _nll_loss(n: Node):
+    return [_nll(n, n.value(0), 1, 2, sce=False)]
+
+
+@register("SoftmaxCrossEntropyLoss", dtypes=FLOATS, typed=(0, 2), attrs=_loss_attrs(),
+          doc="log-softmax over axis 1, then as NegativeLogLikelihoodLoss")
+def _sce_loss(n: Node):
+    b, x = n.b, n.value(0)
+    s = b.binary("sub", x, b.reduce("max", x, [1], True))
+    logp = b.binary("sub", s, b.unary("log", b.reduce("sum", b.unary("exp", s), [1], True)))
+    return [_nll(n, logp, 1, 2, sce=True), logp]
+
+
+@register("GatherElements", dtypes=ANY, attrs={"axis": ANY_VALUE},
+          doc="a one-hot `graph.compare` of the indices against a constant iota, "
+              "`graph.select` and `graph.reduce` along the axis (static shapes; "
+              "memory grows with indices size x axis dim)")
+def _gather_elements(n: Node):
+    b, data, idx = n.b, n.value(0), n.value(1)
+    axis = n.axis(n.attr("axis"), data.rank)
+    if not data.type.is_static or not idx.type.is_static:
+        raise Unsupported("dynamic shapes")
+    if idx.dtype not in INTS:
+        raise Unsupported("non-integer indices")
+    if idx.rank != data.rank or any(idx.shape[a] > data.shape[a]
+                                    for a in range(data.rank) if a != axis):
+        raise Unsupported(f"invalid model: indices of shape {list(idx.shape)} for data of "
+                          f"shape {list(data.shape)} (axis {axis}): the ranks must be equal "
+                          "and no other dim larger than the data's")
+    d = data.shape[axis]
+    # Data restricted to the indices' extent in the other dims.
+    limit = [d if a == axis else idx.shape[a] for a in range(data.rank)]
+    data = b.slice(data, [0] * data.rank, limit, [1] * data.rank)
+    i = b.cast(idx, I64)
+    i = b.select(b.compare("lt", i, n.splat(0, I64)), b.binary("add", i, n.splat(d, I64)), i)
+    i = reshape_dims(b, i, list(idx.shape[:axis + 1]) + [1] + list(idx.shape[axis + 1:]))
+    hit = b.compare("eq", i, iota_along(b, d, axis + 1, data.rank + 1))
+    de = reshape_dims(b, data, list(data.shape[:axis]) + [1] + list(data.shape[axis:]))
+    if data.dtype == BOOL:
+        picked = b.select(hit, b.cast(de, I32), n.splat(0, I32))
+        return [b.cast(b.reduce("max", picked, [axis + 1]), BOOL)]
+    return [b.reduce("sum", b.select(hit, de, n.splat(0, data.dtype)), [axis + 1])]

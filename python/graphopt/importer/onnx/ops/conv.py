@@ -1,0 +1,185 @@
+"""ONNX ops: convolution and pooling (the registry and the node context are in
+:mod:`.core`)."""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Sequence, Tuple
+
+from ..._mlir_text import pool_out
+from .core import (ANY_VALUE, Attr, FLOATS, Node, Unsupported, Value, one_of,
+                   register, reshape_dims)
+
+
+# ===========================================================================
+# Convolution and pooling
+# ===========================================================================
+
+def _check_auto_pad(v, _node):
+    if v not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
+        return f"value {v!r}"
+    return None
+
+
+def window_padding(n: Node, spatial: Sequence[Optional[int]], kernel: Sequence[int],
+                   strides: Sequence[int], dilations: Sequence[int]) -> List[int]:
+    """ONNX padding ``[b1, b2, ..., e1, e2, ...]`` from ``pads`` or
+    ``auto_pad``."""
+    k = len(kernel)
+    auto = n.attr("auto_pad")
+    if auto in ("NOTSET", None, ""):
+        pads = n.attr("pads", None) or [0] * (2 * k)
+        if len(pads) != 2 * k:
+            raise Unsupported(f"pads has {len(pads)} entries for {k} spatial dims")
+        if any(p < 0 for p in pads):
+            raise Unsupported("negative pads")
+        return [int(p) for p in pads]
+    if auto == "VALID":
+        return [0] * (2 * k)
+    begin, end = [], []
+    for size, kk, s, d in zip(spatial, kernel, strides, dilations):
+        if size is None:
+            raise Unsupported(f"auto_pad {auto} with a dynamic spatial dim")
+        total = max(0, (-(-size // s) - 1) * s + (kk - 1) * d + 1 - size)
+        lo = total // 2 if auto == "SAME_UPPER" else total - total // 2
+        begin.append(lo)
+        end.append(total - lo)
+    return begin + end
+
+
+def _to_2d(n: Node, x: Value) -> Tuple[Value, bool]:
+    """NC[L] -> NC1L for the 1-D forms; returns (value, was_1d)."""
+    if x.rank == 4:
+        return x, False
+    if x.rank == 3:
+        return reshape_dims(n.b, x, [x.shape[0], x.shape[1], 1, x.shape[2]]), True
+    raise Unsupported(f"{x.rank - 2}-D {n.op_type} is not supported (1-D and 2-D are)")
+
+
+def _from_2d(n: Node, y: Value) -> Value:
+    return reshape_dims(n.b, y, [y.shape[0], y.shape[1], y.shape[3]])
+
+
+_CONV_ATTRS = {
+    "auto_pad": Attr("NOTSET, VALID, SAME_UPPER, SAME_LOWER (SAME_*: static "
+                     "spatial dims)", _check_auto_pad),
+    "dilations": ANY_VALUE, "group": ANY_VALUE, "kernel_shape": ANY_VALUE,
+    "pads": Attr(">= 0"), "strides": ANY_VALUE,
+}
+
+
+@register("Conv", dtypes=FLOATS, typed=(0, 1, 2), attrs=_CONV_ATTRS,
+          doc="`graph.conv2d` (1-D: through a unit H dim); 3-D convolution is "
+              "not supported")
+def _conv(n: Node):
+    b = n.b
+    x, w = n.value(0), n.value(1)
+    bias = n.value(2) if n.has(2) else None
+    k = x.rank - 2
+    if w.rank != x.rank:
+        raise Unsupported(f"weight rank {w.rank} for input rank {x.rank}")
+    kernel = list(w.shape[2:])
+    if None in kernel:
+        raise Unsupported("a dynamic kernel size")
+    if n.attr("kernel_shape", None) not in (None, kernel):
+        raise Unsupported(f"kernel_shape {n.attr('kernel_shape')} differs from the weight's {kernel}")
+    strides = n.attr("strides", None) or [1] * k
+    dilations = n.attr("dilations", None) or [1] * k
+    pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
+    x2, one_d = _to_2d(n, x)
+    if one_d:
+        w = reshape_dims(b, w, [w.shape[0], w.shape[1], 1, w.shape[2]])
+        strides, dilations = [1] + list(strides), [1] + list(dilations)
+        pads = [0, pads[0], 0, pads[1]]
+    n_, _, h, wd = x2.shape
+    oh = pool_out(h, w.shape[2], strides[0], pads[0], pads[2], dilations[0], False)
+    ow = pool_out(wd, w.shape[3], strides[1], pads[1], pads[3], dilations[1], False)
+    y = b.generic("conv2d", [x2, w] + ([bias] if bias is not None else []),
+                  {"strides": list(strides), "padding": list(pads),
+                   "dilations": list(dilations), "groups": int(n.attr("group"))},
+                  x2.type.with_shape([n_, w.shape[0], oh, ow]))
+    return [_from_2d(n, y) if one_d else y]
+
+
+_POOL_ATTRS = {
+    "auto_pad": _CONV_ATTRS["auto_pad"], "ceil_mode": ANY_VALUE,
+    "kernel_shape": ANY_VALUE, "pads": Attr(">= 0"), "strides": ANY_VALUE,
+}
+
+
+def _pool(n: Node, kind: str, x: Optional[Value] = None,
+          count_include_pad: Optional[bool] = None):
+    b = n.b
+    x = n.value(0) if x is None else x
+    kernel = list(n.attr("kernel_shape"))
+    k = len(kernel)
+    if x.rank != k + 2:
+        raise Unsupported(f"kernel_shape has {k} dims for input rank {x.rank}")
+    strides = n.attr("strides", None) or [1] * k
+    dilations = n.attr("dilations", None) or [1] * k
+    ceil = bool(n.attr("ceil_mode"))
+    pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
+    if kind == "avg_pool2d" and any(d != 1 for d in dilations):
+        raise Unsupported("AveragePool with dilations")
+    x2, one_d = _to_2d(n, x)
+    if one_d:
+        kernel, strides, dilations = [1] + kernel, [1] + list(strides), [1] + list(dilations)
+        pads = [0, pads[0], 0, pads[1]]
+    n_, c, h, w = x2.shape
+    oh = pool_out(h, kernel[0], strides[0], pads[0], pads[2], dilations[0], ceil)
+    ow = pool_out(w, kernel[1], strides[1], pads[1], pads[3], dilations[1], ceil)
+    attrs = {"kernel": kernel, "strides": list(strides), "padding": pads}
+    if kind == "max_pool2d":
+        attrs["dilations"] = list(dilations)
+    attrs["ceil_mode"] = ceil
+    if kind == "avg_pool2d":
+        attrs["count_include_pad"] = bool(n.attr("count_include_pad")) \
+            if count_include_pad is None else count_include_pad
+    y = b.generic(kind, [x2], attrs, x2.type.with_shape([n_, c, oh, ow]))
+    return _from_2d(n, y) if one_d else y
+
+
+def _check_no_indices(n: Node) -> Optional[str]:
+    if n.wants(1):
+        return "the Indices output is not supported"
+    return None
+
+
+@register("MaxPool", dtypes=FLOATS,
+          attrs={**_POOL_ATTRS, "dilations": ANY_VALUE,
+                 "storage_order": Attr("any (only affects Indices)")},
+          check=_check_no_indices,
+          doc="`graph.max_pool2d` (1-D and 2-D); the Indices output is not supported")
+def _max_pool(n: Node):
+    return [_pool(n, "max_pool2d")]
+
+
+@register("AveragePool", dtypes=FLOATS,
+          attrs={**_POOL_ATTRS, "count_include_pad": ANY_VALUE,
+                 "dilations": one_of([1], [1, 1])},
+          doc="`graph.avg_pool2d` (1-D and 2-D, no dilation)")
+def _avg_pool(n: Node):
+    return [_pool(n, "avg_pool2d")]
+
+
+@register("LpPool", dtypes=FLOATS,
+          attrs={**_POOL_ATTRS, "p": ANY_VALUE, "dilations": one_of([1], [1, 1])},
+          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D and 2-D, "
+              "no dilation)")
+def _lp_pool(n: Node):
+    b, x = n.b, n.value(0)
+    p = float(n.attr("p"))
+    dt = x.dtype
+    powered = b.binary("pow", b.unary("abs", x), n.splat(p, dt))
+    kernel = list(n.attr("kernel_shape"))
+    pooled = _pool(n, "avg_pool2d", powered, count_include_pad=True)
+    total = b.binary("mul", pooled, n.splat(float(math.prod(kernel)), dt))
+    return [b.binary("pow", total, n.splat(1.0 / p, dt))]
+
+
+@register("GlobalAveragePool", "GlobalMaxPool", dtypes=FLOATS,
+          doc="`graph.reduce mean`/`max` over the spatial dims (keepdims)")
+def _global_pool(n: Node):
+    x = n.value(0)
+    kind = "mean" if n.op_type == "GlobalAveragePool" else "max"
+    return [n.b.reduce(kind, x, list(range(2, x.rank)), True)]

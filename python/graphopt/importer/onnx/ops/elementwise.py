@@ -1,0 +1,454 @@
+"""ONNX ops: elementwise ops (the registry and the node context are in
+:mod:`.core`)."""
+
+from __future__ import annotations
+
+from typing import List
+
+import numpy as np
+
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I64, IGNORED, INTS, NUMERIC,
+                   Node, ONNX_TO_NUMPY, Output, Unsupported, _elementwise_partial,
+                   _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
+                   floor_value, is_float, is_known, make_partial, numpy_dtype, one_of,
+                   onnx_type_name, register, softplus)
+
+
+# ===========================================================================
+# Elementwise ops
+# ===========================================================================
+
+def _emit_unary(op: str):
+    def emit(n: Node):
+        return [n.b.unary(op, n.value(0))]
+    return emit
+
+
+_UNARY = [
+    # ONNX op, graph op, dtypes, NumPy evaluation for constants
+    ("Abs", "abs", NUMERIC, np.abs),
+    ("Neg", "neg", NUMERIC, np.negative),
+    ("Relu", "relu", NUMERIC, None),
+    ("Exp", "exp", FLOATS, None),
+    ("Log", "log", FLOATS, None),
+    ("Sqrt", "sqrt", FLOATS, np.sqrt),
+    ("Tanh", "tanh", FLOATS, None),
+    ("Sigmoid", "sigmoid", FLOATS, None),
+    ("Erf", "erf", FLOATS, None),
+    ("HardSwish", "hardswish", FLOATS, None),
+]
+
+
+def _fold_unary(fn):
+    def fold(_node, ins):
+        (x,) = ins[:1]
+        if x.dtype == object:
+            return [_elementwise_partial(lambda v: int(fn(v)), x)] \
+                if fn in (np.abs, np.negative) else None
+        with np.errstate(all="ignore"):
+            out = np.asarray(fn(x)).astype(x.dtype)
+        return [out] if _small_float_ok(out) else None
+    return fold
+
+
+for _name, _op, _dts, _np in _UNARY:
+    register(_name, dtypes=_dts, doc=f"`graph.{_op}`",
+             fold=_fold_unary(_np) if _np is not None else None)(_emit_unary(_op))
+
+
+@register("Reciprocal", dtypes=FLOATS, doc="`1 / x` (`graph.div`)")
+def _reciprocal(n: Node):
+    x = n.value(0)
+    return [n.b.binary("div", n.splat(1, x.dtype), x)]
+
+
+@register("Floor", "Ceil", "Round", dtypes=FLOATS,
+          doc="Exact, from casts to int64 and back (values of magnitude >= "
+              "2^23 (f32) or 2^10 (f16), inf and NaN are kept); `Round` "
+              "rounds half to even")
+def _floor_ceil_round(n: Node):
+    b, x = n.b, n.value(0)
+    if n.op_type == "Floor":
+        return [floor_value(b, x)]
+    if n.op_type == "Ceil":
+        return [b.unary("neg", floor_value(b, b.unary("neg", x)))]
+    one, half, two = (n.splat(v, x.dtype) for v in (1, 0.5, 2))
+    r = floor_value(b, x)
+    d = b.binary("sub", x, r)
+    parity = b.binary("sub", r, b.binary("mul", two, floor_value(b, b.binary("div", r, two))))
+    odd = b.compare("ne", parity, n.splat(0, x.dtype))
+    tie_up = b.select(b.compare("eq", d, half), odd, n.splat(False, BOOL))
+    up = b.select(b.compare("gt", d, half), n.splat(True, BOOL), tie_up)
+    return [b.select(up, b.binary("add", r, one), r)]
+
+
+@register("Sign", dtypes=NUMERIC, doc="`select` chain (NaN stays NaN)")
+def _sign(n: Node):
+    b, x = n.b, n.value(0)
+    zero = n.splat(0, x.dtype)
+    pos = b.select(b.compare("gt", x, zero), n.splat(1, x.dtype), x if is_float(x.dtype) else zero)
+    return [b.select(b.compare("lt", x, zero), n.splat(-1, x.dtype), pos)]
+
+
+@register("IsNaN", dtypes=FLOATS, doc="`graph.compare ne, x, x`")
+def _isnan(n: Node):
+    x = n.value(0)
+    return [n.b.compare("ne", x, x)]
+
+
+@register("IsInf", dtypes=FLOATS,
+          attrs={"detect_negative": ANY_VALUE, "detect_positive": ANY_VALUE},
+          doc="`graph.compare` with +-inf")
+def _isinf(n: Node):
+    b, x = n.b, n.value(0)
+    neg, pos = int(n.attr("detect_negative")), int(n.attr("detect_positive"))
+    if neg and pos:
+        return [b.compare("eq", b.unary("abs", x), n.splat(np.inf, x.dtype))]
+    if pos:
+        return [b.compare("eq", x, n.splat(np.inf, x.dtype))]
+    if neg:
+        return [b.compare("eq", x, n.splat(-np.inf, x.dtype))]
+    return [b.compare("lt", x, n.splat(-np.inf, x.dtype))]  # detects nothing: all false
+
+
+@register("Not", dtypes=(BOOL,), doc="`graph.compare eq, x, false`",
+          fold=lambda _n, ins: [np.logical_not(ins[0])] if is_known(ins[0]) else None)
+def _not(n: Node):
+    x = n.value(0)
+    return [n.b.compare("eq", x, n.splat(False, BOOL))]
+
+
+@register("LeakyRelu", dtypes=FLOATS, attrs={"alpha": ANY_VALUE},
+          doc="`graph.leaky_relu`")
+def _leaky_relu(n: Node):
+    return [n.b.unary("leaky_relu", n.value(0), {"alpha": float(n.attr("alpha"))})]
+
+
+@register("Elu", dtypes=FLOATS, attrs={"alpha": ANY_VALUE},
+          doc="`select(x < 0, alpha * (exp(x) - 1), x)`")
+def _elu(n: Node):
+    return [elu(n.b, n.value(0), float(n.attr("alpha")))]
+
+
+@register("Selu", dtypes=FLOATS, attrs={"alpha": ANY_VALUE, "gamma": ANY_VALUE},
+          doc="`gamma * select(x > 0, x, alpha * (exp(x) - 1))`")
+def _selu(n: Node):
+    b, x = n.b, n.value(0)
+    dt = x.dtype
+    neg = b.binary("mul", b.binary("sub", b.unary("exp", x), n.splat(1, dt)),
+                   n.splat(float(n.attr("alpha")), dt))
+    y = b.select(b.compare("gt", x, n.splat(0, dt)), x, neg)
+    return [b.binary("mul", y, n.splat(float(n.attr("gamma")), dt))]
+
+
+@register("Celu", dtypes=FLOATS, attrs={"alpha": ANY_VALUE},
+          doc="`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`")
+def _celu(n: Node):
+    b, x = n.b, n.value(0)
+    dt, alpha = x.dtype, float(n.attr("alpha"))
+    e = b.binary("mul", b.binary("sub", b.unary("exp", b.binary("div", x, n.splat(alpha, dt))),
+                                 n.splat(1, dt)), n.splat(alpha, dt))
+    return [b.binary("add", b.unary("relu", x), b.binary("min", e, n.splat(0, dt)))]
+
+
+@register("ThresholdedRelu", dtypes=FLOATS, attrs={"alpha": ANY_VALUE},
+          doc="`select(x > alpha, x, 0)`")
+def _thresholded_relu(n: Node):
+    return [activation(n.b, "ThresholdedRelu", n.value(0), float(n.attr("alpha")))]
+
+
+@register("HardSigmoid", dtypes=FLOATS, attrs={"alpha": ANY_VALUE, "beta": ANY_VALUE},
+          doc="`clamp(alpha * x + beta, 0, 1)`")
+def _hard_sigmoid(n: Node):
+    return [activation(n.b, "HardSigmoid", n.value(0), float(n.attr("alpha")),
+                       float(n.attr("beta")))]
+
+
+@register("Softplus", dtypes=FLOATS, doc="`max(x, 0) + log(1 + exp(-|x|))`")
+def _softplus(n: Node):
+    return [softplus(n.b, n.value(0))]
+
+
+@register("Softsign", dtypes=FLOATS, doc="`x / (1 + |x|)`")
+def _softsign(n: Node):
+    return [activation(n.b, "Softsign", n.value(0))]
+
+
+@register("Mish", dtypes=FLOATS, doc="`x * tanh(softplus(x))`")
+def _mish(n: Node):
+    b, x = n.b, n.value(0)
+    return [b.binary("mul", x, b.unary("tanh", softplus(b, x)))]
+
+
+@register("Swish", dtypes=FLOATS, attrs={"alpha": ANY_VALUE},
+          doc="`x * sigmoid(alpha * x)` (`graph.silu` for alpha = 1)")
+def _swish(n: Node):
+    b, x = n.b, n.value(0)
+    alpha = float(n.attr("alpha"))
+    if alpha == 1.0:
+        return [b.unary("silu", x)]
+    return [b.binary("mul", x, b.unary("sigmoid", b.binary("mul", x, n.splat(alpha, x.dtype))))]
+
+
+@register("Gelu", dtypes=FLOATS, attrs={"approximate": one_of("none", "tanh")},
+          doc="`graph.gelu` (exact or tanh approximation)")
+def _gelu(n: Node):
+    return [n.b.gelu(n.value(0), n.attr("approximate"))]
+
+
+@register("Shrink", dtypes=FLOATS, attrs={"bias": ANY_VALUE, "lambd": ANY_VALUE},
+          doc="`select(x < -lambd, x + bias, select(x > lambd, x - bias, 0))`")
+def _shrink(n: Node):
+    b, x = n.b, n.value(0)
+    dt = x.dtype
+    lam, bias = float(n.attr("lambd")), float(n.attr("bias"))
+    hi = b.select(b.compare("gt", x, n.splat(lam, dt)),
+                  b.binary("sub", x, n.splat(bias, dt)), n.splat(0, dt))
+    return [b.select(b.compare("lt", x, n.splat(-lam, dt)),
+                     b.binary("add", x, n.splat(bias, dt)), hi)]
+
+
+@register("PRelu", dtypes=FLOATS, typed=(0, 1),
+          doc="`select(x < 0, slope * x, x)` (slope broadcast to x)")
+def _prelu(n: Node):
+    b, x, slope = n.b, n.value(0), n.value(1)
+    y = b.select(b.compare("lt", x, n.splat(0, x.dtype)), b.binary("mul", x, slope), x)
+    if y.shape != x.shape:
+        raise Unsupported(f"slope {slope.type} does not broadcast to {x.type}")
+    return [y]
+
+
+# -- binary ----------------------------------------------------------------
+
+_BINARY_NUMPY = {
+    "Add": (np.add, lambda a, c: a + c),
+    "Sub": (np.subtract, lambda a, c: a - c),
+    "Mul": (np.multiply, lambda a, c: a * c),
+    "Div": (None, _py_int_div),
+}
+
+
+def _fold_binary(op_type):
+    np_fn, py_fn = _BINARY_NUMPY[op_type]
+
+    def fold(_node, ins):
+        a, c = ins[0], ins[1]
+        if a.dtype == object or c.dtype == object:
+            return [_elementwise_partial(py_fn, a, c)]
+        with np.errstate(all="ignore"):
+            if op_type == "Div":
+                out = _int_div(a, c) if a.dtype.kind in "iu" else np.divide(a, c)
+            else:
+                out = np_fn(a, c)
+        out = np.asarray(out).astype(a.dtype)
+        return [out] if _small_float_ok(out) else None
+    return fold
+
+
+def _emit_binary(op: str):
+    def emit(n: Node):
+        return [n.b.binary(op, n.value(0), n.value(1))]
+    return emit
+
+
+for _name in ("Add", "Sub", "Mul", "Div"):
+    register(_name, dtypes=NUMERIC, typed=(0, 1),
+             doc=f"`graph.{_name.lower()}`" + (" (integers: truncating)" if _name == "Div" else ""),
+             fold=_fold_binary(_name))(_emit_binary(_name.lower()))
+
+
+@register("Pow", dtypes=FLOATS,
+          doc="`graph.pow`; the exponent (any supported numeric type) is cast "
+              "to the base's type. Integer bases are not supported")
+def _pow(n: Node):
+    x, y = n.value(0), n.value(1)
+    if y.dtype == BOOL:
+        raise Unsupported("a bool exponent is not supported")
+    return [n.b.binary("pow", x, n.b.cast(y, x.dtype))]
+
+
+@register("Mod", dtypes=INTS, typed=(0, 1), attrs={"fmod": ANY_VALUE},
+          doc="Integers only: `a - b * (a / b)` (truncating), plus `b` where "
+              "the signs differ for `fmod = 0`",
+          fold=_known_only(lambda n, ins: [
+              (np.fmod(ins[0], ins[1]) if n.attr("fmod") else np.mod(ins[0], ins[1])).astype(ins[0].dtype)]))
+def _mod(n: Node):
+    b, x, y = n.b, n.value(0), n.value(1)
+    r = b.binary("sub", x, b.binary("mul", y, b.binary("div", x, y)))
+    if n.attr("fmod"):
+        return [r]
+    zero = n.splat(0, x.dtype)
+    fix = b.select(b.compare("ne", r, zero),
+                   b.compare("ne", b.compare("lt", r, zero), b.compare("lt", y, zero)),
+                   n.splat(False, BOOL))
+    return [b.select(fix, b.binary("add", r, y), r)]
+
+
+def _variadic_fold(fn):
+    def fold(_node, ins):
+        arrays = [a for a in ins if a is not None]
+        if any(a.dtype == object for a in arrays):
+            return None
+        out = arrays[0]
+        for a in arrays[1:]:
+            out = fn(out, a)
+        out = np.asarray(out).astype(arrays[0].dtype)
+        return [out] if _small_float_ok(out) else None
+    return fold
+
+
+def _emit_variadic(op: str):
+    def emit(n: Node):
+        vals = n.values()
+        out = vals[0]
+        for v in vals[1:]:
+            out = n.b.binary(op, out, v)
+        if n.op_type == "Mean" and len(vals) > 1:
+            out = n.b.binary("div", out, n.splat(len(vals), out.dtype))
+        return [out]
+    return emit
+
+
+register("Max", dtypes=NUMERIC, typed=ALL, doc="`graph.max` pairwise (NaN propagates)",
+         fold=_variadic_fold(np.maximum))(_emit_variadic("max"))
+register("Min", dtypes=NUMERIC, typed=ALL, doc="`graph.min` pairwise (NaN propagates)",
+         fold=_variadic_fold(np.minimum))(_emit_variadic("min"))
+register("Sum", dtypes=NUMERIC, typed=ALL, doc="`graph.add` pairwise",
+         fold=_variadic_fold(np.add))(_emit_variadic("add"))
+register("Mean", dtypes=FLOATS, typed=ALL, doc="`graph.add` pairwise, then `graph.div`")(
+    _emit_variadic("add"))
+
+
+# -- comparisons and logic -------------------------------------------------
+
+_COMPARE = {"Equal": ("eq", np.equal), "Less": ("lt", np.less),
+            "Greater": ("gt", np.greater), "LessOrEqual": ("le", np.less_equal),
+            "GreaterOrEqual": ("ge", np.greater_equal)}
+
+
+def _emit_compare(direction: str):
+    def emit(n: Node):
+        return [n.b.compare(direction, n.value(0), n.value(1))]
+    return emit
+
+
+for _name, (_dir, _np) in _COMPARE.items():
+    register(_name, dtypes=ANY if _name == "Equal" else NUMERIC, typed=(0, 1),
+             doc=f"`graph.compare {_dir}`",
+             fold=_known_only(lambda _n, ins, f=_np: [np.asarray(f(ins[0], ins[1]))]))(
+        _emit_compare(_dir))
+
+
+@register("And", "Or", "Xor", dtypes=(BOOL,), typed=(0, 1),
+          doc="`graph.select` (And, Or), `graph.compare ne` (Xor)",
+          fold=_known_only(lambda n, ins: [np.asarray(
+              {"And": np.logical_and, "Or": np.logical_or,
+               "Xor": np.logical_xor}[n.op_type](ins[0], ins[1]))]))
+def _logic(n: Node):
+    b, x, y = n.b, n.value(0), n.value(1)
+    if n.op_type == "And":
+        return [b.select(x, y, n.splat(False, BOOL))]
+    if n.op_type == "Or":
+        return [b.select(x, n.splat(True, BOOL), y)]
+    return [b.compare("ne", x, y)]
+
+
+def _fold_where(_node, ins):
+    c, x, y = ins
+    if c.dtype == object:
+        return None
+    if x.dtype == object or y.dtype == object:
+        out = np.where(c, x.astype(object), y.astype(object))
+        return [make_partial(list(out.reshape(-1)), out.shape)]
+    return [np.where(c, x, y).astype(x.dtype)]
+
+
+@register("Where", dtypes=ANY, typed=(1, 2), doc="`graph.select`", fold=_fold_where)
+def _where(n: Node):
+    return [n.b.select(n.value(0), n.value(1), n.value(2))]
+
+
+@register("Clip", dtypes=NUMERIC,
+          doc="`graph.clamp` when min/max are constants, else `graph.max`/"
+              "`graph.min` with them")
+def _clip(n: Node):
+    b, x = n.b, n.value(0)
+    bounds = {}           # constant bounds: clamp attributes
+    tensors = []          # run-time bounds: (op, value)
+    for i, key, op in ((1, "min", "max"), (2, "max", "min")):
+        if not n.has(i):
+            continue
+        c = n.maybe_const(i)
+        if c is not None and c.size != 1:
+            raise Unsupported(f"{key} must be a scalar")
+        if c is None or not is_float(x.dtype):
+            # Integer bounds stay exact as tensors (f64 attributes would
+            # round those beyond 2^53).
+            tensors.append((op, n.value(i)))
+        else:
+            bounds[key] = float(c.reshape(-1)[0])
+    y = b.unary("clamp", x, bounds) if bounds else x
+    for op, v in tensors:
+        y = b.binary(op, y, b.cast(v, x.dtype))
+    return [y]
+
+
+# -- casts -----------------------------------------------------------------
+
+def _check_cast_to(v, _node):
+    if v not in ONNX_TO_NUMPY:
+        return f"cast to {onnx_type_name(v)} is not supported"
+    return None
+
+
+def _fold_cast(n: Node, ins):
+    x = ins[0]
+    to = numpy_dtype(n.attr("to")) if n.op_type == "Cast" else n.type(1).dtype
+    if x.dtype == object:
+        return [x] if to == I64 else None
+    if is_float(x.dtype) and to.kind in "iub" and not np.isfinite(x).all():
+        return None
+    with np.errstate(all="ignore"):
+        out = x.astype(to)
+    return [out] if _small_float_ok(out) or not is_float(x.dtype) else None
+
+
+@register("Cast", dtypes=ANY,
+          attrs={"to": Attr("float, float16, int32, int64, bool", _check_cast_to),
+                 "saturate": IGNORED, "round_mode": IGNORED},
+          doc="`graph.cast` (float to integer truncates toward zero; to bool "
+              "tests `!= 0`)", fold=_fold_cast)
+def _cast(n: Node):
+    return [n.b.cast(n.value(0), numpy_dtype(n.attr("to")))]
+
+
+@register("CastLike", dtypes=ANY, typed=(0, 1),
+          attrs={"saturate": IGNORED, "round_mode": IGNORED},
+          doc="`graph.cast` to the element type of `target_type`", fold=_fold_cast,
+          fold_inputs=(0,))
+def _cast_like(n: Node):
+    return [n.b.cast(n.value(0), n.type(1).dtype)]
+
+
+@register("Identity", dtypes=ANY, doc="no op")
+def _identity(n: Node):
+    return [n.tensor(0)]
+
+
+@register("Dropout", dtypes=FLOATS,
+          attrs={"seed": IGNORED},
+          doc="Inference only: the identity (`training_mode` must be absent "
+              "or a constant false); the mask output is all true")
+def _dropout(n: Node):
+    if n.has(2):
+        tm = n.maybe_const(2)
+        if tm is None or bool(tm.reshape(-1)[0]):
+            raise Unsupported("training mode (training_mode input not a constant false) "
+                              "is not supported")
+    outs: List[Output] = [n.tensor(0)]
+    if n.wants(1):
+        t = n.type(0)
+        if not t.is_static:
+            raise Unsupported("the mask output of a dynamic-shaped input")
+        outs.append(np.ones(t.shape, dtype=np.bool_))
+    return outs

@@ -1,0 +1,335 @@
+"""ATen op mappings: normalization, convolution and pooling, recurrent layers
+(the registry and the emission context are in :mod:`.core`)."""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional
+
+import torch
+
+from ...errors import Unsupported
+from ..dtypes import Value
+from .core import Args, SymInt, is_static_int, op
+
+
+# ---------------------------------------------------------------------------
+# Normalization
+# ---------------------------------------------------------------------------
+
+@op("aten.layer_norm")
+def _layer_norm(ctx, a):
+    x = ctx.to_float(ctx.tensor(a.input))
+    shape = ctx.ints(a.normalized_shape, what="normalized_shape")
+    w = a.get("weight")
+    bias = a.get("bias")
+    w = ctx.tensor(w, x.dtype) if w is not None else \
+        ctx.b.constant(torch.ones(shape, dtype=x.dtype))
+    bias = ctx.tensor(bias, x.dtype) if bias is not None else \
+        ctx.b.constant(torch.zeros(shape, dtype=x.dtype))
+    return ctx.b.layer_norm(x, w, bias, ctx.float_(a.get("eps", 1e-5), "eps"))
+
+
+@op("aten.native_layer_norm")
+def _native_layer_norm(ctx, a):
+    return (_layer_norm(ctx, a), None, None)
+
+
+def _check_batch_norm(a: Args) -> Optional[str]:
+    if a.get("training") is True:
+        return "batch_norm in training mode is not supported (call model.eval())"
+    if a.get("running_mean", 0) is None or a.get("running_var", 0) is None:
+        return "batch_norm without running statistics is not supported"
+    return None
+
+
+def _batch_norm(ctx, a) -> Value:
+    x = ctx.to_float(ctx.tensor(a.input))
+    mean = ctx.tensor(a.running_mean, x.dtype)
+    var = ctx.tensor(a.running_var, x.dtype)
+    n = mean.shape[0]
+    w = a.get("weight")
+    bias = a.get("bias")
+    w = ctx.tensor(w, x.dtype) if w is not None else ctx.b.constant(torch.ones(n, dtype=x.dtype))
+    bias = ctx.tensor(bias, x.dtype) if bias is not None else \
+        ctx.b.constant(torch.zeros(n, dtype=x.dtype))
+    return ctx.b.batch_norm(x, mean, var, w, bias, ctx.float_(a.get("eps", 1e-5), "eps"))
+
+
+@op("aten.batch_norm", "aten._native_batch_norm_legit_no_training",
+    "aten._batch_norm_impl_index", check=_check_batch_norm)
+def _batch_norm_op(ctx, a):
+    y = _batch_norm(ctx, a)
+    return y if a.schema is None or len(a.schema.returns) == 1 else \
+        (y,) + (None,) * (len(a.schema.returns) - 1)
+
+
+@op("aten.instance_norm", "aten.group_norm")
+def _group_norm(ctx, a):
+    """group_norm / instance_norm (without running stats), decomposed:
+    normalize [N, G, -1] groups, then the per-channel affine."""
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(a.input))
+    n, c = x.shape[0], x.shape[1]
+    if c is None or None in x.shape[2:]:
+        raise Unsupported("group_norm needs static channel and spatial dims")
+    if "num_groups" in a:
+        g = ctx.int_(a.num_groups, "num_groups")
+    else:
+        if a.get("use_input_stats") is False:
+            raise Unsupported("instance_norm with running stats is not supported")
+        g = c
+    eps = ctx.float_(a.get("eps", 1e-5), "eps")
+    y = ctx.reshape_dims(x, [n, g, math.prod(x.shape[1:]) // g])
+    mean = b.reduce("mean", y, [2], True)
+    d = b.binary("sub", y, mean)
+    var = b.reduce("mean", b.binary("mul", d, d), [2], True)
+    y = b.binary("mul", d, b.unary("rsqrt", b.binary("add", var, b.scalar(eps, x.dtype))))
+    y = ctx.reshape_dims(y, list(x.shape))
+    bshape = [c] + [1] * (x.rank - 2)
+    if a.get("weight") is not None:
+        y = b.binary("mul", y, b.reshape(ctx.tensor(a.weight, x.dtype), bshape))
+    if a.get("bias") is not None:
+        y = b.binary("add", y, b.reshape(ctx.tensor(a.bias, x.dtype), bshape))
+    return y
+
+
+# ---------------------------------------------------------------------------
+# Convolution and pooling
+# ---------------------------------------------------------------------------
+
+def _check_conv(a: Args) -> Optional[str]:
+    if a.get("transposed") is True:
+        return "transposed convolution is not supported"
+    pad = a.get("padding")
+    if isinstance(pad, str) and pad not in ("same", "valid"):
+        return f"padding={pad!r} is not supported"
+    w = a.get("weight")
+    if isinstance(w, Value) and w.type is not None and w.rank not in (3, 4):
+        return f"{w.rank - 2}-d convolution is not supported (conv1d and conv2d are)"
+    return None
+
+
+def _conv(ctx, a) -> Value:
+    b = ctx.b
+    x, w = ctx.promote(a.input, a.weight)
+    x = ctx.to_float(x)
+    w = ctx.tensor(w, x.dtype)
+    bias = a.get("bias")
+    bias = ctx.tensor(bias, x.dtype) if bias is not None else None
+    spatial = w.rank - 2
+    if spatial not in (1, 2):
+        raise Unsupported(f"{spatial}-d convolution is not supported")
+    unbatched = x.rank == spatial + 1
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    stride = ctx.ints(a.get("stride", 1), spatial, "stride")
+    dilation = ctx.ints(a.get("dilation", 1), spatial, "dilation")
+    groups = ctx.int_(a.get("groups", 1), "groups")
+    pad = a.get("padding", 0)
+    kernel = list(w.shape[2:])
+    if isinstance(pad, str):
+        if pad == "valid":
+            lo = hi = [0] * spatial
+        elif pad == "same":
+            total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            lo = [t // 2 for t in total]
+            hi = [t - l for t, l in zip(total, lo)]
+        else:
+            raise Unsupported(f"padding={pad!r} is not supported")
+    else:
+        lo = hi = ctx.ints(pad, spatial, "padding")
+    if a.get("transposed") is True:
+        raise Unsupported("transposed convolution is not supported")
+    if spatial == 1:  # conv1d as a conv2d over [N, C, 1, L]
+        x = ctx.reshape_dims(x, list(x.shape[:2]) + [1, x.shape[2]])
+        w = ctx.reshape_dims(w, list(w.shape[:2]) + [1, w.shape[2]])
+        stride, dilation = [1] + stride, [1] + dilation
+        lo, hi = [0] + list(lo), [0] + list(hi)
+    y = b.conv2d(x, w, bias, strides=stride, padding=[lo[0], lo[1], hi[0], hi[1]],
+                 dilations=dilation, groups=groups)
+    if spatial == 1:
+        y = ctx.reshape_dims(y, [y.shape[0], y.shape[1], y.shape[3]])
+    if unbatched:
+        y = ctx.reshape_dims(y, list(y.shape[1:]))
+    return y
+
+
+op("aten.conv2d", "aten.conv1d", "aten.convolution", "aten._convolution",
+   "aten._convolution_mode", check=_check_conv)(_conv)
+
+
+def _pool_params(ctx, a, x: Value):
+    kernel = ctx.ints(a.kernel_size, 2, "kernel_size")
+    stride = a.get("stride")
+    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
+        else ctx.ints(stride, 2, "stride")
+    pad = ctx.ints(a.get("padding", 0), 2, "padding")
+    return kernel, stride, [pad[0], pad[1], pad[0], pad[1]]
+
+
+def _pool_input(ctx, x: Value, rank: int = 4):
+    if x.rank == 3:
+        return ctx.reshape_dims(x, [1] + list(x.shape)), True
+    return x, False
+
+
+@op("aten.max_pool2d", "aten.max_pool2d_with_indices")
+def _max_pool2d(ctx, a):
+    x, unbatched = _pool_input(ctx, ctx.tensor(a.self))
+    kernel, stride, pad = _pool_params(ctx, a, x)
+    y = ctx.b.pool2d("max_pool2d", x, kernel=kernel, strides=stride, padding=pad,
+                     dilations=ctx.ints(a.get("dilation", 1), 2, "dilation"),
+                     ceil_mode=bool(a.get("ceil_mode", False)))
+    if unbatched:
+        y = ctx.reshape_dims(y, list(y.shape[1:]))
+    return (y, None) if len(a.schema.returns) == 2 else y
+
+
+@op("aten.avg_pool2d", check=lambda a: "avg_pool2d divisor_override is not supported"
+    if a.get("divisor_override") is not None else None)
+def _avg_pool2d(ctx, a):
+    x, unbatched = _pool_input(ctx, ctx.to_float(ctx.tensor(a.self)))
+    kernel, stride, pad = _pool_params(ctx, a, x)
+    cip = a.get("count_include_pad", True)
+    y = ctx.b.pool2d("avg_pool2d", x, kernel=kernel, strides=stride, padding=pad,
+                     ceil_mode=bool(a.get("ceil_mode", False)),
+                     count_include_pad=True if cip is None else bool(cip))
+    return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
+
+
+@op("aten.adaptive_avg_pool2d", "aten._adaptive_avg_pool2d")
+def _adaptive_avg_pool2d(ctx, a):
+    x, unbatched = _pool_input(ctx, ctx.to_float(ctx.tensor(a.self)))
+    size = a.output_size
+    size = [size, size] if not isinstance(size, (list, tuple)) else list(size)
+    size = [x.shape[2 + i] if s is None else ctx.int_(s, "output_size")
+            for i, s in enumerate(size)]
+    if size == [1, 1]:
+        y = ctx.b.reduce("mean", x, [2, 3], True)  # global pooling
+    else:
+        y = ctx.b.adaptive_avg_pool2d(x, size)
+    return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
+
+
+# ---------------------------------------------------------------------------
+# Recurrent layers: a graph.loop over time
+# ---------------------------------------------------------------------------
+
+def _check_rnn(a: Args) -> Optional[str]:
+    if a.get("bidirectional") is True:
+        return "bidirectional RNNs are not supported"
+    if a.get("train") is True and a.get("dropout", 0) not in (0, 0.0):
+        return "RNN dropout in training mode is not supported (call model.eval())"
+    params = a.get("params")
+    layers = a.get("num_layers")
+    if isinstance(params, (list, tuple)) and is_static_int(layers) and layers > 0:
+        per = len(params) // layers
+        if per not in (2, 4):
+            return "LSTM projections (proj_size > 0) are not supported"
+    return None
+
+
+def _rnn(ctx, a, kind: str):
+    """aten.lstm.input / aten.gru.input, unidirectional, any num_layers.
+
+    Per layer: the input projection of every time step is one matmul before
+    the loop; the loop carries h (and c) and the output sequence, reads
+    step t with graph.gather (rank-0 index) and writes it with
+    graph.dynamic_update_slice.
+    """
+    b = ctx.b
+    if a.bidirectional:
+        raise Unsupported("bidirectional RNNs are not supported")
+    x = ctx.to_float(ctx.tensor(a.input))
+    dt = x.dtype
+    layers = ctx.int_(a.num_layers, "num_layers")
+    params = [ctx.tensor(p, dt) for p in a.params]
+    has_bias = bool(a.has_biases)
+    per = 4 if has_bias else 2
+    if len(params) != per * layers:
+        raise Unsupported("LSTM projections (proj_size > 0) are not supported")
+    batch_first = bool(a.batch_first)
+    unbatched = x.rank == 2
+    if unbatched:  # [T, I] -> [T, 1, I]
+        x = ctx.reshape_dims(x, [x.shape[0], 1, x.shape[1]])
+    elif batch_first:
+        x = b.transpose(x, [1, 0, 2])
+    hx = list(a.hx) if kind == "lstm" else [a.hx]
+    states0 = []
+    for h in hx:
+        h = ctx.tensor(h, dt)
+        if unbatched:
+            h = ctx.reshape_dims(h, [h.shape[0], 1, h.shape[1]])
+        states0.append(h)
+    gates = 4 if kind == "lstm" else 3
+    seq_len = x.shape[0]
+    trip = b.scalar(seq_len, torch.int64, weak=False) if seq_len is not None \
+        else ctx.dim_size(x, 0)
+    true = b.scalar(True, torch.bool, weak=False)
+    finals: List[List[Value]] = [[] for _ in states0]
+    for layer in range(layers):
+        w_ih, w_hh = params[per * layer], params[per * layer + 1]
+        hidden = w_hh.shape[1]
+        xw = b.matmul(x, b.transpose(w_ih, [1, 0]))          # [T, B, G*H]
+        if has_bias:
+            xw = b.binary("add", xw, params[per * layer + 2])
+        b_hh = params[per * layer + 3] if has_bias else None
+        w_hh_t = b.transpose(w_hh, [1, 0])
+        init = [ctx.take(s, 0, layer) for s in states0]       # [B, H] each
+        out0 = ctx.full([_dim_or_sym(x, 0), _dim_or_sym(x, 1), hidden], 0.0, dt)
+
+        def body(t, carried, xw=xw, w_hh_t=w_hh_t, b_hh=b_hh, hidden=hidden):
+            h = carried[0]
+            xt = b.gather(xw, t, 0)                             # [B, G*H]
+            hw = b.matmul(h, w_hh_t)
+            if kind == "lstm":
+                c = carried[1]
+                g = b.binary("add", xt, hw)
+                if b_hh is not None:
+                    g = b.binary("add", g, b_hh)
+                i, f, gg, o = b.split(g, 1, [hidden] * gates)
+                i, f, o = b.unary("sigmoid", i), b.unary("sigmoid", f), b.unary("sigmoid", o)
+                c2 = b.binary("add", b.binary("mul", f, c), b.binary("mul", i, b.unary("tanh", gg)))
+                h2 = b.binary("mul", o, b.unary("tanh", c2))
+                new_states = [h2, c2]
+            else:
+                if b_hh is not None:
+                    hw = b.binary("add", hw, b_hh)
+                xr, xz, xn = b.split(xt, 1, [hidden] * gates)
+                hr, hz, hn = b.split(hw, 1, [hidden] * gates)
+                r = b.unary("sigmoid", b.binary("add", xr, hr))
+                z = b.unary("sigmoid", b.binary("add", xz, hz))
+                n = b.unary("tanh", b.binary("add", xn, b.binary("mul", r, hn)))
+                # h' = (1 - z) * n + z * h = n + z * (h - n)
+                h2 = b.binary("add", n, b.binary("mul", z, b.binary("sub", h, n)))
+                new_states = [h2]
+            out = b.dynamic_update_slice(carried[-1], h2, t, 0)
+            return true, new_states + [out]
+
+        hints = ["h", "c"][:len(init)] + ["out"]
+        results = b.loop(trip, true, init + [out0], body, iv_hint="t", carried_hints=hints)
+        for k, s in enumerate(results[:-1]):
+            finals[k].append(s)
+        x = results[-1]
+    out = x
+    if unbatched:
+        out = ctx.reshape_dims(out, [out.shape[0], out.shape[2]])
+    elif batch_first:
+        out = b.transpose(out, [1, 0, 2])
+    states = []
+    for per_layer in finals:
+        stacked = b.concat([ctx.reshape_dims(s, [1] + list(s.shape)) for s in per_layer], 0)
+        if unbatched:
+            stacked = ctx.reshape_dims(stacked, [stacked.shape[0], stacked.shape[2]])
+        states.append(stacked)
+    return tuple([out] + states)
+
+
+def _dim_or_sym(x: Value, axis: int):
+    d = x.shape[axis]
+    return d if d is not None else SymInt(f"dim{axis}", (x, axis))
+
+
+op("aten.lstm.input", check=_check_rnn)(lambda ctx, a: _rnn(ctx, a, "lstm"))
+op("aten.gru.input", check=_check_rnn)(lambda ctx, a: _rnn(ctx, a, "gru"))

@@ -1,0 +1,341 @@
+"""PyTorch (``torch.export`` / ``torch.fx``) -> ``graph`` dialect importer.
+
+:func:`import_torch` captures a model with ``torch.export.export`` (no
+core-ATen decomposition: high-level ops such as ``aten.linear``,
+``aten.conv2d``, ``aten.layer_norm``, ``aten.scaled_dot_product_attention``
+and ``aten.lstm`` map directly onto ``graph`` ops), walks the FX graph and
+prints an MLIR module whose ``func.func @main`` computes the model.
+Without ``torch.export`` (old PyTorch), or with ``method="fx"``, the model
+is captured with ``torch.fx.symbolic_trace`` instead and its calls of
+modules, functions and tensor methods are normalized to the same ATen
+mappings (static shapes only).
+
+Details:
+
+* In-place ops (``ReLU(inplace=True)``, ``x += y``) make the importer
+  functionalize the program (``run_decompositions({})``, which decomposes
+  nothing). Ops without a mapping but with a PyTorch decomposition are
+  decomposed, and only those.
+* ``nn.MultiheadAttention`` and ``nn.TransformerEncoderLayer``:
+  ``torch.export`` always traces their decomposed ("slow") path, never the
+  fused ``_native_multi_head_attention`` / ``_transformer_encoder_layer_fwd``
+  kernels, so they import as linear/matmul/softmax (or
+  ``scaled_dot_product_attention``) ops.
+* ``torch.cond`` becomes ``graph.if``; ``aten.lstm``/``aten.gru`` a
+  ``graph.loop`` over time.
+* Ops whose inputs are all import-time constants (``torch.arange``,
+  ``torch.triu(torch.ones(n, n))``, parameter slices) are evaluated in
+  Python and emitted as ``graph.constant``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+import torch
+
+from ..errors import Unsupported, UnsupportedOp, UnsupportedOpsError
+from .aten import to_graph_value
+from .dtypes import DTYPE_TO_MLIR, TensorType, Value, module_text
+from .fx_graph import FxGraphImporter, _named_state, tensor_type_of
+
+__all__ = ["import_torch", "parameter_order"]
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+def parameter_order(model) -> List[torch.Tensor]:
+    """The tensors :func:`import_torch` with ``params_as_args=True`` takes
+    after the user inputs, in order: ``model.named_parameters()``, then
+    ``model.named_buffers()`` (duplicates, e.g. tied weights, once).
+    Empty for a plain function."""
+    if not isinstance(model, torch.nn.Module):
+        return []
+    return [t for _, t in _named_state(model)]
+
+
+def import_torch(model_or_fn, example_args, *, params_as_args: bool = False,
+                 dynamic_dims: Optional[Dict[int, Sequence[int]]] = None,
+                 entry: str = "main", method: Optional[str] = None) -> str:
+    """Imports a PyTorch model or function as MLIR text in the ``graph``
+    dialect.
+
+    Args:
+        model_or_fn: an ``nn.Module`` (use ``.eval()`` for inference:
+            dropout and batch norm in training mode are reported as
+            unsupported) or a function of tensors.
+        example_args: a tensor or a tuple of tensors; their shapes and
+            dtypes become the function's argument types.
+        params_as_args: by default parameters and buffers are embedded as
+            ``graph.constant``. With True they become function arguments
+            after the user inputs, in the order of :func:`parameter_order`
+            (``named_parameters()`` then ``named_buffers()``), each with its
+            qualified name as location.
+        dynamic_dims: ``{input index: [dims]}``, the dims of each input that
+            are dynamic (``tensor<?x...>``), e.g. ``{0: [0]}`` for a dynamic
+            batch. Uses ``torch.export`` dynamic shapes; PyTorch may
+            specialize (and then reject) a dim the model needs static.
+        entry: the function's name.
+        method: ``"export"`` (default when available) or ``"fx"``
+            (``torch.fx.symbolic_trace``; static shapes only).
+
+    Returns:
+        The module as text: ``func.func @<entry>(inputs...) -> results``.
+        Every op carries a location ``loc("node"("file.py":line:0))``
+        pointing at the model's source line.
+
+    Raises:
+        UnsupportedOpsError: listing every unsupported op or attribute value
+            in the model, before anything is emitted.
+    """
+    if isinstance(example_args, torch.Tensor):
+        example_args = (example_args,)
+    example_args = tuple(example_args)
+    if method is None:
+        method = "export" if hasattr(torch, "export") and \
+            hasattr(torch.export, "export") else "fx"
+    if method == "export":
+        return _ExportImporter(model_or_fn, example_args, params_as_args,
+                               dynamic_dims, entry).run()
+    if method == "fx":
+        if dynamic_dims:
+            raise NotImplementedError("dynamic_dims needs torch.export "
+                                      "(method='export')")
+        from .fx_trace import FxTraceImporter
+        return FxTraceImporter(model_or_fn, example_args, params_as_args,
+                               entry).run()
+    raise ValueError(f"unknown import method {method!r} (use 'export' or 'fx')")
+
+
+class _FunctionModule(torch.nn.Module):
+    """Wraps a plain function so that torch.export can capture it."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+        # Non-strict export keeps only `forward` frames in stack traces;
+        # anchoring the function keeps its lines too (private API, optional).
+        anchor = getattr(torch.fx.proxy, "_register_stack_trace_anchor", None)
+        if anchor is not None:
+            anchor(fn)
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+def _has_mutation(graph: torch.fx.Graph) -> bool:
+    return any(isinstance(n.target, torch._ops.OpOverload) and n.target._schema.is_mutable
+               for n in graph.nodes if n.op == "call_function")
+
+
+def _parameter_names(fn, n: int) -> Optional[List[str]]:
+    """The names of ``fn``'s first ``n`` positional parameters, if it has
+    them (the function's inputs are named after them in the MLIR)."""
+    import inspect
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in params
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return names[:n] if len(names) >= n else None
+
+
+class _ExportImporter(FxGraphImporter):
+    def __init__(self, model, example_args, params_as_args, dynamic_dims, entry):
+        self.model = model if isinstance(model, torch.nn.Module) else _FunctionModule(model)
+        self.example_args = example_args
+        self.params_as_args = params_as_args
+        self.dynamic_dims = dynamic_dims or {}
+        self.entry = entry
+
+    def _export(self):
+        dynamic_shapes = None
+        if self.dynamic_dims:
+            for i in self.dynamic_dims:
+                if not 0 <= i < len(self.example_args):
+                    raise ValueError(f"dynamic_dims: no input {i}")
+            specs = []
+            for i, t in enumerate(self.example_args):
+                dims = self.dynamic_dims.get(i) or []
+                specs.append({int(d) % max(t.dim(), 1): torch.export.Dim(f"in{i}_dim{d}")
+                              for d in dims} or None)
+            dynamic_shapes = tuple(specs)
+            if isinstance(self.model, _FunctionModule):
+                dynamic_shapes = (dynamic_shapes,)
+        try:
+            return torch.export.export(self.model, self.example_args,
+                                       dynamic_shapes=dynamic_shapes)
+        except Exception as e:
+            text = f"{type(e).__name__} {e}".lower()
+            if "datadependent" in text or "data-dependent" in text or \
+                    "data dependent" in text:
+                first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+                raise NotImplementedError(
+                    "torch.export cannot capture the model: its control flow "
+                    f"depends on tensor values ({type(e).__name__}: {first}). "
+                    "Script it instead (torch.jit.script(model), which "
+                    "graphopt.compile and import_torchscript accept: the branch "
+                    "becomes graph.if), or write it with torch.cond") from e
+            raise
+
+    def run(self) -> str:
+        ep = self._export()
+        if _has_mutation(ep.graph):
+            # In-place ops (relu_, add_): functionalize. An empty table
+            # decomposes nothing, so linear/conv2d/... stay as they are.
+            ep = ep.run_decompositions({})
+        super().__init__(ep.graph, self.entry)
+        self.ep = ep
+        self.root_module = ep.graph_module
+        sig = ep.graph_signature
+        self.specs = {s.arg.name: s for s in sig.input_specs
+                      if hasattr(s.arg, "name")}
+        errors = self.collect_unsupported()
+        errors += self._mutations()
+        if errors:
+            decomposed = self._decompose_unsupported(errors)
+            if decomposed is None:
+                raise UnsupportedOpsError(errors)
+            return decomposed
+        return self._emit_module()
+
+    def _decompose_unsupported(self, errors) -> Optional[str]:
+        """Core-ATen-decomposes only the unsupported ops (when PyTorch has a
+        decomposition for them) and imports again; None if that does not
+        remove every error."""
+        names = {e.op for e in errors}
+        table = torch.export.default_decompositions() if hasattr(
+            torch.export, "default_decompositions") else None
+        if table is None:
+            return None
+        chosen = {k: v for k, v in table.items()
+                  if isinstance(k, torch._ops.OpOverload) and
+                  str(k.name()).replace("::", ".") in names}
+        if not chosen:
+            return None
+        try:
+            ep = self.ep.run_decompositions(chosen)
+        except Exception:
+            return None
+        retry = _ExportImporter.__new__(_ExportImporter)
+        retry.__dict__.update(self.__dict__)
+        FxGraphImporter.__init__(retry, ep.graph, self.entry)
+        retry.ep = ep
+        retry.root_module = ep.graph_module
+        retry.specs = {s.arg.name: s for s in ep.graph_signature.input_specs
+                       if hasattr(s.arg, "name")}
+        remaining = retry.collect_unsupported() + retry._mutations()
+        if remaining:
+            # Report what is left, unless the decompositions introduced ops
+            # the user never wrote.
+            if {e.op for e in remaining} <= names:
+                raise UnsupportedOpsError(remaining)
+            return None
+        return retry._emit_module()
+
+    def _mutations(self) -> List[UnsupportedOp]:
+        errors = []
+        for s in self.ep.graph_signature.output_specs:
+            kind = s.kind.name
+            if kind != "USER_OUTPUT":
+                errors.append(UnsupportedOp(
+                    "output", s.arg.name,
+                    f"the model updates {getattr(s, 'target', '') or 'a tensor'} in place "
+                    f"({kind.lower()}); is it in training mode? (call model.eval())"))
+        return errors
+
+    def _emit_module(self) -> str:
+        self._state = dict(_named_state(self.model))
+        self._param_args: Dict[str, Value] = {}
+        self.symbol_sources = {}
+        b = self.builder
+        # User inputs first, then (with params_as_args) every parameter and
+        # buffer in parameter_order(), so the signature does not depend on
+        # which of them the graph uses.
+        user = [n for n in self.graph.nodes if n.op == "placeholder"
+                and self.specs[n.name].kind.name == "USER_INPUT"]
+        names = [n.name for n in user]
+        if isinstance(self.model, _FunctionModule):
+            names = _parameter_names(self.model.fn, len(user)) or names
+        for n, name in zip(user, names):
+            ty = tensor_type_of(n.meta.get("val"))
+            if ty is None:
+                raise UnsupportedOpsError([UnsupportedOp(
+                    "input", n.name, f"input of type {n.meta.get('val')!r} is not "
+                    "supported (inputs must be f32/f16/bf16/i1/i32/i64 tensors)")])
+            v = b.add_argument(name, ty)
+            self.env[n] = v
+            val = n.meta.get("val")
+            for d, size in enumerate(val.shape):
+                if ty.shape[d] is None:
+                    self.symbol_sources.setdefault(str(size), (v, d))
+        if self.params_as_args:
+            for name, t in self._state.items():
+                self._param_args[name] = b.add_argument(
+                    "p_" + name.replace(".", "_"),
+                    TensorType(tuple(t.shape), t.dtype), loc=name)
+        self.emit()
+        return module_text([b])
+
+    # -- inputs ------------------------------------------------------------------
+
+    def check_placeholder(self, node) -> Optional[str]:
+        spec = self.specs.get(node.name)
+        if spec is None:
+            return None
+        kind = spec.kind.name
+        if kind in ("CUSTOM_OBJ", "TOKEN"):
+            return f"input of kind {kind.lower()} is not supported"
+        val = node.meta.get("val")
+        if kind == "USER_INPUT" and not (isinstance(val, torch.Tensor) and
+                                         val.dtype in DTYPE_TO_MLIR):
+            return (f"input {node.name} of type {getattr(val, 'dtype', type(val).__name__)} "
+                    "is not supported (inputs must be f32/f16/bf16/i1/i32/i64 tensors)")
+        return None
+
+    def placeholder(self, node):
+        if node in self.env:  # user input
+            return self.env[node]
+        spec = self.specs[node.name]
+        kind, target = spec.kind.name, spec.target
+        if kind in ("PARAMETER", "BUFFER"):
+            if not node.users:
+                return None
+            if self.params_as_args:
+                arg = self._param_args.get(target)
+                if arg is None:  # an alias of a deduplicated tensor
+                    t = self._tensor(target)
+                    arg = next((self._param_args[n] for n, s in self._state.items()
+                                if s is t), None)
+                if arg is None:
+                    raise Unsupported(f"parameter {target} not found in the model")
+                return arg
+            with self.builder.location(target):
+                return self.ctx.tensor(self._tensor(target))
+        if kind == "CONSTANT_TENSOR":
+            if not node.users:
+                return None
+            with self.builder.location(target):
+                return to_graph_value(self.ctx, self._tensor(target))
+        raise Unsupported(f"input of kind {kind.lower()} is not supported")
+
+    def _tensor(self, target: str) -> torch.Tensor:
+        if target in self.ep.state_dict:
+            return self.ep.state_dict[target]
+        if target in self.ep.constants:
+            return self.ep.constants[target]
+        return self._state[target]
+
+    def output_values(self, node) -> List[Any]:
+        """The user outputs (mutated buffers, also returned by the graph,
+        are reported by :meth:`_mutations`)."""
+        values = []
+        for o, spec in zip(node.args[0], self.ep.graph_signature.output_specs):
+            if spec.kind.name != "USER_OUTPUT":
+                continue
+            values.append(self.env[o] if isinstance(o, torch.fx.Node)
+                          else getattr(spec.arg, "value", o))
+        return values
