@@ -279,34 +279,10 @@ def run_mutant(case: dict) -> dict:
     return {**outcome, "outcome": "ok", "reason": "correct result"}
 
 
-def worker_main(case_dir: Path) -> int:
-    for line in sys.stdin:
-        name = line.strip()
-        if not name:
-            continue
-        with open(case_dir / f"{name}.pkl", "rb") as f:
-            case = pickle.load(f)
-        try:
-            result = run_mutant(case)
-        except Exception as e:  # a bug of the fuzzer itself
-            result = {"outcome": "internal", "reason": f"fuzzer: {type(e).__name__}: {e}"}
-        result.update(name=name, status=result["outcome"])
-        sys.stdout.write(nt.RESULT_MARK + json.dumps(result) + "\n")
-        sys.stdout.flush()
-    return 0
-
-
-class _Worker(nt.Worker):
-    def _start(self):
-        import subprocess
-        import threading
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", str(self.case_dir)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, bufsize=1, env=nt._python_path_env(), start_new_session=True)
-        import queue
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+def _run(case: dict) -> dict:
+    result = run_mutant(case)
+    result["status"] = result["outcome"]
+    return result
 
 
 # ---------------------------------------------------------------------------
@@ -324,7 +300,7 @@ def main(argv=None) -> int:
     ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        return worker_main(args.worker)
+        return nt.worker_main(args.worker, _run)
 
     import onnx
     t0 = time.perf_counter()
@@ -353,39 +329,16 @@ def main(argv=None) -> int:
             with open(tmp / f"{key}.pkl", "wb") as f:
                 pickle.dump({"model": model, "inputs": inputs, "names": names,
                              "contradicts": contradicts}, f)
-        todo = list(mutants)
-        results = {}
-        import queue
-        import threading
-        q: queue.Queue = queue.Queue()
-        for k in todo:
-            q.put(k)
-        lock = threading.Lock()
-
-        def loop():
-            w = _Worker(tmp)
-            try:
-                while True:
-                    try:
-                        k = q.get_nowait()
-                    except queue.Empty:
-                        return
-                    r = w.run(k, args.timeout)
-                    if r.get("category") in ("crash", "timeout"):
-                        r = {"outcome": "crash", "reason": r["reason"]}
-                    with lock:
-                        results[k] = r
-                        if args.verbose or r["outcome"] in BUGS:
-                            print(f"{r['outcome'].upper():9s} {k}: {mutants[k]['what']}: {r['reason']}",
-                                  flush=True)
-            finally:
-                w.close()
-
-        threads = [threading.Thread(target=loop) for _ in range(max(1, args.jobs))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        def report(k, r):
+            if r.get("category") in ("crash", "timeout"):
+                r.update(outcome="crash")
+            elif r.get("category") == "error":  # an exception escaped the worker's case
+                r.update(outcome="internal")
+            if args.verbose or r["outcome"] in BUGS:
+                print(f"{r['outcome'].upper():9s} {k}: {mutants[k]['what']}: {r['reason']}",
+                      flush=True)
+        results = nt.run_all(list(mutants), tmp, args.jobs, args.timeout, False,
+                             script=__file__, on_result=report)
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             for k, r in results.items():

@@ -264,7 +264,10 @@ def run_case(case: dict) -> dict:
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def worker_main(case_dir: Path) -> int:
+def worker_main(case_dir: Path, run=None) -> int:
+    """Runs the cases named on stdin with ``run`` (default :func:`run_case`;
+    scripts/fuzz_onnx.py passes its own), one JSON line each on stdout."""
+    run = run or run_case
     for line in sys.stdin:
         name = line.strip()
         if not name:
@@ -272,7 +275,7 @@ def worker_main(case_dir: Path) -> int:
         with open(case_dir / f"{name}.pkl", "rb") as f:
             case = pickle.load(f)
         try:
-            result = run_case(case)
+            result = run(case)
         except Exception as e:  # a bug of the runner itself
             result = {"status": "fail", "category": "error",
                       "reason": f"{type(e).__name__}: {_first_line(e)}"}
@@ -289,14 +292,15 @@ def worker_main(case_dir: Path) -> int:
 class Worker:
     """A worker process; restarted after a crash or a timeout."""
 
-    def __init__(self, case_dir: Path):
+    def __init__(self, case_dir: Path, script=None):
         self.case_dir = case_dir
+        self.script = Path(script or __file__).resolve()  # its --worker mode runs the cases
         self.proc = None
         self.lines: queue.Queue = queue.Queue()
 
     def _start(self):
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", str(self.case_dir)],
+            [sys.executable, str(self.script), "--worker", str(self.case_dir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1, env=_python_path_env(), start_new_session=True)
         self.lines = queue.Queue()
@@ -349,7 +353,11 @@ class Worker:
         self.proc = None
 
 
-def run_all(names, case_dir: Path, jobs: int, timeout: float, verbose: bool) -> dict:
+def run_all(names, case_dir: Path, jobs: int, timeout: float, verbose: bool,
+            script=None, on_result=None) -> dict:
+    """Runs the named cases in ``jobs`` workers (``script --worker``);
+    ``on_result(name, result)`` is called as each ends (default: a line per
+    case when ``verbose``)."""
     todo: queue.Queue = queue.Queue()
     for n in names:
         todo.put(n)
@@ -357,7 +365,7 @@ def run_all(names, case_dir: Path, jobs: int, timeout: float, verbose: bool) -> 
     lock = threading.Lock()
 
     def loop():
-        w = Worker(case_dir)
+        w = Worker(case_dir, script)
         try:
             while True:
                 try:
@@ -367,7 +375,9 @@ def run_all(names, case_dir: Path, jobs: int, timeout: float, verbose: bool) -> 
                 r = w.run(name, timeout)
                 with lock:
                     results[name] = r
-                    if verbose:
+                    if on_result is not None:
+                        on_result(name, r)
+                    elif verbose:
                         print(f"{r['status'].upper():12s} {name}"
                               + (f"  {r['reason']}" if r["reason"] else ""), flush=True)
         finally:

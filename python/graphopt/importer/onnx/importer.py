@@ -341,6 +341,13 @@ class _Importer:
                         else f"{schema.min_input} to {schema.max_input}"
                     problems.append(f"node '{label}' ({proto.op_type}): {n} input{'s' * (n != 1)}; the op "
                                     f"takes {takes}")
+                # onnx's Split inference indexes past its output list when
+                # num_outputs disagrees with it (an assertion abort).
+                for a in proto.attribute:
+                    if proto.op_type == "Split" and a.name == "num_outputs" and \
+                            a.i != len(proto.output):
+                        problems.append(f"node '{label}' ({proto.op_type}): num_outputs is "
+                                        f"{a.i} but the node has {len(proto.output)} outputs")
                 for k, name in enumerate(proto.input):
                     formal = schema.inputs[min(k, len(schema.inputs) - 1)] if schema.inputs else None
                     if not name and formal is not None and \

@@ -152,6 +152,8 @@ def _lp_norm(n: Node):
 def _lrn(n: Node):
     b, x = n.b, n.value(0)
     size = int(n.attr("size"))
+    if size <= 0:
+        raise Unsupported(f"invalid model: size must be positive, got {size}")
     c = x.shape[1]
     if c is None:
         raise Unsupported("a dynamic channel dim")
