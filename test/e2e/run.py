@@ -35,6 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(ROOT / "test" / "lib"))  # seed_models: the models shared by the suites
 if str(ROOT / "python") not in sys.path:
     sys.path.insert(1, str(ROOT / "python"))
 

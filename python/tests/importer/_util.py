@@ -9,6 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(1, str(ROOT / "test" / "lib"))  # seed_models: models shared by the suites
 
 # torch.export imports triton, whose bundled LLVM must be loaded before
 # libGraphOpt.so's symbols become global (graphopt._native does that at the

@@ -12,21 +12,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from graphopt.importer import UnsupportedOpsError, import_torch, parameter_order
+from seed_models import SimpleModel  # test/lib
 
 torch.manual_seed(0)
-
-
-class SimpleModel(nn.Module):
-    """The seed model: Linear(10, 20) -> ReLU -> Linear(20, 2)."""
-
-    def __init__(self):
-        super().__init__()
-        self.linear1 = nn.Linear(10, 20)
-        self.relu = nn.ReLU()
-        self.linear2 = nn.Linear(20, 2)
-
-    def forward(self, x):
-        return self.linear2(self.relu(self.linear1(x)))
 
 
 class ConvNet(nn.Module):
@@ -63,7 +51,7 @@ def test_seed_simple_model():
     text = import_torch(m, (x,))
     assert "func.func @main(%x: tensor<4x10xf32>) -> tensor<4x2xf32>" in text
     assert "graph.matmul" in text and "graph.relu" in text
-    assert 'loc("linear1.weight")' in text and "test_torch_fx.py" in text
+    assert 'loc("linear1.weight")' in text and "seed_models.py" in text
     check_numerics(text, m, (x,))
 
 

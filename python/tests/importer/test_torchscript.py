@@ -13,6 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from graphopt.importer import UnsupportedOpsError, import_torchscript
+from seed_models import SimpleModel, time_steps  # test/lib
 
 torch.manual_seed(0)
 
@@ -34,15 +35,6 @@ def for_and_while(x, n: int):
         x = x - 1
         k += 1
     return x, k
-
-
-@torch.jit.script
-def time_steps(x, h):
-    out = torch.zeros_like(x)
-    for t in range(x.size(0)):
-        h = torch.tanh(x[t] + h * 0.5)
-        out[t] = h
-    return out, h
 
 
 @torch.jit.script
@@ -69,17 +61,6 @@ class ListRNN(nn.Module):
             h = torch.tanh(self.ih(x[t]) + self.hh(h))
             outs.append(h)
         return torch.stack(outs), h
-
-
-class SimpleModel(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.linear1 = nn.Linear(10, 20)
-        self.relu = nn.ReLU()
-        self.linear2 = nn.Linear(20, 2)
-
-    def forward(self, x):
-        return self.linear2(self.relu(self.linear1(x)))
 
 
 def test_seed_if():

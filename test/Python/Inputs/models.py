@@ -1,21 +1,12 @@
-"""Models for the CLI tests (python -m graphopt import FILE.py:NAME)."""
-import torch
+"""Models for the CLI tests (python -m graphopt import FILE.py:NAME); the
+seed models come from test/lib/seed_models.py."""
+import sys
+from pathlib import Path
+
 import torch.nn as nn
 
-
-class SimpleModel(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.linear1 = nn.Linear(10, 20)
-        self.relu = nn.ReLU()
-        self.linear2 = nn.Linear(20, 2)
-
-    def forward(self, x):
-        return self.linear2(self.relu(self.linear1(x)))
-
-
-def my_function(x, y):
-    return torch.add(torch.matmul(x, y), x)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "lib"))
+from seed_models import SimpleModel, my_function  # noqa: E402,F401
 
 
 class NeedsArgs(nn.Module):

@@ -8,6 +8,7 @@ import torch
 import torch.nn as nn
 
 from framework import Spec, case
+from seed_models import time_steps as scripted_time_steps_fn  # test/lib
 
 
 def randn(*shape):
@@ -47,15 +48,6 @@ def scripted_if_nested_fn(x, y):
     else:
         z = torch.relu(x) + y
     return z
-
-
-@torch.jit.script
-def scripted_time_steps_fn(x, h):
-    out = torch.zeros_like(x)
-    for t in range(x.size(0)):
-        h = torch.tanh(x[t] + h * 0.5)
-        out[t] = h
-    return out, h
 
 
 @torch.jit.script

@@ -1,4 +1,5 @@
-"""The models of the two seed articles (shared/seeds/), verbatim.
+"""The cases of the two seed articles (shared/seeds/); the models, verbatim,
+are in test/lib/seed_models.py.
 
 Article 1 ("Graph mode optimization: XLA/JIT compilation and subgraph
 replacement"): `MyModule` (Linear 10->10; traced, saved and loaded with
@@ -28,32 +29,11 @@ import torch.fx as fx
 import torch.nn as nn
 
 from framework import Spec, case
+from seed_models import (Model, MyModule, SimpleModel, add, my_function,  # test/lib
+                         my_scripted_function)
 
 
 # ---------------------------------------------------------------- article 1
-
-class MyModule(torch.nn.Module):
-  def __init__(self):
-    super(MyModule, self).__init__()
-    self.linear = torch.nn.Linear(10, 10)
-
-  def forward(self, x):
-    return self.linear(x)
-
-
-def my_function(x, y):
-  a = torch.matmul(x, y)
-  b = torch.add(a, x)
-  return b
-
-
-@torch.jit.script
-def my_scripted_function(x, y):
-  if x.sum() > 0:
-    return x + y
-  else:
-    return x - y
-
 
 @case(tags=("seed",))
 def seed_my_module_linear():
@@ -121,38 +101,6 @@ def seed_fx_linear_to_identity():
 
 
 # ---------------------------------------------------------------- article 2
-
-def add(a, b):
-    return a + b
-
-
-class SimpleModel(nn.Module):
-    def __init__(self):
-        super(SimpleModel, self).__init__()
-        self.linear1 = nn.Linear(10, 20)
-        self.relu = nn.ReLU()
-        self.linear2 = nn.Linear(20, 2)
-
-    def forward(self, x):
-        x = self.linear1(x)
-        x = self.relu(x)
-        x = self.linear2(x)
-        return x
-
-
-class Model(nn.Module):
-    def __init__(self):
-        super(Model, self).__init__()
-        self.conv1 = nn.Conv2d(3, 16, kernel_size=3, padding=1)
-        self.relu = nn.ReLU()
-        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-
-    def forward(self, x):
-        x = self.conv1(x)
-        x = self.relu(x)
-        x = self.pool(x)
-        return x
-
 
 @case(tags=("seed", "torchscript"))
 def seed_scripted_add():
