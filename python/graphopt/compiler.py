@@ -84,6 +84,19 @@ class _Tree:
         return self.tuple_type(*values)
 
 
+class _SpecTree:
+    """A result structure given as the pytree spec torch.export recorded
+    (the same interface as :class:`_Tree`)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.num_leaves = spec.num_leaves
+
+    def unflatten(self, leaves: list):
+        import torch.utils._pytree as pytree
+        return pytree.tree_unflatten(list(leaves), self.spec)
+
+
 def _tree_of(value) -> Optional[_Tree]:
     """The structure of ``value``, or None when it holds something else than
     tensors (then results are returned flat)."""
@@ -282,6 +295,7 @@ class CompiledModule:
         self._params: list = []
         torch_args = tuple(_as_torch(a) for a in example_args)
         self._tree: Optional[_Tree] = None
+        self._out_spec = None  # the result's structure, from torch.export
         self._entry_for(arrays, torch_args)
         # After compiling, so that import errors come first.
         self._tree = self._output_tree(torch_args)
@@ -293,8 +307,12 @@ class CompiledModule:
         return isinstance(self.model, (torch.jit.ScriptModule,
                                        torch.jit.ScriptFunction))
 
-    def _output_tree(self, torch_args) -> Optional[_Tree]:
-        """Runs the model once eagerly to learn its output structure."""
+    def _output_tree(self, torch_args):
+        """The structure of the model's result: the one torch.export
+        recorded, else learned by running the model once eagerly
+        (TorchScript, the torch.fx path)."""
+        if self._out_spec is not None:
+            return _SpecTree(self._out_spec)
         torch = _torch()
         try:
             with _TORCH_LOCK, torch.no_grad():
@@ -304,7 +322,8 @@ class CompiledModule:
         return _tree_of(result)
 
     def _import(self, torch_args) -> str:
-        from .importer import import_torch, import_torchscript
+        from .importer import import_torchscript
+        from .importer.pytorch.fx import import_torch_with_structure
         if self._is_torchscript():
             if self.dynamic_dims:
                 raise NotImplementedError(
@@ -316,10 +335,12 @@ class CompiledModule:
                     "graphopt.compile: params_as_args is not supported for "
                     "TorchScript models")
             return import_torchscript(self.model, torch_args)
-        return import_torch(self.model, torch_args,
-                            params_as_args=self.params_as_args,
-                            dynamic_dims=self.dynamic_dims or None,
-                            entry=self.entry)
+        text, spec = import_torch_with_structure(
+            self.model, torch_args, params_as_args=self.params_as_args,
+            dynamic_dims=self.dynamic_dims or None, entry=self.entry)
+        if self._out_spec is None:
+            self._out_spec = spec
+        return text
 
     def _parameter_arrays(self) -> list:
         """With params_as_args: the model's parameters and buffers, in the

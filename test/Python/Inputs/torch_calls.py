@@ -6,6 +6,7 @@ against eager PyTorch (rtol 1e-5, atol 1e-5: f32 sums of 64 products in
 another order), including the inputs the direct path must hand back to the
 general one: a lazily negated view, a non-contiguous tensor, a tensor that
 requires grad, NumPy arrays, and a new shape."""
+import collections
 import threading
 
 import numpy as np
@@ -88,3 +89,30 @@ print("threads ok")
 # CHECK: numpy ok
 # CHECK: new shape, direct ok
 # CHECK: threads ok
+
+# The result's structure comes from torch.export's record of it: the model is
+# not run eagerly by graphopt.compile (forward runs once, for the export's
+# trace), and dicts, namedtuples and lists of results keep their shape.
+Pair = collections.namedtuple("Pair", "a b")
+
+
+class Structured(torch.nn.Module):
+    calls = 0
+
+    def forward(self, x):
+        Structured.calls += 1
+        return {"sum": x + 1, "pair": Pair(x * 2, [x - 1, x.relu()])}
+
+
+s_model = Structured().eval()
+x = torch.randn(3, 4)
+s_compiled = graphopt.compile(s_model, (x,))
+print("forward calls while compiling:", Structured.calls)
+got, want = s_compiled(x), s_model(x)
+assert type(got) is dict and type(got["pair"]) is Pair and type(got["pair"].b) is list
+for g_, w_ in [(got["sum"], want["sum"]), (got["pair"].a, want["pair"].a),
+               (got["pair"].b[0], want["pair"].b[0]), (got["pair"].b[1], want["pair"].b[1])]:
+    torch.testing.assert_close(g_, w_, rtol=1e-6, atol=1e-6)
+print("structured results ok")
+# CHECK: forward calls while compiling: 1
+# CHECK: structured results ok

@@ -39,7 +39,7 @@ from .aten import to_graph_value
 from .dtypes import DTYPE_TO_MLIR, TensorType, Value, module_text
 from .fx_graph import FxGraphImporter, _named_state, tensor_type_of
 
-__all__ = ["import_torch", "parameter_order"]
+__all__ = ["import_torch", "import_torch_with_structure", "parameter_order"]
 
 
 # ---------------------------------------------------------------------------
@@ -90,6 +90,20 @@ def import_torch(model_or_fn, example_args, *, params_as_args: bool = False,
         UnsupportedOpsError: listing every unsupported op or attribute value
             in the model, before anything is emitted.
     """
+    return import_torch_with_structure(
+        model_or_fn, example_args, params_as_args=params_as_args,
+        dynamic_dims=dynamic_dims, entry=entry, method=method)[0]
+
+
+def import_torch_with_structure(model_or_fn, example_args, *,
+                                params_as_args: bool = False,
+                                dynamic_dims: Optional[Dict[int, Sequence[int]]] = None,
+                                entry: str = "main", method: Optional[str] = None):
+    """:func:`import_torch`, and the structure of the model's result: the
+    ``torch.utils._pytree`` spec ``torch.export`` recorded (tuples, lists,
+    dicts of the function's results, in order), so that a caller can give
+    the compiled results that structure without running the model. The
+    spec is None on the ``torch.fx`` path, or when a result is not a tensor."""
     if isinstance(example_args, torch.Tensor):
         example_args = (example_args,)
     example_args = tuple(example_args)
@@ -97,15 +111,17 @@ def import_torch(model_or_fn, example_args, *, params_as_args: bool = False,
         method = "export" if hasattr(torch, "export") and \
             hasattr(torch.export, "export") else "fx"
     if method == "export":
-        return _ExportImporter(model_or_fn, example_args, params_as_args,
-                               dynamic_dims, entry).run()
+        importer = _ExportImporter(model_or_fn, example_args, params_as_args,
+                                   dynamic_dims, entry)
+        text = importer.run()
+        return text, importer.out_spec
     if method == "fx":
         if dynamic_dims:
             raise NotImplementedError("dynamic_dims needs torch.export "
                                       "(method='export')")
         from .fx_trace import FxTraceImporter
         return FxTraceImporter(model_or_fn, example_args, params_as_args,
-                               entry).run()
+                               entry).run(), None
     raise ValueError(f"unknown import method {method!r} (use 'export' or 'fx')")
 
 
@@ -123,6 +139,23 @@ class _FunctionModule(torch.nn.Module):
 
     def forward(self, *args):
         return self.fn(*args)
+
+
+def _output_spec(ep):
+    """The pytree spec of the exported function's result when every user
+    output is a tensor (None otherwise, or when this PyTorch does not say)."""
+    try:
+        spec = ep.module_call_graph[0].signature.out_spec
+        out_node = next(n for n in ep.graph.nodes if n.op == "output")
+        outs = [o for o, sp in zip(out_node.args[0], ep.graph_signature.output_specs)
+                if sp.kind.name == "USER_OUTPUT"]
+    except (AttributeError, IndexError, StopIteration):
+        return None
+    if spec is None or spec.num_leaves != len(outs) or not all(
+            isinstance(o, torch.fx.Node) and isinstance(o.meta.get("val"), torch.Tensor)
+            for o in outs):
+        return None
+    return spec
 
 
 def _has_mutation(graph: torch.fx.Graph) -> bool:
@@ -189,6 +222,7 @@ class _ExportImporter(FxGraphImporter):
             ep = ep.run_decompositions({})
         super().__init__(ep.graph, self.entry)
         self.ep = ep
+        self.out_spec = _output_spec(ep)
         self.root_module = ep.graph_module
         sig = ep.graph_signature
         self.specs = {s.arg.name: s for s in sig.input_specs
