@@ -417,21 +417,20 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   std::unique_ptr<CUDAHostAPI> cudaAPI;
   // Empty: the GPU's own, else sm_90.
   std::string chip = compile.chip.hasValue() ? std::string(compile.chip) : "";
-  if (emulate) {
-    auto path = findCUDARuntimeLibrary();
-    if (!path)
-      return path.takeError();
-    llvm::SmallString<256> driver(*path);
-    llvm::sys::path::remove_filename(driver);
-    llvm::sys::path::append(driver, "libGraphOptCUDAEmulator.so");
-    // The driver is chosen when the runtime first starts in this process.
-    setenv("GRAPHOPT_CUDA_DRIVER", driver.c_str(), /*overwrite=*/0);
-  }
   if (isCUDA) {
     auto api = loadCUDAHostAPI();
     if (!api)
       return api.takeError();
     cudaAPI = std::move(*api);
+    if (emulate) {
+      // The emulated driver, next to the runtime library, is chosen
+      // explicitly (before the runtime starts: one driver per process; a
+      // runtime already started with another is reported below).
+      llvm::SmallString<256> driver(cudaAPI->path);
+      llvm::sys::path::remove_filename(driver);
+      llvm::sys::path::append(driver, "libGraphOptCUDAEmulator.so");
+      (void)cudaAPI->useDriver(driver.c_str());
+    }
     if (!options.compileOnly) {
       if (cudaAPI->init(-1) != 0)
         return cudaAPI->error(

@@ -77,6 +77,7 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
   get(api->setErrorPrinting, "graphoptCudaSetErrorPrinting");
   get(api->forgetConstant, "graphoptCudaForgetConstant");
   get(api->driverPath, "graphoptCudaDriverPath");
+  get(api->useDriver, "graphoptCudaUseDriver");
   if (!missing.empty())
     return llvm::createStringError("%s lacks %s (a mismatched build?)",
                                    path->c_str(), missing.c_str());

@@ -41,6 +41,7 @@ struct Runner::CUDAHostAPI {
   void (*setErrorPrinting)(int) = nullptr;
   void (*forgetConstant)(const void *) = nullptr;
   const char *(*driverPath)() = nullptr;
+  int (*useDriver)(const char *) = nullptr;
 
   /// An error carrying the runtime's sticky CUDA error.
   llvm::Error error(const llvm::Twine &what) const {

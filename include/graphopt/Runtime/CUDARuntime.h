@@ -41,9 +41,16 @@ extern "C" {
  * device 0 (or GRAPHOPT_CUDA_DEVICE from the environment). */
 int graphoptCudaInit(int device);
 
-/* The driver library this process uses ("libcuda.so.1", or the library
- * named by GRAPHOPT_CUDA_DRIVER when the runtime started), or NULL before
- * the runtime has started. */
+/* Chooses the driver library the runtime opens when it starts: `path` (the
+ * emulated driver, libGraphOptCUDAEmulator.so, for --cuda-emulate), or
+ * libcuda.so.1 for NULL or "". Overrides GRAPHOPT_CUDA_DRIVER. Call it
+ * before anything else starts the runtime; returns 0, or 1 when the runtime
+ * has already started with another driver (one driver per process). */
+int graphoptCudaUseDriver(const char *path);
+
+/* The driver library this process uses ("libcuda.so.1", the library
+ * graphoptCudaUseDriver chose, or the one GRAPHOPT_CUDA_DRIVER names), or
+ * NULL before the runtime has started. */
 const char *graphoptCudaDriverPath(void);
 
 /* The sticky error ("CUDA_ERROR_NO_DEVICE (no CUDA-capable device is

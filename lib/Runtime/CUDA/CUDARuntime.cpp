@@ -108,6 +108,8 @@ struct State {
   std::unordered_map<CUfunction, const std::string *> kernelNames;
   /// The last kernel launched (under errorMutex).
   const std::string *lastKernel = nullptr;
+  /// The driver library graphoptCudaUseDriver chose (empty: none chosen).
+  std::string requestedDriver;
   /// The driver library opened ("libcuda.so.1" or GRAPHOPT_CUDA_DRIVER).
   std::string driverPath;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
@@ -182,17 +184,18 @@ template <typename T> bool resolve(void *lib, T &fn, const char *name) {
 }
 
 bool openDriver(Driver &cu) {
-  // GRAPHOPT_CUDA_DRIVER: another driver library (the emulated driver of
-  // --cuda-emulate, libGraphOptCUDAEmulator.so).
-  const char *path = std::getenv("GRAPHOPT_CUDA_DRIVER");
+  // Another driver library (the emulated driver of --cuda-emulate,
+  // libGraphOptCUDAEmulator.so): the one graphoptCudaUseDriver chose, else
+  // GRAPHOPT_CUDA_DRIVER.
+  const std::string &requested = state().requestedDriver;
+  const char *path = !requested.empty() ? requested.c_str()
+                                        : std::getenv("GRAPHOPT_CUDA_DRIVER");
   state().driverPath = path ? path : "libcuda.so.1";
   void *lib = dlopen(path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib && !path)
     lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
   if (!lib && path) {
-    setError("cannot open the CUDA driver library %s (GRAPHOPT_CUDA_DRIVER): "
-             "%s",
-             path, dlerror());
+    setError("cannot open the CUDA driver library %s: %s", path, dlerror());
     return false;
   }
   if (!lib) {
@@ -313,6 +316,16 @@ CUstream streamOf(void *stream) {
 extern "C" {
 
 int graphoptCudaInit(int device) { return ready(device) ? 0 : 1; }
+
+int graphoptCudaUseDriver(const char *path) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  std::string wanted = path ? path : "";
+  if (s.initialized)
+    return s.driverPath == (wanted.empty() ? "libcuda.so.1" : wanted) ? 0 : 1;
+  s.requestedDriver = wanted;
+  return 0;
+}
 
 const char *graphoptCudaDriverPath(void) {
   State &s = state();

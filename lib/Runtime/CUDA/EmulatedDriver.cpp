@@ -10,8 +10,9 @@
 // through the runtime's pool calls, copies, the constants cache, events,
 // and the Runner's upload/download of inputs and results.
 //
-// The runtime opens it instead of libcuda.so.1 when GRAPHOPT_CUDA_DRIVER
-// names it (the Runner does that for --cuda-emulate). Error injection for
+// The runtime opens it instead of libcuda.so.1 when graphoptCudaUseDriver
+// chose it (the Runner does for --cuda-emulate), or when GRAPHOPT_CUDA_DRIVER
+// names it. Error injection for
 // tests: GRAPHOPT_CUDA_EMULATOR_FAIL=<function name> makes that function
 // return CUDA_ERROR_OUT_OF_MEMORY (cuMemAllocAsync, ...) or
 // CUDA_ERROR_NO_DEVICE (cuInit).
