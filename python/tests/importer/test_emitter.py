@@ -37,8 +37,8 @@ def test_dense_forms():
     big = format_dense(torch.arange(20, dtype=torch.float32))
     assert big.startswith('dense<"0x') and len(big) == len('dense<"0x">') + 20 * 8
     # Non-finite values use the exact hex form; a single element is a splat.
-    assert format_dense(torch.full((5,), float("nan"))) == 'dense<"0x0000C07F">'
-    assert format_dense(torch.tensor([1.0, float("inf")])) == 'dense<"0x0000803F0000807F">'
+    assert format_dense(torch.full((5,), float("nan"))) == 'dense<"0x0000c07f">'
+    assert format_dense(torch.tensor([1.0, float("inf")])) == 'dense<"0x0000803f0000807f">'
     assert format_dense(torch.zeros(0, 3)) == "dense<>"
 
 
