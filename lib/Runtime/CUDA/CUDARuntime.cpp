@@ -110,7 +110,8 @@ struct State {
   const std::string *lastKernel = nullptr;
   /// The driver library graphoptCudaUseDriver chose (empty: none chosen).
   std::string requestedDriver;
-  /// The driver library opened ("libcuda.so.1" or GRAPHOPT_CUDA_DRIVER).
+  /// The driver library opened ("libcuda.so.1", requestedDriver, or
+  /// GRAPHOPT_CUDA_DRIVER).
   std::string driverPath;
   /// Managed (host-shared) buffers: freed with cuMemFree, not to the pool.
   std::unordered_set<void *> managed;

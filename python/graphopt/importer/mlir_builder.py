@@ -84,7 +84,8 @@ class DTypes:
 
     def key(self, value, dtype) -> tuple:
         """A hashable key for the scalar ``value`` of ``dtype`` (caching)."""
-        return (repr(float(value)) if self.is_float(dtype) else int(value), str(dtype))
+        return (repr(float(value)) if self.is_float(dtype) else int(value),
+                self.normalize(dtype))
 
 
 class NumpyDTypes(DTypes):

@@ -43,8 +43,8 @@ import numpy as np
 
 from ..errors import Unsupported, UnsupportedOp, UnsupportedOpsError
 from ..mlir_builder import FunctionBuilder as Builder, TensorType as TType, Value
-from .ops import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node, OpSpec,
-                  Sym, Tensor, dtype_name, is_dim, onnx_type_name)
+from .ops import (MAX_OPSET, MIN_OPSET, NUMPY_TO_ONNX, ONNX_TO_NUMPY, REGISTRY, Node,
+                  OpSpec, Sym, Tensor, dtype_name, is_dim, onnx_type_name, shape_text)
 
 if TYPE_CHECKING:
     import onnx
@@ -182,8 +182,7 @@ class _Importer:
             inferred = self.onnx.shape_inference.infer_shapes(
                 model, check_type=True, strict_mode=True, data_prop=True)
         except Exception as e:
-            lines = [l.strip() for l in str(e).splitlines() if l.strip()]
-            first = lines[0] if lines else type(e).__name__
+            first = _first_line(e)
             # An error inside a function op's expanded body (two op_types
             # deep) is ONNX's own: its MeanVarianceNormalization body fails
             # strict inference on a valid model. Those are not refused.
@@ -215,8 +214,7 @@ class _Importer:
             try:
                 self.onnx.checker.check_model(self.model, full_check=True)
             except Exception as e:
-                lines = [l.strip() for l in str(e).splitlines() if l.strip()]
-                self._checked = (lines[0] if lines else type(e).__name__)[:300]
+                self._checked = _first_line(e)[:300]
         return self._checked
 
     def schema(self, proto):
@@ -343,13 +341,14 @@ class _Importer:
                                     f"takes {takes}")
                 # onnx's Split inference indexes past its output list when
                 # num_outputs disagrees with it (an assertion abort).
-                for a in proto.attribute:
-                    if proto.op_type == "Split" and a.name == "num_outputs" and \
-                            a.i != len(proto.output):
-                        problems.append(f"node '{label}' ({proto.op_type}): num_outputs is "
-                                        f"{a.i} but the node has {len(proto.output)} outputs")
+                num_outputs = [a.i for a in proto.attribute if a.name == "num_outputs"]
+                if proto.op_type == "Split" and num_outputs and \
+                        num_outputs[0] != len(proto.output):
+                    problems.append(f"node '{label}' ({proto.op_type}): num_outputs is "
+                                    f"{num_outputs[0]} but the node has {len(proto.output)} "
+                                    "outputs")
                 for k, name in enumerate(proto.input):
-                    formal = schema.inputs[min(k, len(schema.inputs) - 1)] if schema.inputs else None
+                    formal = _formal_input(schema, k)
                     if not name and formal is not None and \
                             formal.option != OpSchema.FormalParameterOption.Optional:
                         problems.append(f"node '{label}' ({proto.op_type}): input {k} "
@@ -430,11 +429,7 @@ class _Importer:
         if info and info[0]:
             return info[0]
         t = self.tensors.get(name)
-        if t is not None:
-            for code, dt in ONNX_TO_NUMPY.items():
-                if dt == t.type.dtype:
-                    return code
-        return None
+        return NUMPY_TO_ONNX.get(t.type.dtype) if t is not None else None
 
     def _check_schema(self, proto) -> List[str]:
         """What ONNX's schema of the op requires of any node's types,
@@ -449,7 +444,7 @@ class _Importer:
         allowed_types = {c.type_param_str: set(c.allowed_type_strs)
                          for c in schema.type_constraints}
         for i, name in enumerate(proto.input):
-            formal = schema.inputs[min(i, len(schema.inputs) - 1)] if schema.inputs else None
+            formal = _formal_input(schema, i)
             if formal is None:
                 continue
             variadic = formal.option == OpSchema.FormalParameterOption.Variadic
@@ -619,8 +614,8 @@ class _Importer:
                     isinstance(a, int) and b is not None and a != b
                     for a, b in zip(dims, ours)):
                 raise Unsupported(
-                    f"{blame}'{name}' has shape {_fmt(ours)}{tail}, {verb} "
-                    f"{_fmt(dims)}")
+                    f"{blame}'{name}' has shape {shape_text(ours)}{tail}, {verb} "
+                    f"{shape_text(dims)}")
 
 
 #: Integer attributes that ONNX defines as flags (0 or 1).
@@ -632,8 +627,17 @@ _FLAG_ATTRIBUTES = frozenset({
     "stash_type_is_float"})
 
 
-def _fmt(dims) -> str:
-    return "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
+def _first_line(e: Exception) -> str:
+    """The first non-blank line of an exception's message (ONNX's checker
+    and shape inference print their context on the lines after it)."""
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
+def _formal_input(schema, i: int):
+    """The schema's formal parameter of input ``i`` (a variadic last one
+    covers the rest), or None for an op without inputs."""
+    return schema.inputs[min(i, len(schema.inputs) - 1)] if schema.inputs else None
 
 
 def _numpy_onnx_name(dtype: np.dtype) -> str:

@@ -80,9 +80,6 @@ class TorchDTypes(DTypes):
     def full(self, shape, value, dtype):
         return torch.full(tuple(shape), value, dtype=dtype)
 
-    def key(self, value, dtype) -> tuple:
-        return (repr(float(value)) if is_float(dtype) else int(value), dtype)
-
 
 TORCH = TorchDTypes()
 register_dtypes(torch.dtype, TORCH)

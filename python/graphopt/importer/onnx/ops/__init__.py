@@ -8,5 +8,6 @@ GatherElements).
 """
 
 from . import attention, conv, elementwise, linalg, norm, reductions, rnn, shape  # noqa: F401
-from .core import (MAX_OPSET, MIN_OPSET, ONNX_TO_NUMPY, REGISTRY, Node, OpSpec,  # noqa: F401
-                   Sym, Tensor, dtype_name, is_dim, onnx_type_name)
+from .core import (MAX_OPSET, MIN_OPSET, NUMPY_TO_ONNX, ONNX_TO_NUMPY, REGISTRY,  # noqa: F401
+                   Node, OpSpec, Sym, Tensor, dtype_name, is_dim, onnx_type_name,
+                   shape_text)

@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 
 from .core import (ANY, ANY_VALUE, Attr, BOOL, Builder, FLOATS, I32, I64, INTS, Node,
-                   TType, Unsupported, Value, _shape_text, one_of, register, reshape_dims)
+                   TType, Unsupported, Value, shape_text, one_of, register, reshape_dims)
 from .reductions import iota_along
 
 
@@ -198,8 +198,8 @@ def _nll(n: Node, logp: Value, target_index: int, weight_index: int, sce: bool) 
     if target.dtype not in INTS:
         raise Unsupported("non-integer targets")
     if logp.rank < 2 or target.rank != logp.rank - 1:
-        raise Unsupported(f"invalid model: targets of shape {_shape_text(target.shape)} for "
-                          f"scores of shape {_shape_text(logp.shape)} (the targets have "
+        raise Unsupported(f"invalid model: targets of shape {shape_text(target.shape)} for "
+                          f"scores of shape {shape_text(logp.shape)} (the targets have "
                           "the scores' dims without the class dim)")
     c = logp.shape[1]
     if c is None:

@@ -75,7 +75,7 @@ NUMERIC = FLOATS + INTS
 ANY = NUMERIC + (BOOL,)
 
 
-def _shape_text(shape) -> str:
+def shape_text(shape) -> str:
     return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
 
 
@@ -296,7 +296,7 @@ class Node:
             if self.has(i) and self.type(i).rank != rank:
                 raise Unsupported(
                     f"invalid model: input {i} ('{self.proto.input[i]}') must have "
-                    f"rank {rank}, got shape {_shape_text(self.type(i).shape)}")
+                    f"rank {rank}, got shape {shape_text(self.type(i).shape)}")
 
     def value(self, i: int) -> Value:
         """Input ``i`` as an SSA value (materializing a constant)."""
