@@ -33,6 +33,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::graphopt;
 
@@ -141,15 +143,19 @@ Value index(RewriterBase &rewriter, Location loc, int64_t v) {
 }
 
 /// The `mr x nr` output block at channels [fRow, fRow + mr) and flat pixel
-/// `p` after every tap and input channel: `mr` vectors, accumulated in
-/// registers from zeros (`zeroInit`: the chain started from a zero fill,
-/// which is then never written) or from `init`'s block.
+/// `p` after every tap and input channel, accumulated in registers from
+/// zeros (`zeroInit`: the chain started from a zero fill, which is then
+/// never written) or from `init`'s block: each row as nr / `width` vectors
+/// of `width` lanes, row-major (mr x 3 vectors of 16 rather than mr
+/// vector<48>s, which LLVM legalizes into 4-lane pieces and spills).
 SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
                                   const TapChain &chain, Value weights,
                                   Value init, bool zeroInit, int64_t mr,
-                                  int64_t nr, Value fb, Value fRow, Value p) {
+                                  int64_t nr, int64_t width, Value fb,
+                                  Value fRow, Value p) {
   Type f32 = rewriter.getF32Type();
-  auto rowType = VectorType::get({nr}, f32);
+  int64_t pieces = nr / width;
+  auto rowType = VectorType::get({width}, f32);
   auto panelType = VectorType::get({mr}, f32);
   Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
   Value pad =
@@ -160,14 +166,20 @@ SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
     zeros = arith::ConstantOp::create(rewriter, loc, rowType,
                                       rewriter.getZeroAttr(rowType));
   for (int64_t r = 0; r < mr; ++r) {
-    if (zeroInit) {
-      rows.push_back(zeros);
-      continue;
+    Value f;
+    if (!zeroInit)
+      f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
+    for (int64_t j = 0; j < pieces; ++j) {
+      if (zeroInit) {
+        rows.push_back(zeros);
+        continue;
+      }
+      Value column =
+          arith::AddIOp::create(rewriter, loc, p, index(rewriter, loc, j * width));
+      rows.push_back(vector::TransferReadOp::create(
+          rewriter, loc, rowType, init, ValueRange{f, column}, pad,
+          ArrayRef<bool>{true}));
     }
-    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
-    rows.push_back(vector::TransferReadOp::create(
-        rewriter, loc, rowType, init, ValueRange{f, p}, pad,
-        ArrayRef<bool>{true}));
   }
   for (auto [t, offset] : llvm::enumerate(chain.offsets)) {
     Value column = arith::AddIOp::create(rewriter, loc, p,
@@ -180,9 +192,16 @@ SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
     Value k = arith::AddIOp::create(
         rewriter, loc, c,
         index(rewriter, loc, static_cast<int64_t>(t) * chain.c));
-    Value b = vector::TransferReadOp::create(rewriter, loc, rowType,
-                                             chain.image, ValueRange{c, column},
-                                             pad, ArrayRef<bool>{true});
+    SmallVector<Value> b;
+    for (int64_t j = 0; j < pieces; ++j) {
+      Value at = j == 0 ? column
+                        : arith::AddIOp::create(rewriter, loc, column,
+                                                index(rewriter, loc, j * width))
+                              .getResult();
+      b.push_back(vector::TransferReadOp::create(rewriter, loc, rowType,
+                                                 chain.image, ValueRange{c, at},
+                                                 pad, ArrayRef<bool>{true}));
+    }
     Value a = vector::TransferReadOp::create(
         rewriter, loc, panelType, weights, ValueRange{fb, k, zero}, pad,
         ArrayRef<bool>{true});
@@ -190,8 +209,10 @@ SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
     for (int64_t r = 0; r < mr; ++r) {
       Value ar = vector::ExtractOp::create(rewriter, loc, a, r);
       Value bcast = vector::BroadcastOp::create(rewriter, loc, rowType, ar);
-      next.push_back(vector::FMAOp::create(rewriter, loc, bcast, b,
-                                           cLoop.getRegionIterArgs()[r]));
+      for (int64_t j = 0; j < pieces; ++j)
+        next.push_back(vector::FMAOp::create(
+            rewriter, loc, bcast, b[j],
+            cLoop.getRegionIterArgs()[r * pieces + j]));
     }
     scf::YieldOp::create(rewriter, loc, next);
     rows.assign(cLoop.getResults().begin(), cLoop.getResults().end());
@@ -203,7 +224,8 @@ SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
 /// in blocks of `nr` (which divides `count`), to `out`; returns the result.
 Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
                    Value weights, Value out, bool zeroInit, int64_t mr,
-                   int64_t start, int64_t count, int64_t nr) {
+                   int64_t start, int64_t count, int64_t nr,
+                   int64_t vectorWidth) {
   Value zero = index(rewriter, loc, 0);
   auto fLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, chain.f / mr),
                                   index(rewriter, loc, 1), ValueRange{out});
@@ -221,13 +243,20 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
   Value p = pLoop.getInductionVar();
   Value acc = pLoop.getRegionIterArg(0);
   // The output block's rows, in registers for the whole reduction.
-  SmallVector<Value> rows = accumulateTaps(rewriter, loc, chain, weights, acc,
-                                           zeroInit, mr, nr, fb, fRow, p);
+  int64_t width = std::min(nr, vectorWidth), pieces = nr / width;
+  SmallVector<Value> rows =
+      accumulateTaps(rewriter, loc, chain, weights, acc, zeroInit, mr, nr,
+                     width, fb, fRow, p);
   for (int64_t r = 0; r < mr; ++r) {
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
-    acc = vector::TransferWriteOp::create(rewriter, loc, rows[r], acc,
-                                          ValueRange{f, p}, ArrayRef<bool>{true})
-              .getResult();
+    for (int64_t j = 0; j < pieces; ++j) {
+      Value column =
+          arith::AddIOp::create(rewriter, loc, p, index(rewriter, loc, j * width));
+      acc = vector::TransferWriteOp::create(rewriter, loc, rows[r * pieces + j],
+                                            acc, ValueRange{f, column},
+                                            ArrayRef<bool>{true})
+                .getResult();
+    }
   }
   scf::YieldOp::create(rewriter, loc, acc);
   rewriter.setInsertionPointAfter(pLoop);
@@ -479,7 +508,7 @@ SmallVector<Value> convolutionBlock(RewriterBase &rewriter, Location loc,
       arith::MulIOp::create(rewriter, loc, oh, index(rewriter, loc, e.pitch)),
       ow);
   SmallVector<Value> rows = accumulateTaps(rewriter, loc, chain, weights, init,
-                                           zeroInit, mr, nr, fb, fRow, p);
+                                           zeroInit, mr, nr, nr, fb, fRow, p);
   for (int64_t r = 0; r < mr; ++r) {
     Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     rows[r] = applyEpilogue(rewriter, loc, e, rows[r], f, oh, ow, nr);
@@ -704,7 +733,10 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
   std::optional<TapChain> chain = matchChain(last);
   if (!chain)
     return false;
-  int64_t mr = largestDivisor(chain->f, 8);
+  // Output channels per register block: 8 with AVX-512's 32 vector
+  // registers, 4 with AVX2's 16 (whose 8 x 2 blocks would spill).
+  int64_t registers = vectorWidth >= 16 ? 32 : 16;
+  int64_t mr = largestDivisor(chain->f, registers / 4);
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(chain->matmuls.front());
   Value weights = packWeights(rewriter, loc, *chain, mr);
@@ -755,15 +787,26 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
       return true;
     }
   }
-  int64_t start = 0, nr = 2 * vectorWidth;
+  // Padded rows: the widest register block the vector registers hold
+  // (mr x nv accumulators, nv image vectors and a broadcast weight), at
+  // most 3 vectors, so that few columns are left for the narrower blocks
+  // after it (3248 = 67 x 48 + 32 pixels at 56 x 56, 840 = 17 x 48 + 24 at
+  // 28 x 28). With AVX-512's 32 registers and mr = 8 that is 8 x 3: 24
+  // accumulators, where 8 x 2 leaves 14 registers idle; a C model of the
+  // two blocks on 3x3 convolutions measured 188 against 170 GFLOP/s at
+  // 64 channels x 56 x 56 and 172 against 157 at 128 x 28 x 28
+  // (docs/Performance.md). The remaining columns run in blocks of 2, 1,
+  // 1/2, ... vectors.
+  int64_t nv = std::clamp<int64_t>((registers - 1) / (mr + 1), 1, 3);
+  int64_t start = 0, nr = nv * vectorWidth;
   while (start < chain->p) {
     int64_t count = (chain->p - start) / nr * nr;
     if (count > 0) {
       out = buildColumns(rewriter, loc, *chain, weights, out, zeroInit, mr,
-                         start, count, nr);
+                         start, count, nr, vectorWidth);
       start += count;
     }
-    nr /= 2;
+    nr = nr > 2 * vectorWidth ? 2 * vectorWidth : nr / 2;
     if (nr == 0)
       break;
   }

@@ -48,21 +48,46 @@
 // RUN:   --expected-output=@%t/f/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
 // Constant weights: the implicit GEMM's tap matmuls become the direct
-// kernel (lib/Codegen/CPUConv.cpp; an 8 x 32 output block in registers
-// across all taps and channels, column remainders in narrower blocks).
+// kernel (lib/Codegen/CPUConv.cpp; with AVX-512 an 8 x 48 output block,
+// 8 x 3 vectors, in registers across all taps and channels, column
+// remainders in narrower blocks; with AVX2's 8-lane vectors 4 x 24).
 // The weights are the literal of formula_weight in test/lib/reference.py.
+// direct_rgb: 16 channels (mr 8), 18 x 22 = 396 = 8 x 48 + 8 + 4 padded
+// pixels; direct_pad: 12 channels (mr 6), 15 x 19 = 285 = 5 x 48 + 32 + 8
+// + 4 + 1; with vector-width=8 (mr 4): 396 = 16 x 24 + 8 + 4, 285 = 11 x
+// 24 + 16 + 4 + 1.
 // RUN: %reference conv2d_direct_rgb %t/g
 // RUN: graph-run %s --entry=direct_rgb --quiet --input=@%t/g/x0.npy \
+// RUN:   --expected-output=@%t/g/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=direct_rgb --quiet --input=@%t/g/x0.npy \
+// RUN:   --pipeline-options=vector-width=8 \
 // RUN:   --expected-output=@%t/g/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // RUN: %reference conv2d_direct_pad %t/h
 // RUN: graph-run %s --entry=direct_pad --quiet --input=@%t/h/x0.npy \
 // RUN:   --expected-output=@%t/h/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=direct_pad --quiet --input=@%t/h/x0.npy \
+// RUN:   --pipeline-options=vector-width=8 \
+// RUN:   --expected-output=@%t/h/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // The direct kernel replaced the tap matmuls: no linalg.matmul is left.
+// Each FMA step reads the block's 3 image vectors and one panel of mr
+// weights, whose lanes are broadcast.
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=8" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // KERNEL-LABEL: func.func @direct_rgb
 // KERNEL-NOT: linalg.matmul
-// KERNEL: vector.fma {{.+}} : vector<32xf32>
+// KERNEL: scf.for %{{.+}} = %c0 to %c384 step %c48
+// KERNEL-COUNT-3: vector.transfer_read {{.+}} : tensor<3x{{[0-9]+}}xf32>, vector<16xf32>
+// KERNEL-NEXT: vector.transfer_read {{.+}} : tensor<2x27x8xf32>, vector<8xf32>
+// KERNEL-COUNT-24: vector.fma {{.+}} : vector<16xf32>
 // KERNEL-LABEL: func.func @direct_pad
+// KERNEL: scf.for %{{.+}} = %c0 to %c240 step %c48
+// KERNEL: vector.transfer_read {{.+}} : tensor<2x72x6xf32>, vector<6xf32>
+// KERNEL-COUNT-18: vector.fma {{.+}} : vector<16xf32>
+// AVX2-LABEL: func.func @direct_rgb
+// AVX2: scf.for %{{.+}} = %c0 to %c384 step %c24
+// AVX2-COUNT-3: vector.transfer_read {{.+}} : tensor<3x{{[0-9]+}}xf32>, vector<8xf32>
+// AVX2-NEXT: vector.transfer_read {{.+}} : tensor<4x27x4xf32>, vector<4xf32>
+// AVX2-COUNT-12: vector.fma {{.+}} : vector<8xf32>
 
 // Depthwise convolutions (f32): each output row in 16-lane chunks and a
 // remainder (35 = 16 + 16 + 3; 19 = 16 + 3), all taps accumulated in a

@@ -26,8 +26,9 @@ namespace mlir::graphopt {
 /// When `op` ends a chain of at least two f32 matmuls `o += W_t x
 /// image[:, o_t : o_t + P]` over one 2-D image with constant weights,
 /// replaces the chain with the direct kernel (register blocks of up to 8
-/// output channels by 2 x `vectorWidth` columns, narrower blocks for the
-/// remaining columns) and returns true; otherwise changes nothing.
+/// output channels by 3 x `vectorWidth` columns with AVX-512's 32 vector
+/// registers, 4 by 3 x 8 with AVX2's 16; narrower blocks for the remaining
+/// columns) and returns true; otherwise changes nothing.
 bool fuseConvolutionTaps(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t vectorWidth);
 

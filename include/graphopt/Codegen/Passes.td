@@ -20,7 +20,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     (stride-1 convolutions with constant weights) become a direct kernel
     that keeps the output block in registers across all taps (CPUConv.h):
     over the padded rows flattened (the padded columns computed and
-    dropped), or, when the convolution has an elementwise epilogue (bias,
+    dropped; blocks of 8 channels by 3 vectors with 32 vector registers,
+    4 by 3 with 16), or, when the convolution has an elementwise epilogue (bias,
     residual, activation) and its rows hold a 2 x vector-width block, row
     by row with the epilogue applied in registers and the final values
     stored once; that form is chosen when it computes at most 5% more
