@@ -42,6 +42,9 @@ config.substitutions.append(
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"])
 llvm_config.use_default_substitutions()
+# Tests compile from scratch: the persistent compile cache
+# (docs/CompileCache.md) is off unless a test turns it on for itself.
+config.environment["GRAPHOPT_CACHE_DIR"] = "off"
 
 tool_dirs = [config.graphopt_tools_dir, config.llvm_tools_dir]
 tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc", "llvm-nm",

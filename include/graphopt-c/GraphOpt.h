@@ -88,6 +88,10 @@ graphopt_tensor graphopt_program_output(const graphopt_program *program, int i);
 /* Seconds spent lowering (MLIR pipeline) and in LLVM code generation. */
 double graphopt_program_lower_seconds(const graphopt_program *program);
 double graphopt_program_codegen_seconds(const graphopt_program *program);
+/* What the compile cache did for this program: 0 off (or not applicable:
+ * CUDA, ahead-of-time output), 1 hit (codegen seconds are the load), 2
+ * stored, 3 compiled but not stored. */
+int graphopt_program_cache_status(const graphopt_program *program);
 
 /* Runs the program. Inputs are only read. Returns NULL and sets *error when
  * the inputs do not match the signature (the message names the input and

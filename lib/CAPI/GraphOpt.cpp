@@ -308,6 +308,9 @@ double graphopt_program_lower_seconds(const graphopt_program *p) {
 double graphopt_program_codegen_seconds(const graphopt_program *p) {
   return p->runner->compileStats().jitSeconds;
 }
+int graphopt_program_cache_status(const graphopt_program *p) {
+  return static_cast<int>(p->runner->compileStats().cache);
+}
 
 /// Runs `program` on borrowed `inputs`; the results, or an error message in
 /// `*error`.

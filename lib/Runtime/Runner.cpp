@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunnerInternal.h"
+#include "graphopt/Runtime/CompileCache.h"
 
 #include "graphopt/Pipelines/Pipelines.h"
 #include "graphopt/Runtime/Allocator.h"
@@ -28,7 +29,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,8 +48,10 @@
 #include "llvm/TargetParser/Host.h"
 
 
+#include <atomic>
 #include <chrono>
 #include <sched.h>
+#include <unistd.h>
 #include <functional>
 #include <cstdlib>
 #include <cstring>
@@ -322,11 +330,20 @@ parseCompileOptions(StringRef text, graphopt::CompilePipelineOptions &compile) {
 /// `owned`) and the globals become external symbols resolved to it. This
 /// keeps LLVM from optimizing and emitting hundreds of megabytes of IR
 /// constants (ResNet-50: ~1 minute otherwise). Returns symbol -> address.
-static llvm::Expected<llvm::SmallVector<std::pair<std::string, void *>>>
+namespace {
+/// A constant kept out of the LLVM module: its symbol, host copy and size.
+struct ExternalConstant {
+  std::string name;
+  void *data;
+  size_t size;
+};
+} // namespace
+
+static llvm::Expected<llvm::SmallVector<ExternalConstant>>
 externalizeConstants(
     ModuleOp module,
     std::vector<std::unique_ptr<void, void (*)(void *)>> &owned) {
-  llvm::SmallVector<std::pair<std::string, void *>> externals;
+  llvm::SmallVector<ExternalConstant> externals;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
     auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
     if (!attr || attr.isSplat() || attr.getElementType().isInteger(1))
@@ -345,9 +362,220 @@ externalizeConstants(
     owned.emplace_back(p, std::free);
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);
-    externals.push_back({global.getSymName().str(), p});
+    externals.push_back({global.getSymName().str(), p, raw.size()});
   }
   return externals;
+}
+
+/// Step 5 (JIT only): the shared libraries the compiled code calls into,
+/// by absolute path (the JIT resolves library symbols only for those).
+static llvm::Expected<llvm::SmallVector<std::string>>
+jitLibraries(const RunnerOptions &options,
+             const graphopt::CompilePipelineOptions &compile,
+             StringRef cudaRuntime) {
+  // memref.copy of non-contiguous views calls memrefCopy from MLIR's C
+  // runner utilities.
+  llvm::SmallVector<std::string> libs = {GRAPHOPT_MLIR_C_RUNNER_UTILS};
+  for (const std::string &lib : options.sharedLibs) {
+    if (!llvm::sys::fs::exists(lib))
+      return llvm::createStringError("shared library '%s' does not exist",
+                                     lib.c_str());
+    llvm::SmallString<256> path(lib);
+    llvm::sys::fs::make_absolute(path);
+    // The JIT only warns about a library it cannot load; load it first (it
+    // stays loaded, as the JIT would keep it) to report why.
+    std::string why;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &why)
+             .isValid())
+      return llvm::createStringError("shared library '%s' does not load: %s",
+                                     lib.c_str(), why.c_str());
+    libs.push_back(path.str().str());
+  }
+  // Parallel loops call the OpenMP runtime (__kmpc_*).
+  if (compile.threads > 1)
+    libs.push_back(GRAPHOPT_LIBOMP);
+  // CUDA: the mgpu* functions the host code calls.
+  if (!cudaRuntime.empty())
+    libs.push_back(cudaRuntime.str());
+  return libs;
+}
+
+/// The symbols the compiled code gets from the runner rather than from a
+/// library: the runtime allocator and the externalized constants (resolved
+/// explicitly, not through the process's global symbol table, which would
+/// need libGraphOpt.so loaded RTLD_GLOBAL).
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner &interner,
+               llvm::ArrayRef<ExternalConstant> constants) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](StringRef name, void *p) {
+    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(p),
+                           llvm::JITSymbolFlags::Exported};
+  };
+  add("_mlir_memref_to_llvm_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
+  add("_mlir_memref_to_llvm_aligned_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
+  add("_mlir_memref_to_llvm_free",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  for (const ExternalConstant &c : constants)
+    add(c.name, c.data);
+  return map;
+}
+
+/// What, besides the module, decides the machine code of a CPU program:
+/// the compile cache's key text.
+static std::string
+cacheConfiguration(const RunnerOptions &options,
+                   const graphopt::CompilePipelineOptions &compile,
+                   llvm::ArrayRef<std::string> libs) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "graphopt compile cache 1\nlibrary " << libraryBuildId()
+     << "\ncpu " << llvm::sys::getHostCPUName() << "\nfeatures";
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> names;
+  for (auto &f : features)
+    names.push_back((f.second ? "+" : "-") + f.first().str());
+  llvm::sort(names);
+  for (const std::string &f : names)
+    os << " " << f;
+  os << "\nentry " << options.entry << "\nopt " << options.optLevel
+     << "\npipeline ";
+  compile.print(os);
+  os << "\nlibraries";
+  for (const std::string &lib : libs)
+    os << " " << lib;
+  return text;
+}
+
+/// Step 6a (cache miss): the object code the engine compiled and the
+/// constants it addresses, as the entry of `key`.
+static llvm::Error storeInCache(CompileCache &cache, StringRef key,
+                                ExecutionEngine &engine,
+                                llvm::ArrayRef<ExternalConstant> externals) {
+  // ExecutionEngine hands its object out only as a file.
+  if (std::error_code ec = llvm::sys::fs::create_directories(cache.directory()))
+    return llvm::createStringError("cannot create the compile cache "
+                                   "directory %s: %s",
+                                   cache.directory().str().c_str(),
+                                   ec.message().c_str());
+  llvm::SmallString<256> temp;
+  llvm::SmallString<256> model(cache.directory());
+  llvm::sys::path::append(model, "tmp-%%%%%%%%%%%%.o.part");
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+    return llvm::createStringError("cannot write to the compile cache "
+                                   "directory %s: %s",
+                                   cache.directory().str().c_str(),
+                                   ec.message().c_str());
+  ::close(fd);
+  engine.dumpToObjectFile(temp);
+  auto object = llvm::MemoryBuffer::getFile(temp, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  llvm::sys::fs::remove(temp);
+  if (!object || (*object)->getBufferSize() == 0)
+    return llvm::createStringError("the JIT's object code could not be "
+                                   "read back for the compile cache");
+  std::vector<CachedConstant> constants;
+  for (const ExternalConstant &c : externals)
+    constants.push_back(
+        {c.name, llvm::ArrayRef<char>(static_cast<const char *>(c.data),
+                                      c.size)});
+  return cache.store(key, (*object)->getBuffer(), constants);
+}
+
+namespace {
+/// A program loaded from the compile cache.
+struct LoadedProgram {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  void (*entryFn)(void **) = nullptr;
+  std::vector<std::unique_ptr<void, void (*)(void *)>> constants;
+};
+} // namespace
+
+/// The name of the packed wrapper ExecutionEngine adds for `fn`.
+static std::string packedName(StringRef fn) { return ("_mlir_" + fn).str(); }
+
+/// Step 6b: a program from the compile cache: its object code in a JIT of
+/// its own (set up as ExecutionEngine sets up its own: the RuntimeDyld
+/// linker, the perf and GDB listeners, `libs` and this process for
+/// undefined symbols) and its constants copied to aligned host memory.
+static llvm::Error loadCachedProgram(LoadedProgram &parts,
+                                     const CachedProgram &program,
+                                     StringRef entry,
+                                     llvm::ArrayRef<std::string> libs) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  auto layout = jtmb->getDefaultDataLayoutForTarget();
+  if (!layout)
+    return layout.takeError();
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*jtmb)
+          .setObjectLinkingLayerCreator(
+              [](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                auto layer =
+                    std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                        session, [](const llvm::MemoryBuffer &) {
+                          return std::make_unique<llvm::SectionMemoryManager>();
+                        });
+                if (auto *gdb =
+                        llvm::JITEventListener::createGDBRegistrationListener())
+                  layer->registerJITEventListener(*gdb);
+                if (auto *perf =
+                        llvm::JITEventListener::createPerfJITEventListener())
+                  layer->registerJITEventListener(*perf);
+                return layer;
+              })
+          .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = layout->getGlobalPrefix();
+  for (const std::string &lib : libs) {
+    auto generator =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(lib.c_str(), prefix);
+    if (!generator)
+      return generator.takeError();
+    main.addGenerator(std::move(*generator));
+  }
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  // The constants, aligned as the compiled code expects of its globals.
+  llvm::SmallVector<ExternalConstant> constants;
+  for (const CachedConstant &c : program.constants) {
+    size_t bytes = (c.data.size() + 63) / 64 * 64;
+    void *p = std::aligned_alloc(64, std::max<size_t>(bytes, 64));
+    if (!p)
+      return llvm::createStringError("cannot allocate %zu bytes for constant "
+                                     "@%s",
+                                     c.data.size(), c.name.c_str());
+    std::memcpy(p, c.data.data(), c.data.size());
+    parts.constants.emplace_back(p, std::free);
+    constants.push_back({c.name, p, c.data.size()});
+  }
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        *layout);
+  if (llvm::Error e = main.define(llvm::orc::absoluteSymbols(
+          runtimeSymbols(interner, constants))))
+    return e;
+  if (llvm::Error e = (*jit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(program.object, "cached")))
+    return e;
+  auto fn = (*jit)->lookup(packedName("_mlir_ciface_" + entry.str()));
+  if (!fn)
+    return fn.takeError();
+  parts.entryFn = fn->toPtr<void (*)(void **)>();
+  parts.jit = std::move(*jit);
+  return llvm::Error::success();
 }
 
 /// The cores this process may run on (its affinity mask: taskset and
@@ -383,6 +611,7 @@ Runner::~Runner() {
   // cached by host address, must not outlive it (small ones are checked
   // by content on use).
   engine.reset();
+  loaded.reset();
   if (cuda)
     for (auto &data : constantData)
       cuda->forgetConstant(data.get());
@@ -458,11 +687,6 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
       chip = "sm_90";
   }
 
-  auto t0 = std::chrono::steady_clock::now();
-  PassManager pm(module.getContext());
-  if (options.timing)
-    pm.enableTiming();
-  pm.addPass(createSymbolDCEPass());
   // CPU buffers come from the runtime's caching allocator, so repeated
   // calls reuse memory; results are released through it too. (CUDA
   // buffers come from the device's stream-ordered pool.)
@@ -473,6 +697,63 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   compile.cpuEmulation = emulate;
   if (isCUDA && !emulate)
     compile.chip = chip;
+
+  // The libraries the code will call, and the compile cache: a CPU
+  // program compiled here before (same module, options, CPU and library)
+  // is loaded instead of compiled.
+  llvm::SmallVector<std::string> libs;
+  std::optional<CompileCache> cache;
+  std::string cacheKey;
+  Runner::CompileStats cacheStats;
+  if (!options.compileOnly) {
+    auto found = jitLibraries(options, compile,
+                              cudaAPI ? StringRef(cudaAPI->path) : "");
+    if (!found)
+      return found.takeError();
+    libs = std::move(*found);
+    if (!isCUDA && options.objectFile.empty() && options.dumpLLVMIR.empty())
+      cache = CompileCache::fromEnvironment();
+  }
+  if (cache) {
+    auto t1 = std::chrono::steady_clock::now();
+    cacheKey =
+        CompileCache::key(module, cacheConfiguration(options, compile, libs));
+    std::string note;
+    if (std::optional<CachedProgram> hit = cache->lookup(cacheKey, note)) {
+      LoadedProgram loaded;
+      if (llvm::Error e =
+              loadCachedProgram(loaded, *hit, options.entry, libs)) {
+        note = "ignoring the compile cache entry " +
+               cache->entryPath(cacheKey) +
+               " (it does not load: " + llvm::toString(std::move(e)) +
+               ") and removing it";
+        llvm::sys::fs::remove(cache->entryPath(cacheKey));
+      } else {
+        std::unique_ptr<Runner> runner(new Runner());
+        runner->sig = std::move(*sig);
+        runner->loaded = std::move(loaded.jit);
+        runner->entryFn = loaded.entryFn;
+        runner->constantData = std::move(loaded.constants);
+        runner->freeResult = _mlir_memref_to_llvm_free;
+        runner->stats.jitSeconds = secondsSince(t1);
+        runner->stats.cache = CompileStats::Cache::Hit;
+        runner->stats.cacheNote = cache->entryPath(cacheKey);
+        if (options.timing)
+          llvm::errs() << llvm::format(
+              "graphopt: compile cache hit (%s), loaded in %.3f s\n",
+              runner->stats.cacheNote.c_str(), runner->stats.jitSeconds);
+        return runner;
+      }
+    }
+    if (!note.empty())
+      llvm::errs() << "graphopt: warning: " << note << "\n";
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  PassManager pm(module.getContext());
+  if (options.timing)
+    pm.enableTiming();
+  pm.addPass(createSymbolDCEPass());
   buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
@@ -492,6 +773,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   runner->stats.lowerSeconds = lowerTime;
   if (options.compileOnly)
     return runner;
+  // Global constructors (CUDA's kernel loading) run through the engine,
+  // which a cached object does not have.
+  if (cache && !module.getOps<LLVM::GlobalCtorsOp>().empty()) {
+    cacheStats.cache = CompileStats::Cache::NotStored;
+    cacheStats.cacheNote = "the program has global constructors";
+    cache.reset();
+  }
   auto externals = externalizeConstants(module, runner->constantData);
   if (!externals)
     return externals.takeError();
@@ -519,61 +807,20 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     }
     return llvm::Error::success();
   };
-  // memref.copy of non-contiguous views calls memrefCopy from MLIR's C
-  // runner utilities.
-  llvm::SmallVector<StringRef> libs = {GRAPHOPT_MLIR_C_RUNNER_UTILS};
-  // The JIT resolves library symbols only for absolute paths.
-  llvm::SmallVector<std::string> absLibs;
-  for (const std::string &lib : options.sharedLibs) {
-    if (!llvm::sys::fs::exists(lib))
-      return llvm::createStringError("shared library '%s' does not exist",
-                                     lib.c_str());
-    llvm::SmallString<256> path(lib);
-    llvm::sys::fs::make_absolute(path);
-    // The JIT only warns about a library it cannot load; load it first (it
-    // stays loaded, as the JIT would keep it) to report why.
-    std::string why;
-    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &why)
-             .isValid())
-      return llvm::createStringError("shared library '%s' does not load: %s",
-                                     lib.c_str(), why.c_str());
-    absLibs.push_back(path.str().str());
-  }
-  for (const std::string &lib : absLibs)
-    libs.push_back(lib);
-  // Parallel loops call the OpenMP runtime (__kmpc_*).
-  if (compile.threads > 1)
-    libs.push_back(GRAPHOPT_LIBOMP);
-  // CUDA: the mgpu* functions the host code calls.
-  if (cudaAPI)
-    libs.push_back(cudaAPI->path);
+  llvm::SmallVector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions eo;
-  eo.sharedLibPaths = libs;
+  eo.sharedLibPaths = libRefs;
   eo.transformer = transformer;
   eo.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  // The compiled object is kept for the cache.
+  eo.enableObjectDump = cache.has_value();
   auto t1 = std::chrono::steady_clock::now();
   auto engine = ExecutionEngine::create(module, eo);
   if (!engine)
     return engine.takeError();
-  // Resolve the runtime allocator and the externalized constants by
-  // explicit symbols, not through the process's global symbol table (which
-  // would need libGraphOpt.so loaded RTLD_GLOBAL).
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    auto add = [&](StringRef name, void *p) {
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(p),
-                             llvm::JITSymbolFlags::Exported};
-    };
-    add("_mlir_memref_to_llvm_alloc",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
-    add("_mlir_memref_to_llvm_free",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
-    for (auto &[name, p] : *externals)
-      add(name, p);
-    return map;
+    return runtimeSymbols(interner, *externals);
   });
   runner->engine = std::move(*engine);
   runner->cuda = std::move(cudaAPI);
@@ -593,9 +840,36 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     return runner->cuda->error("loading the kernels failed");
   double jitTime = secondsSince(t1);
   runner->stats.jitSeconds = jitTime;
-  if (options.timing)
+  runner->stats.cache = cacheStats.cache;
+  runner->stats.cacheNote = cacheStats.cacheNote;
+  if (cache) {
+    if (llvm::Error e = storeInCache(*cache, cacheKey, *runner->engine,
+                                     *externals)) {
+      runner->stats.cache = CompileStats::Cache::NotStored;
+      runner->stats.cacheNote = llvm::toString(std::move(e));
+      // Once per process: a read-only cache directory is not worth a
+      // warning per compile.
+      static std::atomic<bool> warned{false};
+      if (!warned.exchange(true))
+        llvm::errs() << "graphopt: warning: " << runner->stats.cacheNote
+                     << " (compiled programs are not cached; set "
+                        "GRAPHOPT_CACHE_DIR to a writable directory, or to "
+                        "'off')\n";
+    } else {
+      runner->stats.cache = CompileStats::Cache::Stored;
+      runner->stats.cacheNote = cache->entryPath(cacheKey);
+    }
+  }
+  if (options.timing) {
     llvm::errs() << llvm::format(
         "graphopt: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);
+    if (runner->stats.cache == CompileStats::Cache::Stored)
+      llvm::errs() << "graphopt: compile cache: stored "
+                   << runner->stats.cacheNote << "\n";
+    else if (runner->stats.cache == CompileStats::Cache::NotStored)
+      llvm::errs() << "graphopt: compile cache: not stored ("
+                   << runner->stats.cacheNote << ")\n";
+  }
   return runner;
 }
 
@@ -652,7 +926,7 @@ mlir::graphopt::runtime::checkInputs(const EntrySignature &sig,
 }
 
 llvm::Error Runner::checkCallable(llvm::ArrayRef<HostTensor> inputs) const {
-  if (!engine)
+  if (!engine && !loaded)
     return llvm::createStringError("@%s was compiled without preparing to "
                                    "run (compile-only)",
                                    sig.name.c_str());

@@ -156,6 +156,9 @@ _lower_seconds = _declare("graphopt_program_lower_seconds", ctypes.c_double,
                           _prog_p)
 _codegen_seconds = _declare("graphopt_program_codegen_seconds",
                             ctypes.c_double, _prog_p)
+_cache_status = _declare("graphopt_program_cache_status", ctypes.c_int,
+                         _prog_p)
+_CACHE_STATUS = ("off", "hit", "stored", "not stored")
 _program_run = _declare("graphopt_program_run", _res_p, _prog_p, ctypes.c_int,
                         ctypes.POINTER(_CTensor),
                         ctypes.POINTER(ctypes.c_void_p))
@@ -443,6 +446,9 @@ class Program:
                         for i in range(_num_outputs(handle))]
         self.lower_seconds = float(_lower_seconds(handle))
         self.codegen_seconds = float(_codegen_seconds(handle))
+        # The compile cache (GRAPHOPT_CACHE_DIR, docs/CompileCache.md): "hit"
+        # (codegen_seconds is then the load), "stored", "not stored", "off".
+        self.cache = _CACHE_STATUS[_cache_status(handle)]
         # Static result shapes: results are copied straight into arrays
         # allocated here (graphopt_program_run_into), and the C structs
         # describing a call are built once per input signature and reused.

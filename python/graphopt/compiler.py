@@ -255,7 +255,9 @@ class CompiledModule:
     Attributes:
         mlir: the MLIR text imported for the last compiled signature.
         timings: seconds spent in the last compile: ``import`` (PyTorch ->
-            MLIR), ``lower`` (MLIR pipeline), ``codegen`` (LLVM), ``total``.
+            MLIR), ``lower`` (MLIR pipeline), ``codegen`` (LLVM; on a compile
+            cache hit, loading the cached code), ``total``. What the compile
+            cache did is ``program.cache`` (docs/CompileCache.md).
         compile_count: how many programs were compiled (one per signature).
         program: the :class:`graphopt.Program` of the last call.
     """
@@ -412,7 +414,8 @@ class CompiledModule:
             sig = ", ".join(f"{a.dtype}{list(a.shape)}" for a in arrays)
             print(f"graphopt: compiled ({sig}): import {timings['import']:.3f} s, "
                   f"lower {timings['lower']:.3f} s, codegen "
-                  f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s",
+                  f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s"
+                  f" (compile cache: {program.cache})",
                   file=sys.stderr)
         return _Entry(mlir, program, timings)
 

@@ -21,6 +21,10 @@
 #include <memory>
 #include <vector>
 
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
 namespace mlir {
 class ExecutionEngine;
 class DefaultTimingManager;
@@ -113,9 +117,14 @@ public:
   const EntrySignature &signature() const { return sig; }
 
   /// Wall-clock seconds of the compile phases: the MLIR pipeline (graph
-  /// optimization and lowering to LLVM) and LLVM code generation in the JIT.
+  /// optimization and lowering to LLVM) and LLVM code generation in the JIT
+  /// (or, on a compile cache hit, loading the cached object); and what the
+  /// compile cache (CompileCache.h) did.
   struct CompileStats {
     double lowerSeconds = 0, jitSeconds = 0;
+    enum class Cache { Off, Hit, Stored, NotStored } cache = Cache::Off;
+    /// The cache entry's path (Hit, Stored), or why it was not stored.
+    std::string cacheNote;
   };
   const CompileStats &compileStats() const { return stats; }
 
@@ -144,6 +153,9 @@ private:
   /// JIT'ed code addresses by symbol.
   std::vector<std::unique_ptr<void, void (*)(void *)>> constantData;
   std::unique_ptr<ExecutionEngine> engine;
+  /// A program loaded from the compile cache runs in a JIT of its own
+  /// (the object code only: no MLIR module, no LLVM IR).
+  std::unique_ptr<llvm::orc::LLJIT> loaded;
   /// The entry's packed wrapper (`_mlir_ciface_<entry>`), looked up once
   /// when the program is loaded.
   void (*entryFn)(void **) = nullptr;
