@@ -801,6 +801,10 @@ def thread_environment(threads: int) -> dict:
     xla = (f"--xla_cpu_multi_thread_eigen={multi} "
            f"intra_op_parallelism_threads={threads}")
     env["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + xla).strip()
+    # graphopt's compile time is a cold compile: its persistent compile
+    # cache (docs/CompileCache.md) would otherwise load an earlier run's
+    # code (bench/compile_time.py measures cached compiles).
+    env["GRAPHOPT_CACHE_DIR"] = "off"
     return env
 
 
