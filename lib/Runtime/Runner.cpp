@@ -76,7 +76,7 @@ static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
   auto shaped = dyn_cast<ShapedType>(t);
   if (!shaped || !shaped.hasRank() ||
       !(isa<RankedTensorType>(t) || isa<MemRefType>(t)))
-    return llvm::createStringError("%s has type that graph-run cannot pass: "
+    return llvm::createStringError("%s has a type graphopt cannot pass: "
                                    "only ranked tensors and memrefs",
                                    what.str().c_str());
   std::string name;
@@ -84,7 +84,7 @@ static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
   std::optional<DType> dtype = parseDType(name);
   if (!dtype)
     return llvm::createStringError(
-        "%s has element type %s; graph-run supports f32, f16, bf16, i1, i32, "
+        "%s has element type %s; graphopt runs f32, f16, bf16, i1, i32, "
         "i64",
         what.str().c_str(), name.c_str());
   TensorSignature sig{*dtype, {}, isa<MemRefType>(t)};
@@ -98,7 +98,7 @@ mlir::graphopt::runtime::getEntrySignature(ModuleOp module, StringRef name) {
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn && module.lookupSymbol(name))
     return llvm::createStringError(
-        "@%s is not a func.func: graph-run reads tensor shapes and element "
+        "@%s is not a func.func: graphopt reads tensor shapes and element "
         "types from the entry's signature, so it takes programs at the "
         "graph, tensor or memref level, not the LLVM dialect",
         name.str().c_str());
@@ -176,8 +176,8 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
   return llvm::Error::success();
 }
 
-/// Compiles the LLVM-dialect `module` to a relocatable, position-independent
-/// object for the host (the ahead-of-time path).
+/// Step 7 (ahead of time): compiles the LLVM-dialect `module` to a
+/// relocatable, position-independent object for the host.
 static llvm::Error emitObject(ModuleOp module, StringRef path,
                               unsigned optLevel) {
   llvm::InitializeNativeTarget();
@@ -325,7 +325,7 @@ parseCompileOptions(StringRef text, graphopt::CompilePipelineOptions &compile) {
       names.c_str());
 }
 
-/// Step 4 (JIT only): large constants (model weights) leave the LLVM
+/// Step 8a (JIT only): large constants (model weights) leave the LLVM
 /// module: their data is copied to 64-byte aligned host memory (owned by
 /// `owned`) and the globals become external symbols resolved to it. This
 /// keeps LLVM from optimizing and emitting hundreds of megabytes of IR
@@ -367,7 +367,7 @@ externalizeConstants(
   return externals;
 }
 
-/// Step 5 (JIT only): the shared libraries the compiled code calls into,
+/// Step 5a (JIT only): the shared libraries the compiled code calls into,
 /// by absolute path (the JIT resolves library symbols only for those).
 static llvm::Expected<llvm::SmallVector<std::string>>
 jitLibraries(const RunnerOptions &options,
@@ -449,7 +449,7 @@ cacheConfiguration(const RunnerOptions &options,
   return text;
 }
 
-/// Step 6a (cache miss): the object code the engine compiled and the
+/// Step 9 (cache miss): the object code the engine compiled and the
 /// constants it addresses, as the entry of `key`.
 static llvm::Error storeInCache(CompileCache &cache, StringRef key,
                                 ExecutionEngine &engine,
@@ -497,7 +497,7 @@ struct LoadedProgram {
 /// The name of the packed wrapper ExecutionEngine adds for `fn`.
 static std::string packedName(StringRef fn) { return ("_mlir_" + fn).str(); }
 
-/// Step 6b: a program from the compile cache: its object code in a JIT of
+/// Step 5c: a program from the compile cache: its object code in a JIT of
 /// its own (set up as ExecutionEngine sets up its own: the RuntimeDyld
 /// linker, the perf and GDB listeners, `libs` and this process for
 /// undefined symbols) and its constants copied to aligned host memory.
@@ -624,132 +624,105 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }
 } // namespace
 
-llvm::Expected<std::unique_ptr<Runner>>
-Runner::compile(ModuleOp module, const RunnerOptions &options) {
-  auto sig = prepareEntry(module, options);
-  if (!sig)
-    return sig.takeError();
+namespace {
+/// Where a program runs, chosen in step 4.
+struct TargetSetup {
+  bool cuda = false;
+  /// CUDA emulation: the CUDA pipeline's host side and runtime library
+  /// over the emulated driver (host memory), kernels compiled to loops.
+  bool emulate = false;
+  /// CUDA: the runtime library's host API, loaded.
+  std::unique_ptr<Runner::CUDAHostAPI> api;
+  /// CUDA: the chip compiled for (the GPU's own, else sm_90).
+  std::string chip;
+};
+} // namespace
 
-  CompilePipelineOptions compile;
-  if (llvm::Error e = parseCompileOptions(options.pipeline, compile))
-    return std::move(e);
-  if (llvm::Error e = chooseThreads(compile, options))
-    return std::move(e);
-  // --cuda-emulate: the CUDA target's host side and runtime library, over
-  // the emulated driver (host memory), with the kernels compiled to loops.
+/// Step 4: the target. CUDA: load the runtime library, choose the driver
+/// (the emulated one for CUDA emulation: one driver per process) and, when
+/// the program is to run, start it and take the chip from the GPU.
+static llvm::Expected<TargetSetup>
+prepareTarget(const graphopt::CompilePipelineOptions &compile,
+              const RunnerOptions &options) {
+  TargetSetup setup;
   std::string target = compile.target;
-  bool emulate = target == "cuda" && options.cudaEmulate;
-  bool isCUDA = target == "cuda";
-  if (!isCUDA && target != "cpu")
+  setup.cuda = target == "cuda";
+  setup.emulate = setup.cuda && options.cudaEmulate;
+  if (!setup.cuda && target != "cpu")
     return llvm::createStringError("unknown target '%s': use cpu or cuda",
                                    target.c_str());
-  std::unique_ptr<CUDAHostAPI> cudaAPI;
-  // Empty: the GPU's own, else sm_90.
-  std::string chip = compile.chip.hasValue() ? std::string(compile.chip) : "";
-  if (isCUDA) {
-    auto api = loadCUDAHostAPI();
-    if (!api)
-      return api.takeError();
-    cudaAPI = std::move(*api);
-    if (emulate) {
-      // The emulated driver, next to the runtime library, is chosen
-      // explicitly (before the runtime starts: one driver per process; a
-      // runtime already started with another is reported below).
-      llvm::SmallString<256> driver(cudaAPI->path);
-      llvm::sys::path::remove_filename(driver);
-      llvm::sys::path::append(driver, "libGraphOptCUDAEmulator.so");
-      (void)cudaAPI->useDriver(driver.c_str());
-    }
-    if (!options.compileOnly) {
-      if (cudaAPI->init(-1) != 0)
-        return cudaAPI->error(
-            "the CUDA target cannot run on this machine (compile without "
-            "running with --compile-only/--emit-object)");
-      // The driver is chosen once per process: emulated and real programs
-      // cannot share one (their device memory differs).
-      StringRef driver = cudaAPI->driverPath();
-      bool emulated = driver.ends_with("libGraphOptCUDAEmulator.so");
-      if (emulated != emulate)
-        return llvm::createStringError(
-            "this process runs CUDA programs through %s; %s needs %s: run it "
-            "in a separate process",
-            driver.str().c_str(),
-            emulate ? "--cuda-emulate" : "a GPU program",
-            emulate ? "the emulated driver (libGraphOptCUDAEmulator.so)"
-                    : "the CUDA driver");
-      if (chip.empty()) {
-        int cc = cudaAPI->computeCapability();
-        if (cc > 0)
-          chip = "sm_" + std::to_string(cc);
-      }
-    }
-    if (chip.empty())
-      chip = "sm_90";
+  if (!setup.cuda)
+    return setup;
+  setup.chip = compile.chip.hasValue() ? std::string(compile.chip) : "";
+  auto api = loadCUDAHostAPI();
+  if (!api)
+    return api.takeError();
+  setup.api = std::move(*api);
+  Runner::CUDAHostAPI &cuda = *setup.api;
+  if (setup.emulate) {
+    // The emulated driver, next to the runtime library, is chosen
+    // explicitly (before the runtime starts: one driver per process; a
+    // runtime already started with another is reported below).
+    llvm::SmallString<256> driver(cuda.path);
+    llvm::sys::path::remove_filename(driver);
+    llvm::sys::path::append(driver, "libGraphOptCUDAEmulator.so");
+    (void)cuda.useDriver(driver.c_str());
   }
-
-  // CPU buffers come from the runtime's caching allocator, so repeated
-  // calls reuse memory; results are released through it too. (CUDA
-  // buffers come from the device's stream-ordered pool.)
-  // An object written for ahead-of-time use calls malloc/free instead, so
-  // that it needs no graphopt library on the CPU.
-  bool runtimeAllocator = !isCUDA && options.objectFile.empty();
-  compile.runtimeAllocator = runtimeAllocator;
-  compile.cpuEmulation = emulate;
-  if (isCUDA && !emulate)
-    compile.chip = chip;
-
-  // The libraries the code will call, and the compile cache: a CPU
-  // program compiled here before (same module, options, CPU and library)
-  // is loaded instead of compiled.
-  llvm::SmallVector<std::string> libs;
-  std::optional<CompileCache> cache;
-  std::string cacheKey;
-  Runner::CompileStats cacheStats;
   if (!options.compileOnly) {
-    auto found = jitLibraries(options, compile,
-                              cudaAPI ? StringRef(cudaAPI->path) : "");
-    if (!found)
-      return found.takeError();
-    libs = std::move(*found);
-    if (!isCUDA && options.objectFile.empty() && options.dumpLLVMIR.empty())
-      cache = CompileCache::fromEnvironment();
-  }
-  if (cache) {
-    auto t1 = std::chrono::steady_clock::now();
-    cacheKey =
-        CompileCache::key(module, cacheConfiguration(options, compile, libs));
-    std::string note;
-    if (std::optional<CachedProgram> hit = cache->lookup(cacheKey, note)) {
-      LoadedProgram loaded;
-      if (llvm::Error e =
-              loadCachedProgram(loaded, *hit, options.entry, libs)) {
-        note = "ignoring the compile cache entry " +
-               cache->entryPath(cacheKey) +
-               " (it does not load: " + llvm::toString(std::move(e)) +
-               ") and removing it";
-        llvm::sys::fs::remove(cache->entryPath(cacheKey));
-      } else {
-        std::unique_ptr<Runner> runner(new Runner());
-        runner->sig = std::move(*sig);
-        runner->loaded = std::move(loaded.jit);
-        runner->entryFn = loaded.entryFn;
-        runner->constantData = std::move(loaded.constants);
-        runner->freeResult = _mlir_memref_to_llvm_free;
-        runner->stats.jitSeconds = secondsSince(t1);
-        runner->stats.cache = CompileStats::Cache::Hit;
-        runner->stats.cacheNote = cache->entryPath(cacheKey);
-        if (options.timing)
-          llvm::errs() << llvm::format(
-              "graphopt: compile cache hit (%s), loaded in %.3f s\n",
-              runner->stats.cacheNote.c_str(), runner->stats.jitSeconds);
-        return runner;
-      }
+    if (cuda.init(-1) != 0)
+      return cuda.error("the CUDA target cannot run on this machine (compile "
+                        "it without running: compile-only, or an object "
+                        "file for ahead-of-time use)");
+    // The driver is chosen once per process: emulated and real programs
+    // cannot share one (their device memory differs).
+    StringRef driver = cuda.driverPath();
+    bool emulated = driver.ends_with("libGraphOptCUDAEmulator.so");
+    if (emulated != setup.emulate)
+      return llvm::createStringError(
+          "this process runs CUDA programs through %s; %s needs %s: run it "
+          "in a separate process",
+          driver.str().c_str(),
+          setup.emulate ? "CUDA emulation" : "a GPU program",
+          setup.emulate ? "the emulated driver (libGraphOptCUDAEmulator.so)"
+                        : "the CUDA driver");
+    if (setup.chip.empty()) {
+      int cc = cuda.computeCapability();
+      if (cc > 0)
+        setup.chip = "sm_" + std::to_string(cc);
     }
-    if (!note.empty())
-      llvm::errs() << "graphopt: warning: " << note << "\n";
   }
+  if (setup.chip.empty())
+    setup.chip = "sm_90";
+  return setup;
+}
 
-  auto t0 = std::chrono::steady_clock::now();
+/// Step 5b: the compile cache's program for `key`, loaded; nullopt on a
+/// miss. An entry that is damaged or does not load is a warning, removed.
+static std::optional<LoadedProgram>
+lookUpCache(CompileCache &cache, StringRef key, StringRef entry,
+            llvm::ArrayRef<std::string> libs) {
+  std::string note;
+  std::optional<CachedProgram> hit = cache.lookup(key, note);
+  if (hit) {
+    LoadedProgram loaded;
+    llvm::Error e = loadCachedProgram(loaded, *hit, entry, libs);
+    if (!e)
+      return loaded;
+    note = "ignoring the compile cache entry " + cache.entryPath(key) +
+           " (it does not load: " + llvm::toString(std::move(e)) +
+           ") and removing it";
+    llvm::sys::fs::remove(cache.entryPath(key));
+  }
+  if (!note.empty())
+    llvm::errs() << "graphopt: warning: " << note << "\n";
+  return std::nullopt;
+}
+
+/// Step 6: the compile pipeline, in place (graph to LLVM dialect).
+static llvm::Error lowerModule(ModuleOp module,
+                               const graphopt::CompilePipelineOptions &compile,
+                               const RunnerOptions &options,
+                               const TargetSetup &target) {
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming();
@@ -757,33 +730,19 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
-        "lowering @%s for %s failed",
-        options.entry.c_str(),
-        isCUDA ? ("CUDA (" + chip + ")").c_str() : "the CPU");
-  double lowerTime = secondsSince(t0);
+        "lowering @%s for %s failed", options.entry.c_str(),
+        target.cuda ? ("CUDA (" + target.chip + ")").c_str() : "the CPU");
+  return llvm::Error::success();
+}
 
-  if (!options.objectFile.empty()) {
-    if (llvm::Error e =
-            emitObject(module, options.objectFile, options.optLevel))
-      return std::move(e);
-  }
-
-  std::unique_ptr<Runner> runner(new Runner());
-  runner->sig = std::move(*sig);
-  runner->stats.lowerSeconds = lowerTime;
-  if (options.compileOnly)
-    return runner;
-  // Global constructors (CUDA's kernel loading) run through the engine,
-  // which a cached object does not have.
-  if (cache && !module.getOps<LLVM::GlobalCtorsOp>().empty()) {
-    cacheStats.cache = CompileStats::Cache::NotStored;
-    cacheStats.cacheNote = "the program has global constructors";
-    cache.reset();
-  }
-  auto externals = externalizeConstants(module, runner->constantData);
-  if (!externals)
-    return externals.takeError();
-
+/// Step 8b (JIT): the LLVM-dialect module compiled by MLIR's
+/// ExecutionEngine (LLVM optimization at `options.optLevel`, then machine
+/// code), with the libraries and the runtime symbols resolvable. The
+/// object code is kept for the compile cache when `keepObject`.
+static llvm::Expected<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp module, const RunnerOptions &options,
+             llvm::ArrayRef<std::string> libs,
+             llvm::ArrayRef<ExternalConstant> externals, bool keepObject) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -813,17 +772,116 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   eo.transformer = transformer;
   eo.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
-  // The compiled object is kept for the cache.
-  eo.enableObjectDump = cache.has_value();
-  auto t1 = std::chrono::steady_clock::now();
+  eo.enableObjectDump = keepObject;
   auto engine = ExecutionEngine::create(module, eo);
   if (!engine)
     return engine.takeError();
   (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    return runtimeSymbols(interner, *externals);
+    return runtimeSymbols(interner, externals);
   });
+  return std::move(*engine);
+}
+
+/// The steps, in order: 1 the entry, 2 the pipeline options, 3 threads,
+/// 4 the target, 5 the libraries and the compile cache (a hit ends here),
+/// 6 lowering, 7 the AOT object, 8 the JIT, 9 storing in the cache.
+llvm::Expected<std::unique_ptr<Runner>>
+Runner::compile(ModuleOp module, const RunnerOptions &options) {
+  auto sig = prepareEntry(module, options);
+  if (!sig)
+    return sig.takeError();
+
+  CompilePipelineOptions compile;
+  if (llvm::Error e = parseCompileOptions(options.pipeline, compile))
+    return std::move(e);
+  if (llvm::Error e = chooseThreads(compile, options))
+    return std::move(e);
+  auto target = prepareTarget(compile, options);
+  if (!target)
+    return target.takeError();
+  // CPU buffers come from the runtime's caching allocator, so repeated
+  // calls reuse memory; results are released through it too. (CUDA
+  // buffers come from the device's stream-ordered pool.)
+  // An object written for ahead-of-time use calls malloc/free instead, so
+  // that it needs no graphopt library on the CPU.
+  bool runtimeAllocator = !target->cuda && options.objectFile.empty();
+  compile.runtimeAllocator = runtimeAllocator;
+  compile.cpuEmulation = target->emulate;
+  if (target->cuda && !target->emulate)
+    compile.chip = target->chip;
+
+  // The libraries the code will call, and the compile cache: a CPU
+  // program compiled here before (same module, options, CPU and library)
+  // is loaded instead of compiled.
+  llvm::SmallVector<std::string> libs;
+  std::optional<CompileCache> cache;
+  std::string cacheKey;
+  if (!options.compileOnly) {
+    auto found = jitLibraries(options, compile,
+                              target->api ? StringRef(target->api->path) : "");
+    if (!found)
+      return found.takeError();
+    libs = std::move(*found);
+    if (!target->cuda && options.objectFile.empty() &&
+        options.dumpLLVMIR.empty())
+      cache = CompileCache::fromEnvironment();
+  }
+  if (cache) {
+    auto t1 = std::chrono::steady_clock::now();
+    cacheKey =
+        CompileCache::key(module, cacheConfiguration(options, compile, libs));
+    if (std::optional<LoadedProgram> loaded =
+            lookUpCache(*cache, cacheKey, options.entry, libs)) {
+      std::unique_ptr<Runner> runner(new Runner());
+      runner->sig = std::move(*sig);
+      runner->loaded = std::move(loaded->jit);
+      runner->entryFn = loaded->entryFn;
+      runner->constantData = std::move(loaded->constants);
+      runner->freeResult = _mlir_memref_to_llvm_free;
+      runner->stats.jitSeconds = secondsSince(t1);
+      runner->stats.cache = CompileStats::Cache::Hit;
+      runner->stats.cacheNote = cache->entryPath(cacheKey);
+      if (options.timing)
+        llvm::errs() << llvm::format(
+            "graphopt: compile cache hit (%s), loaded in %.3f s\n",
+            runner->stats.cacheNote.c_str(), runner->stats.jitSeconds);
+      return runner;
+    }
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  if (llvm::Error e = lowerModule(module, compile, options, *target))
+    return std::move(e);
+  double lowerTime = secondsSince(t0);
+
+  if (!options.objectFile.empty()) {
+    if (llvm::Error e =
+            emitObject(module, options.objectFile, options.optLevel))
+      return std::move(e);
+  }
+
+  std::unique_ptr<Runner> runner(new Runner());
+  runner->sig = std::move(*sig);
+  runner->stats.lowerSeconds = lowerTime;
+  if (options.compileOnly)
+    return runner;
+  // Global constructors (CUDA's kernel loading) run through the engine,
+  // which a cached object does not have.
+  if (cache && !module.getOps<LLVM::GlobalCtorsOp>().empty()) {
+    runner->stats.cache = CompileStats::Cache::NotStored;
+    runner->stats.cacheNote = "the program has global constructors";
+    cache.reset();
+  }
+  auto externals = externalizeConstants(module, runner->constantData);
+  if (!externals)
+    return externals.takeError();
+  auto t1 = std::chrono::steady_clock::now();
+  auto engine = createEngine(module, options, libs, *externals,
+                             /*keepObject=*/cache.has_value());
+  if (!engine)
+    return engine.takeError();
   runner->engine = std::move(*engine);
-  runner->cuda = std::move(cudaAPI);
+  runner->cuda = std::move(target->api);
   runner->freeResult = runtimeAllocator ? _mlir_memref_to_llvm_free : std::free;
   // Run the module's constructors (CUDA: they load the kernels) now that
   // every symbol resolves, and materialize the code, so that compile time
@@ -840,8 +898,6 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     return runner->cuda->error("loading the kernels failed");
   double jitTime = secondsSince(t1);
   runner->stats.jitSeconds = jitTime;
-  runner->stats.cache = cacheStats.cache;
-  runner->stats.cacheNote = cacheStats.cacheNote;
   if (cache) {
     if (llvm::Error e = storeInCache(*cache, cacheKey, *runner->engine,
                                      *externals)) {

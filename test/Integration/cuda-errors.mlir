@@ -7,7 +7,7 @@
 // RUN: not graph-run %s --target=cuda --cuda-format=ptx 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: graph-run: error: --cuda-format=ptx is not a format: use isa, bin or fatbin
 // RUN: %if !cuda-gpu %{ not graph-run %s --target=cuda --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=NOGPU %}
-// NOGPU: graph-run: error: the CUDA target cannot run on this machine (compile without running with --compile-only/--emit-object): {{.*(libcuda.so.1|CUDA_ERROR_).*}}
+// NOGPU: graph-run: error: the CUDA target cannot run on this machine (compile it without running: compile-only, or an object file for ahead-of-time use): {{.*(libcuda.so.1|CUDA_ERROR_).*}}
 // NOGPU-NOT: graphopt CUDA runtime: error
 // Errors of the driver reach the user with the CUDA error's name and the
 // driver call (the emulated driver injects them):
