@@ -150,6 +150,10 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   addUpstream(pm, "convert-bufferization-to-memref");
   // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
+  // One function per kernel, identical kernels shared: LLVM's time grows
+  // faster than the size of a function.
+  if (options.outlineKernels)
+    pm.addPass(createGraphCPUOutlineKernelsPass());
   if (options.threads > 1) {
     addUpstream(pm, "convert-scf-to-openmp{num-threads=" +
                         std::to_string(options.threads) + "}");

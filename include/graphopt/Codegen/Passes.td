@@ -216,6 +216,29 @@ def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mli
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GraphCPUOutlineKernelsPass : Pass<"graph-cpu-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest into a function of its own, identical ones shared";
+  let description = [{
+    A model lowers to one function whose body is a sequence of loop nests,
+    one per fused kernel, and LLVM's optimizer and code generator are not
+    linear in the size of a function (a 12-layer BERT-base encoder spent
+    6.6 s in LLVM against 0.37 s for one layer). This pass moves every
+    top-level loop nest (`scf.for`, `scf.parallel`, `scf.forall` without
+    results, of at least `min-ops` operations) of a function with two or
+    more of them into a private `noinline` function called in its place:
+    the values the nest reads from outside become arguments, scalar and
+    vector constants are cloned in. Kernels that are the same function under
+    another name (a repeated layer, whose weights are arguments) are
+    generated once and called from each place. Runs on memrefs, after
+    bufferization.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"8",
+           "Smallest loop nest (operations, nested ones included) moved into a function">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::FuncOp"> {
   let summary = "Expand strided memref.copy ops into loops the backend vectorizes";
   let description = [{

@@ -95,6 +95,13 @@ struct CompilePipelineOptions
                      "graph-run and Python default to the cores the process "
                      "may use, AOT objects to 1"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("CPU: give each kernel's loop nest a function of its "
+                     "own, identical kernels one shared function "
+                     "(graph-cpu-outline-kernels: LLVM compiles many small "
+                     "functions faster than one large one)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> runtimeAllocator{
       *this, "runtime-allocator",
       llvm::cl::desc("Allocate buffers through graphopt's runtime allocator "
