@@ -494,6 +494,13 @@ struct LoadedProgram {
 };
 } // namespace
 
+/// The JIT's description of this machine (the native target initialized).
+static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachine() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  return llvm::orc::JITTargetMachineBuilder::detectHost();
+}
+
 /// The name of the packed wrapper ExecutionEngine adds for `fn`.
 static std::string packedName(StringRef fn) { return ("_mlir_" + fn).str(); }
 
@@ -505,9 +512,7 @@ static llvm::Error loadCachedProgram(LoadedProgram &parts,
                                      const CachedProgram &program,
                                      StringRef entry,
                                      llvm::ArrayRef<std::string> libs) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto jtmb = hostMachine();
   if (!jtmb)
     return jtmb.takeError();
   auto layout = jtmb->getDefaultDataLayoutForTarget();
@@ -743,9 +748,7 @@ static llvm::Expected<std::unique_ptr<ExecutionEngine>>
 createEngine(ModuleOp module, const RunnerOptions &options,
              llvm::ArrayRef<std::string> libs,
              llvm::ArrayRef<ExternalConstant> externals, bool keepObject) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto jtmb = hostMachine();
   if (!jtmb)
     return jtmb.takeError();
   auto tm = jtmb->createTargetMachine();
