@@ -20,6 +20,7 @@ are compared once, too.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -29,6 +30,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+# The compile column is a cold compile: no program from the persistent
+# compile cache (docs/CompileCache.md).
+os.environ.setdefault("GRAPHOPT_CACHE_DIR", "off")
 sys.path.insert(0, str(ROOT / "test" / "onnx"))
 sys.path.insert(0, str(ROOT / "python"))
 
