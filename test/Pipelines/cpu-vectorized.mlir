@@ -5,6 +5,14 @@
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir | llc -O3 -mattr=+avx512f | FileCheck %s --check-prefix=ASM
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=8" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=AVX2
+// With AVX2's 16 vector registers the register block has at most 6 rows
+// (here 4, the largest divisor of 64): its accumulators, B vectors and
+// broadcast fit, so the k loop spills nothing (8 rows spilled 4
+// accumulators every step).
+// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=8" | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=haswell | FileCheck %s --check-prefix=AVX2-ASM
+// AVX2-ASM: vfmadd231ps {{.*}}ymm
+// AVX2-ASM-NOT: {{Spill|Reload}}
+// AVX2-ASM: {{^[[:space:]]+j[a-z]+}}
 
 // IR-LABEL: define {{.*}} @main
 // IR-COUNT-8: call <32 x float> @llvm.fmuladd.v32f32

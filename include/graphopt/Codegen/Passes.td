@@ -38,8 +38,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Elements of f32 per SIMD register to target (16: AVX-512, 8: AVX2)">,
-    Option<"matmulTileM", "matmul-tile-m", "int64_t", /*default=*/"8",
-           "Rows of the matmul register tile">,
+    Option<"matmulTileM", "matmul-tile-m", "int64_t", /*default=*/"0",
+           "Rows of the matmul register tile (0: by the vector registers: 8 with AVX-512's 32, 6 with AVX2's 16)">,
     Option<"matmulTileNVectors", "matmul-tile-n-vectors", "int64_t", /*default=*/"2",
            "Columns of the matmul register tile, in vectors">,
     Option<"packMatmuls", "pack-matmuls", "bool", /*default=*/"true",
