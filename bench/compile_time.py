@@ -145,24 +145,21 @@ def run_one(system: str, family: str, size: int, threads: int) -> dict:
     if system.startswith("graphopt"):
         sys.path.insert(0, str(ROOT / "python"))
         import graphopt
-        import contextlib
-        import io
-        err = io.StringIO()
         start = time.perf_counter()
-        with contextlib.redirect_stderr(err):
-            # The pass timing report is printed by the library to the
-            # process's stderr (fd 2), not to sys.stderr: capture the fd.
-            fd = os.dup(2)
-            with tempfile.TemporaryFile(mode="w+") as tmp:
-                os.dup2(tmp.fileno(), 2)
-                try:
-                    compiled = graphopt.compile(model, inputs, timing=True,
-                                                threads=threads)
-                finally:
-                    os.dup2(fd, 2)
-                    os.close(fd)
-                tmp.seek(0)
-                report = tmp.read()
+        # The pass timing report is printed by the library to the process's
+        # stderr (fd 2), not to sys.stderr: capture the fd.
+        fd = os.dup(2)
+        with tempfile.TemporaryFile(mode="w+") as tmp:
+            os.dup2(tmp.fileno(), 2)
+            try:
+                compiled = graphopt.compile(model, inputs, timing=True,
+                                            threads=threads)
+            finally:
+                sys.stderr.flush()
+                os.dup2(fd, 2)
+                os.close(fd)
+            tmp.seek(0)
+            report = tmp.read()
         result["total"] = time.perf_counter() - start
         t = compiled.timings
         result.update(imp=t["import"], lower=t["lower"], llvm=t["codegen"])

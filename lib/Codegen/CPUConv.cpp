@@ -161,19 +161,13 @@ SmallVector<Value> accumulateTaps(RewriterBase &rewriter, Location loc,
   Value pad =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   SmallVector<Value> rows;
-  Value zeros;
   if (zeroInit)
-    zeros = arith::ConstantOp::create(rewriter, loc, rowType,
-                                      rewriter.getZeroAttr(rowType));
-  for (int64_t r = 0; r < mr; ++r) {
-    Value f;
-    if (!zeroInit)
-      f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
+    rows.assign(mr * pieces,
+                arith::ConstantOp::create(rewriter, loc, rowType,
+                                          rewriter.getZeroAttr(rowType)));
+  for (int64_t r = 0; r < mr && !zeroInit; ++r) {
+    Value f = arith::AddIOp::create(rewriter, loc, fRow, index(rewriter, loc, r));
     for (int64_t j = 0; j < pieces; ++j) {
-      if (zeroInit) {
-        rows.push_back(zeros);
-        continue;
-      }
       Value column =
           arith::AddIOp::create(rewriter, loc, p, index(rewriter, loc, j * width));
       rows.push_back(vector::TransferReadOp::create(
@@ -735,7 +729,7 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
     return false;
   // Output channels per register block: 8 with AVX-512's 32 vector
   // registers, 4 with AVX2's 16 (whose 8 x 2 blocks would spill).
-  int64_t registers = vectorWidth >= 16 ? 32 : 16;
+  int64_t registers = vectorRegisters(vectorWidth);
   int64_t mr = largestDivisor(chain->f, registers / 4);
   Location loc = last.getLoc();
   rewriter.setInsertionPoint(chain->matmuls.front());

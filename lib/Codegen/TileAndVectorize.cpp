@@ -166,7 +166,8 @@ struct GraphCPUTileAndVectorizePass
     // accumulators leave AVX-512's 32 registers room for the B vectors and
     // the broadcast, but would take all of AVX2's 16 (4 of them spilled
     // and reloaded every k step); 6 x 2 fits there.
-    int64_t mr = matmulTileM > 0 ? matmulTileM : (vectorWidth >= 16 ? 8 : 6);
+    int64_t registers = graphopt::vectorRegisters(vectorWidth);
+    int64_t mr = matmulTileM > 0 ? matmulTileM : (registers >= 32 ? 8 : 6);
     int64_t nr = matmulTileNVectors * vectorWidth;
     // Static sizes: shrink the block to the largest that divides them, so
     // every tile is full and vectorizes without masks (a prime dim degrades

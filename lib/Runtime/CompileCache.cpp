@@ -220,8 +220,8 @@ std::optional<CachedProgram> CompileCache::lookup(StringRef key,
   return program;
 }
 
-llvm::Error CompileCache::store(StringRef key, StringRef object,
-                                llvm::ArrayRef<CachedConstant> constants) {
+llvm::Expected<std::pair<int, std::string>>
+CompileCache::temporaryFile() const {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return llvm::createStringError("cannot create the compile cache "
                                    "directory %s: %s",
@@ -234,6 +234,15 @@ llvm::Error CompileCache::store(StringRef key, StringRef object,
     return llvm::createStringError("cannot write to the compile cache "
                                    "directory %s: %s",
                                    dir.c_str(), ec.message().c_str());
+  return std::make_pair(fd, temp.str().str());
+}
+
+llvm::Error CompileCache::store(StringRef key, StringRef object,
+                                llvm::ArrayRef<CachedConstant> constants) {
+  auto file = temporaryFile();
+  if (!file)
+    return file.takeError();
+  auto [fd, temp] = std::move(*file);
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(kMagic, 8);

@@ -339,6 +339,22 @@ struct ExternalConstant {
 };
 } // namespace
 
+/// `data` copied to 64-byte aligned host memory owned by `owned`, as the
+/// compiled code expects of a global: constant `name`'s host copy.
+static llvm::Expected<ExternalConstant>
+alignedCopy(StringRef name, ArrayRef<char> data,
+            std::vector<std::unique_ptr<void, void (*)(void *)>> &owned) {
+  size_t bytes = std::max<size_t>((data.size() + 63) / 64 * 64, 64);
+  void *p = std::aligned_alloc(64, bytes);
+  if (!p)
+    return llvm::createStringError("cannot allocate %zu bytes for constant "
+                                   "@%s",
+                                   data.size(), name.str().c_str());
+  std::memcpy(p, data.data(), data.size());
+  owned.emplace_back(p, std::free);
+  return ExternalConstant{name.str(), p, data.size()};
+}
+
 static llvm::Expected<llvm::SmallVector<ExternalConstant>>
 externalizeConstants(
     ModuleOp module,
@@ -351,18 +367,12 @@ externalizeConstants(
     ArrayRef<char> raw = attr.getRawData();
     if (raw.size() < kExternalConstantMinBytes)
       continue;
-    size_t bytes = (raw.size() + 63) / 64 * 64;
-    void *p = std::aligned_alloc(64, bytes);
-    if (!p)
-      return llvm::createStringError("cannot allocate %zu bytes for constant "
-                                     "@%s",
-                                     raw.size(),
-                                     global.getSymName().str().c_str());
-    std::memcpy(p, raw.data(), raw.size());
-    owned.emplace_back(p, std::free);
+    auto copy = alignedCopy(global.getSymName(), raw, owned);
+    if (!copy)
+      return copy.takeError();
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);
-    externals.push_back({global.getSymName().str(), p, raw.size()});
+    externals.push_back(std::move(*copy));
   }
   return externals;
 }
@@ -455,20 +465,10 @@ static llvm::Error storeInCache(CompileCache &cache, StringRef key,
                                 ExecutionEngine &engine,
                                 llvm::ArrayRef<ExternalConstant> externals) {
   // ExecutionEngine hands its object out only as a file.
-  if (std::error_code ec = llvm::sys::fs::create_directories(cache.directory()))
-    return llvm::createStringError("cannot create the compile cache "
-                                   "directory %s: %s",
-                                   cache.directory().str().c_str(),
-                                   ec.message().c_str());
-  llvm::SmallString<256> temp;
-  llvm::SmallString<256> model(cache.directory());
-  llvm::sys::path::append(model, "tmp-%%%%%%%%%%%%.o.part");
-  int fd;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return llvm::createStringError("cannot write to the compile cache "
-                                   "directory %s: %s",
-                                   cache.directory().str().c_str(),
-                                   ec.message().c_str());
+  auto file = cache.temporaryFile();
+  if (!file)
+    return file.takeError();
+  auto [fd, temp] = std::move(*file);
   ::close(fd);
   engine.dumpToObjectFile(temp);
   auto object = llvm::MemoryBuffer::getFile(temp, /*IsText=*/false,
@@ -554,18 +554,12 @@ static llvm::Error loadCachedProgram(LoadedProgram &parts,
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
-  // The constants, aligned as the compiled code expects of its globals.
   llvm::SmallVector<ExternalConstant> constants;
   for (const CachedConstant &c : program.constants) {
-    size_t bytes = (c.data.size() + 63) / 64 * 64;
-    void *p = std::aligned_alloc(64, std::max<size_t>(bytes, 64));
-    if (!p)
-      return llvm::createStringError("cannot allocate %zu bytes for constant "
-                                     "@%s",
-                                     c.data.size(), c.name.c_str());
-    std::memcpy(p, c.data.data(), c.data.size());
-    parts.constants.emplace_back(p, std::free);
-    constants.push_back({c.name, p, c.data.size()});
+    auto copy = alignedCopy(c.name, c.data, parts.constants);
+    if (!copy)
+      return copy.takeError();
+    constants.push_back(std::move(*copy));
   }
   llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
                                         *layout);

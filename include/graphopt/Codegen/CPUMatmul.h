@@ -43,6 +43,13 @@ struct CPUCacheSizes {
 /// CPUCacheSizes where they cannot be read.
 CPUCacheSizes getHostCacheSizes();
 
+/// The vector registers of the ISA whose f32 vectors have `vectorWidth`
+/// lanes: 32 with AVX-512 (16 lanes), 16 with AVX2 (8). Register blocks
+/// (matmul, direct convolution) are sized from it.
+inline int64_t vectorRegisters(int64_t vectorWidth) {
+  return vectorWidth >= 16 ? 32 : 16;
+}
+
 /// The largest divisor of `size` that is at most `limit` and a multiple of
 /// `multiple` (which divides `size`); `multiple` when none is larger.
 int64_t largestDivisor(int64_t size, int64_t limit, int64_t multiple = 1);

@@ -34,6 +34,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::graphopt::runtime {
@@ -74,6 +75,11 @@ public:
                     llvm::ArrayRef<CachedConstant> constants);
 
   llvm::StringRef directory() const { return dir; }
+
+  /// A new file in the cache directory (created if need be) under a
+  /// temporary name that lookups and trims ignore until an hour old: its
+  /// open descriptor and path, or why the directory cannot be written.
+  llvm::Expected<std::pair<int, std::string>> temporaryFile() const;
 
   /// The path of `key`'s entry.
   std::string entryPath(llvm::StringRef key) const;
