@@ -226,6 +226,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ok = flag(ro.compileOnly);
     else if (key == "cuda-emulate")
       ok = flag(ro.cudaEmulate);
+    else if (key == "cuda-device")
+      ok = !value.getAsInteger(10, ro.cudaDevice) && ro.cudaDevice >= 0;
     else if (key == "timing")
       ok = flag(ro.timing);
     else if (key == "object-file")

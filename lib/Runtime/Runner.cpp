@@ -668,7 +668,15 @@ prepareTarget(const graphopt::CompilePipelineOptions &compile,
     (void)cuda.useDriver(driver.c_str());
   }
   if (!options.compileOnly) {
-    if (cuda.init(-1) != 0)
+    int current = cuda.device();
+    if (options.cudaDevice >= 0 && current >= 0 &&
+        current != options.cudaDevice)
+      return llvm::createStringError(
+          "CUDA device %d requested, but this process already runs CUDA "
+          "programs on device %d (one device per process): run it in a "
+          "separate process",
+          options.cudaDevice, current);
+    if (cuda.init(options.cudaDevice) != 0)
       return cuda.error("the CUDA target cannot run on this machine (compile "
                         "it without running: compile-only, or an object "
                         "file for ahead-of-time use)");

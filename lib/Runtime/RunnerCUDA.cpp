@@ -62,6 +62,7 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
       missing += std::string(missing.empty() ? "" : ", ") + name;
   };
   get(api->init, "graphoptCudaInit");
+  get(api->device, "graphoptCudaGetDevice");
   get(api->getError, "graphoptCudaGetError");
   get(api->clearError, "graphoptCudaClearError");
   get(api->computeCapability, "graphoptCudaGetComputeCapability");

@@ -26,6 +26,7 @@ namespace mlir::graphopt::runtime {
 struct Runner::CUDAHostAPI {
   std::string path;
   int (*init)(int) = nullptr;
+  int (*device)() = nullptr;
   const char *(*getError)() = nullptr;
   void (*clearError)() = nullptr;
   int (*computeCapability)() = nullptr;

@@ -346,7 +346,7 @@ def _flag(value) -> str:
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
                     timing=False, specialize=None, target="cpu",
                     compile_only=False, cuda_emulate=False,
-                    pipeline=None) -> str:
+                    pipeline=None, cuda_device=None) -> str:
     """The C API's options string: the runner's options, then the compile
     pipeline's (``pipeline``: keyword arguments by Python name)."""
     if target not in ("cpu", "cuda"):
@@ -378,6 +378,12 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append("compile-only=1")
     if cuda_emulate:
         items.append("cuda-emulate=1")
+    if cuda_device is not None:
+        if isinstance(cuda_device, bool) or not isinstance(cuda_device, int) \
+                or cuda_device < 0:
+            raise ValueError("cuda_device must be a device ordinal (0, 1, "
+                             f"...), got {cuda_device!r}")
+        items.append(f"cuda-device={cuda_device}")
     # A function without arguments has nothing to specialize (and an empty
     # list would read as one rank-0 shape).
     if specialize:
@@ -419,7 +425,8 @@ class Program:
                  timing: bool = False,
                  specialize: Optional[Sequence[Sequence[int]]] = None,
                  target: str = "cpu", compile_only: bool = False,
-                 cuda_emulate: bool = False, **pipeline_options):
+                 cuda_emulate: bool = False,
+                 cuda_device: Optional[int] = None, **pipeline_options):
         self._handle = None
         self._lock = threading.Lock()
         self.entry = entry
@@ -427,7 +434,7 @@ class Program:
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
                                        timing, specialize, target,
                                        compile_only, cuda_emulate,
-                                       pipeline_options)
+                                       pipeline_options, cuda_device)
         _ensure_runtime()
         err = ctypes.c_void_p()
         handle = _compile(mlir_text.encode(), entry.encode(),

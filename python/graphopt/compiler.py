@@ -37,6 +37,9 @@ COMPILE_OPTIONS = {
     "cuda_emulate": "with target='cuda', a testing aid: run the CUDA "
                     "pipeline's generic kernels as loops on the CPU "
                     "(docs/CUDA.md)",
+    "cuda_device": "with target='cuda', the GPU to run on (its ordinal; "
+                   "default GRAPHOPT_CUDA_DEVICE, else 0; one device per "
+                   "process)",
 }
 
 _TARGETS = ("cpu", "cuda")
@@ -401,6 +404,7 @@ class CompiledModule:
             timing=self.timing, specialize=specialize, target=self.target,
             compile_only=bool(self.options.get("compile_only")),
             cuda_emulate=bool(self.options.get("cuda_emulate")),
+            cuda_device=self.options.get("cuda_device"),
             **{k: v for k, v in self.options.items()
                if k not in COMPILE_OPTIONS})
         t2 = time.perf_counter()
@@ -516,7 +520,7 @@ def compile(model_or_fn, example_args, target: str = "cpu", *,
             weights).
         timing: print per-pass and per-phase compile times to stderr.
         **options: ``vectorize``, ``fuse``, ``opt_level``, ``entry``,
-            ``compile_only``, ``cuda_emulate`` (see ``COMPILE_OPTIONS``),
+            ``compile_only``, ``cuda_emulate``, ``cuda_device`` (see ``COMPILE_OPTIONS``),
             and every option of the compile pipeline by name
             (:func:`graphopt.pipeline_options` lists them, e.g.
             ``vector_width=8``, ``flash_attention=False``,

@@ -15,6 +15,16 @@
 // OOM: graph-run: error: allocating 16 bytes of device memory for input 0: CUDA_ERROR_OUT_OF_MEMORY (out of memory (emulated)) in cuMemAllocAsync
 // RUN: env GRAPHOPT_CUDA_EMULATOR_FAIL=cuInit not graph-run %s --target=cuda --cuda-emulate --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=NODEV
 // NODEV: graph-run: error: the CUDA target cannot run on this machine {{.*}}: CUDA_ERROR_NO_DEVICE
+// The device: --cuda-device picks it (the emulated driver has one device,
+// 0); a device that is not present, or not an ordinal, is an error:
+// RUN: graph-run %s --target=cuda --cuda-emulate --cuda-device=0 --input=4xf32=1,-2,3,-4 | FileCheck %s --check-prefix=DEV0
+// DEV0: result 0: tensor<4xf32> = 4xf32
+// DEV0-NEXT: [1, 0, 3, 0]
+// RUN: not graph-run %s --target=cuda --cuda-emulate --cuda-device=1 --input=4xf32=1,-2,3,-4 2>&1 | FileCheck %s --check-prefix=DEV1
+// RUN: env GRAPHOPT_CUDA_DEVICE=1 not graph-run %s --target=cuda --cuda-emulate --input=4xf32=1,-2,3,-4 2>&1 | FileCheck %s --check-prefix=DEV1
+// DEV1: graph-run: error: the CUDA target cannot run on this machine {{.*}}: CUDA device 1 requested, but 1 device is present
+// RUN: not graph-run %s --target=cuda --cuda-emulate --cuda-device=-2 --input=4xf32=1,-2,3,-4 2>&1 | FileCheck %s --check-prefix=DEVBAD
+// DEVBAD: graph-run: error: --cuda-device must be a device ordinal (0, 1, ...), got -2
 // Results that share a buffer (the same tensor returned twice, and an
 // input returned as is) are downloaded, then freed once; repeated calls
 // reuse the cached constant:

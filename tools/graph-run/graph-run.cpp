@@ -144,6 +144,11 @@ static cl::opt<bool> cudaEmulate(
              "one-thread kernels as loops on the CPU (no tensor-core or "
              "warp-reduction kernels; docs/CUDA.md)"),
     cl::init(false), cl::cat(category));
+static cl::opt<int> cudaDevice(
+    "cuda-device",
+    cl::desc("With --target=cuda, the GPU to run on (its ordinal; default: "
+             "GRAPHOPT_CUDA_DEVICE from the environment, else 0)"),
+    cl::init(-1), cl::cat(category));
 static cl::opt<std::string> emitObject(
     "emit-object",
     cl::desc("Ahead-of-time: write the compiled program as a host object "
@@ -249,6 +254,10 @@ int main(int argc, char **argv) {
     options.pipeline = text;
   }
   options.cudaEmulate = cudaEmulate;
+  if (cudaDevice.getNumOccurrences() && cudaDevice < 0)
+    return fail("--cuda-device must be a device ordinal (0, 1, ...), got " +
+                llvm::Twine(cudaDevice.getValue()));
+  options.cudaDevice = cudaDevice;
   options.objectFile = emitObject;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);

@@ -35,11 +35,17 @@
 extern "C" {
 #endif
 
-/* Opens the driver and makes device `device`'s primary context current.
+/* Opens the driver and makes device `device`'s primary context current
+ * (`device` < 0: GRAPHOPT_CUDA_DEVICE from the environment, else 0).
  * Returns 0 on success; otherwise nonzero with the error available from
  * graphoptCudaGetError(). Every other function calls it on first use with
- * device 0 (or GRAPHOPT_CUDA_DEVICE from the environment). */
+ * -1. The runtime uses one device per process: once started, later calls
+ * keep the first device (hosts compare graphoptCudaGetDevice()). */
 int graphoptCudaInit(int device);
+
+/* The ordinal of the device the runtime started on, or -1 before it has
+ * started. */
+int graphoptCudaGetDevice(void);
 
 /* Chooses the driver library the runtime opens when it starts: `path` (the
  * emulated driver, libGraphOptCUDAEmulator.so, for --cuda-emulate), or

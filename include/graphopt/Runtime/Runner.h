@@ -71,6 +71,11 @@ struct RunnerOptions {
   /// and one-thread kernels as loops on the host (cpu-emulation; no GPU,
   /// no matmul or reduction kernels).
   bool cudaEmulate = false;
+  /// CUDA: the device to run on (its ordinal); -1 takes GRAPHOPT_CUDA_DEVICE
+  /// from the environment, else device 0. A process runs CUDA programs on
+  /// one device: a program asking for another than the one already in use
+  /// is an error.
+  int cudaDevice = -1;
   /// Write the compiled host object (for CUDA with the device code
   /// embedded) here, for ahead-of-time use: link it with libGraphOpt's
   /// runtime (CPU: libmlir_c_runner_utils and the allocator; CUDA:

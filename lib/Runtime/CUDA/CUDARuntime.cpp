@@ -95,6 +95,8 @@ struct State {
   Driver cu;
   CUcontext context = nullptr;
   CUdevice device = 0;
+  /// The device ordinal the runtime started on (-1 before it starts).
+  int ordinal = -1;
   CUstream stream = nullptr;
   /// The sticky error and the last kernel launched, under errorMutex (a
   /// separate lock: errors are raised while `mutex` is held).
@@ -264,6 +266,7 @@ bool ready(int device = -1) {
       s.initialized = true;
       if (device < 0)
         device = defaultDevice();
+      s.ordinal = device;
       Driver &cu = s.cu;
       int count = 0;
       s.usable = openDriver(cu) && check(cu.init(0), "cuInit") &&
@@ -326,6 +329,12 @@ int graphoptCudaUseDriver(const char *path) {
     return s.driverPath == (wanted.empty() ? "libcuda.so.1" : wanted) ? 0 : 1;
   s.requestedDriver = wanted;
   return 0;
+}
+
+int graphoptCudaGetDevice(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.initialized ? s.ordinal : -1;
 }
 
 const char *graphoptCudaDriverPath(void) {
