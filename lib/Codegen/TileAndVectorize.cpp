@@ -183,8 +183,10 @@ struct GraphCPUTileAndVectorizePass
       nr = largestDivisor(n, nr);
     // Large matmuls: packed B panels and cache blocking (CPUMatmul.h);
     // the inner block matmul then gets the register kernel below.
+    // (Not a matmul given with its own maps, such as attention's P^T V:
+    // packing reads the operands in the standard layout.)
     if (packMatmuls && !batched && hasStaticLoops(op) &&
-        nr % vectorWidth == 0) {
+        nr % vectorWidth == 0 && !op.hasUserDefinedMaps()) {
       int64_t k = ranges[2];
       graphopt::CPUMatmulBlocking blocking =
           graphopt::chooseMatmulBlocking(m, n, k, mr, nr, caches);
@@ -218,6 +220,34 @@ struct GraphCPUTileAndVectorizePass
         }
         if (zeroInit)
           rewriter.modifyOpInPlace(op, [&] { init->set(fill.getResult(0)); });
+      }
+    }
+    // Unpacked, an output that starts as a zero fill: each register block
+    // is zeroed right before its k loop (its accumulators start at zero in
+    // registers) instead of the whole fill being written, then read back
+    // by every block (attention's score block: a 16 KB zero tile copied in
+    // per key block).
+    if (!batched && hasStaticLoops(op)) {
+      OpOperand *init = op.getDpsInitOperand(0);
+      auto fill = init->get().getDefiningOp<linalg::FillOp>();
+      if (fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+        rewriter.modifyOpInPlace(op,
+                                 [&] { init->set(fill.getOutputs()[0]); });
+        if (fill->use_empty()) {
+          erased.insert(fill);
+          rewriter.eraseOp(fill);
+        }
+        // Register blocks with the whole k range, column blocks outermost
+        // (as registerTile orders them), each zero-filled, then the k loop.
+        auto blocks = tile(rewriter, cast<TilingInterface>(op.getOperation()),
+                           {mr, nr, 0}, {1, 0, 2});
+        if (failed(blocks))
+          return failure();
+        auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+        Value yes = arith::ConstantOp::create(rewriter, block.getLoc(),
+                                              rewriter.getBoolAttr(true));
+        fillInitWhere(rewriter, block, yes);
+        return registerTile(rewriter, block, mr, nr);
       }
     }
     return registerTile(rewriter, op, mr, nr);

@@ -40,11 +40,15 @@ def ConvertFusionAttentionPass : Pass<"convert-fusion-attention"> {
     over blocks of `block-rows` query rows and over blocks of `block-cols`
     key/value positions, with `linalg` ops on tensors inside, so that the
     `[L, S]` score matrix is never materialized: each key/value block
-    computes a `[Br, Bc]` score tile with `linalg.matmul` (the query block is
-    scaled once, the keys are transposed once per batch index), applies the
-    mask, and updates a running row max, a running row sum and the `[Br, Dv]`
-    output accumulator (online softmax), which a second `linalg.matmul`
-    accumulates `P V` into; the result rows are `O / l`.
+    computes a transposed `[Bc, Br]` score tile `K_blk (Q_blk * scale)^T`
+    with `linalg.matmul` (the query block is scaled and transposed once;
+    keys down, queries across, so that the row statistics are vector max
+    and add over rows of the tile, not horizontal reductions per query
+    row), applies the mask (transposed once to match), and updates a
+    running row max, a running row sum and the `[Br, Dv]` output
+    accumulator (online softmax), which a second `linalg.matmul` (with
+    transposed-A maps: `P^T` is its left operand) accumulates `P V` into;
+    the result rows are `O / l`.
 
     Every block has a static shape, so `graph-cpu-tile-and-vectorize`
     register-blocks both matmuls and vectorizes the softmax arithmetic.
