@@ -1158,6 +1158,22 @@ def formula_weight(shape):
     return (((7 * f + 3 * c + 5 * i + j) % 11 - 5) / 8).astype(F32)
 
 
+# Stride 2 over the four phase images (NNOps.cpp phaseGemmConv), in
+# test/Integration/conv-strategies.mlir.
+@case
+def conv2d_phase_stem(rng):
+    x = uniform(rng, (2, 3, 117, 118), -1, 1)
+    return [x], [as_f32(conv2d(x, formula_weight((16, 3, 7, 7)), None,
+                               (2, 2), (3, 3, 3, 3)))]
+
+
+@case
+def conv2d_phase_even(rng):
+    x, w = uniform(rng, (1, 5, 120, 125), -1, 1), uniform(rng, (8, 5, 4, 4), -1, 1)
+    b = uniform(rng, (8,), -1, 1)
+    return [x, w, b], [as_f32(conv2d(x, w, b, (2, 2), (1, 2, 2, 1)))]
+
+
 # Constant weights: the direct stride-1 kernel (lib/Codegen/CPUConv.cpp).
 @case
 def conv2d_direct_rgb(rng):

@@ -16,7 +16,10 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
     matmul kernel), image by image for a static batch: stride-1 f32 ones
     one matmul per kernel tap on shifted slices of the padded, flattened
     image (an implicit GEMM, which the CPU code generation turns into a
-    direct kernel), others an im2col copy and one matmul, with the pixels as
+    direct kernel), stride-2 ones with outputs at least 56 wide (stems) the
+    same over the input's four phase images (one copy the size of the
+    input, each tap a stride-1 slice of one phase), others an im2col copy
+    and one matmul, with the pixels as
     the matmul's rows when they are few and the channels many; depthwise and
     grouped ones linalg's convolution ops; pooling linalg's pooling ops. `graph.if` becomes
     `scf.if` and `graph.loop` `scf.while`. `fusion.custom_call` becomes a
