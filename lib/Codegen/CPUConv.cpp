@@ -867,6 +867,8 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   // An initial value filled with a constant (pooling's -inf or 0) is not
   // read: each chunk starts from the constant in a register.
+  // (A fill, or the generic that yields a constant a fused group's tile
+  // makes of one.)
   std::optional<Attribute> initValue;
   Value out = init;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
@@ -874,6 +876,15 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     if (matchPattern(fill.getInputs()[0], m_Constant(&value))) {
       initValue = value;
       out = fill.getOutputs()[0];
+    }
+  } else if (auto gen = init.getDefiningOp<linalg::GenericOp>()) {
+    Attribute value;
+    if (gen.getNumDpsInputs() == 0 && gen.getNumDpsInits() == 1 &&
+        gen.getBody()->getOperations().size() == 1 &&
+        matchPattern(gen.getBody()->getTerminator()->getOperand(0),
+                     m_Constant(&value))) {
+      initValue = value;
+      out = gen.getDpsInitOperand(0)->get();
     }
   }
   // Loops over images, channels and output rows; each row in chunks of a
@@ -905,7 +916,17 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
       arith::MulIOp::create(rewriter, loc, hi, index(rewriter, loc, sh));
   for (int64_t start = 0; start < ow;) {
     int64_t width = std::min(vectorWidth, ow - start);
-    auto vecType = VectorType::get({width}, f32);
+    // A last chunk of an odd width (a 14- or 7-wide row) is computed as the
+    // next power-of-two vector with masked reads and a masked store (lanes
+    // past the row's end masked, the lanes past `width` computed and not
+    // stored): LLVM splits a 14-lane vector into 8 + 4 + 2 pieces, three
+    // instructions per tap where AVX-512 needs one. Stride 1 only (the
+    // stride-2 reads below pair two overlapping vectors).
+    int64_t lanes = width;
+    if (sw == 1 && !llvm::isPowerOf2_64(width))
+      lanes = std::min<int64_t>(vectorWidth, llvm::PowerOf2Ceil(width));
+    bool inBounds = lanes == width;
+    auto vecType = VectorType::get({lanes}, f32);
     Value col = index(rewriter, loc, start);
     Value acc;
     if (initValue)
@@ -915,7 +936,7 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     else
       acc = vector::TransferReadOp::create(
           rewriter, loc, vecType, out, ValueRange{ni, ci, hi, col}, pad,
-          ArrayRef<bool>{true});
+          ArrayRef<bool>{inBounds});
     for (int64_t i = 0; i < kh; ++i) {
       Value row = arith::AddIOp::create(rewriter, loc, rowBase,
                                         index(rewriter, loc, i * dh));
@@ -924,7 +945,7 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
         Value x = vector::TransferReadOp::create(
             rewriter, loc, vecType, input,
             ValueRange{ni, ci, row, index(rewriter, loc, first)}, pad,
-            ArrayRef<bool>{true});
+            ArrayRef<bool>{inBounds || first + lanes <= inType.getDimSize(3)});
         if (sw == 2) {
           // Every other element: the even lanes of two overlapping reads.
           Value high = vector::TransferReadOp::create(
@@ -956,7 +977,7 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     }
     out = vector::TransferWriteOp::create(rewriter, loc, acc, out,
                                           ValueRange{ni, ci, hi, col},
-                                          ArrayRef<bool>{true})
+                                          ArrayRef<bool>{inBounds})
               .getResult();
     start += width;
   }

@@ -582,12 +582,17 @@ struct GraphCPUTileAndVectorizePass
     // Matmuls first: one whose output starts as a zero fill takes the fill
     // over (its register blocks start from zero) before the fill would be
     // vectorized on its own.
+    // So do depthwise convolutions and pooling (vectorizeWindowOp), whose
+    // constant initial value is then a register, not a vectorized fill
+    // written and read back.
     SmallVector<linalg::LinalgOp> ops, others;
     fn.walk([&](linalg::LinalgOp op) {
       if (!op.hasPureTensorSemantics())
         return;
-      bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-      (isMatmul ? ops : others).push_back(op);
+      bool first = isa<linalg::MatmulOp, linalg::BatchMatmulOp,
+                       linalg::DepthwiseConv2DNchwChwOp,
+                       linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op);
+      (first ? ops : others).push_back(op);
     });
     ops.append(others.begin(), others.end());
     erased.clear();

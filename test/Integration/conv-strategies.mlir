@@ -116,7 +116,10 @@
 
 // Depthwise convolutions (f32): each output row in 16-lane chunks and a
 // remainder (35 = 16 + 16 + 3; 19 = 16 + 3), all taps accumulated in a
-// register; stride 2 reads two overlapping vectors per tap.
+// register; a remainder of odd width (stride 1) is computed as the next
+// power-of-two vector (3 -> 4 lanes) with the reads past a row's end and
+// the store masked (no in_bounds: LLVM would split 3 lanes into 2 + 1);
+// stride 2 reads two overlapping vectors per tap.
 // RUN: %reference conv2d_depthwise_rows %t/i
 // RUN: graph-run %s --entry=depthwise_rows --quiet --input=@%t/i/x0.npy \
 // RUN:   --input=@%t/i/x1.npy --input=@%t/i/x2.npy \
@@ -137,7 +140,11 @@
 // KERNEL-LABEL: func.func @depthwise_rows
 // KERNEL-NOT: linalg.depthwise_conv_2d_nchw_chw
 // KERNEL: vector.fma {{.+}} : vector<16xf32>
-// KERNEL: vector.fma {{.+}} : vector<3xf32>
+// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32], %{{[a-z0-9_]+}} : tensor<2x6x20x35xf32>, vector<4xf32>
+// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32], %{{[a-z0-9_]+}} {in_bounds = [true]} : tensor<2x6x22x37xf32>, vector<4xf32>
+// KERNEL: vector.fma {{.+}} : vector<4xf32>
+// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c34], %{{[a-z0-9_]+}} : tensor<2x6x22x37xf32>, vector<4xf32>
+// KERNEL: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32] : vector<4xf32>, tensor<2x6x20x35xf32>
 // KERNEL-LABEL: func.func @depthwise_5x5_stride2
 // KERNEL: vector.shuffle
 
