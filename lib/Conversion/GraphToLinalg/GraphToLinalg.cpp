@@ -775,6 +775,17 @@ struct MatMulLowering : OpRewritePattern<MatMulOp> {
       product = tensor::EmptyOp::create(b, loc, sizes, acc);
       if (product.getType() != fullType)
         product = tensor::CastOp::create(b, loc, fullType, product);
+    } else if (lt.getDimSize(lr - 1) == 0 || rt.getDimSize(rr - 2) == 0) {
+      // K = 0: every element is an empty sum, zero. The general paths
+      // would collapse the operand's batch dims with a zero-size dim that
+      // shape refinement may make static next to dynamic ones, which
+      // memref.collapse_shape rejects (fuzz_graph.py --zero-dims, seed
+      // 20261205, program 15).
+      SmallVector<OpFoldResult> sizes(batchSizes);
+      sizes.append({m, n});
+      product = filled(sizes);
+      if (product.getType() != fullType)
+        product = tensor::CastOp::create(b, loc, fullType, product);
     } else if (rr == 2) {
       // [B..., M, K] x [K, N]: fold the batch into M; one matmul.
       Value l2 = lr > 2 ? collapseLeading(b, loc, lhs, lr - 1) : lhs;
