@@ -299,7 +299,10 @@ Value phaseGemmConv(OpBuilder &b, Location loc, Value xp, Value weight,
   RankedTensorType w = tensorTypeOf(weight);
   Type et = xpType.getElementType();
   int64_t c = xpType.getDimSize(0);
-  auto [hq, wq] = phaseExtent(oh, ow, w.getDimSize(2), w.getDimSize(3));
+  // (Plain copies, not structured bindings: the tap offsets capture them.)
+  std::pair<int64_t, int64_t> extent =
+      phaseExtent(oh, ow, w.getDimSize(2), w.getDimSize(3));
+  int64_t hq = extent.first, wq = extent.second;
   MLIRContext *ctx = b.getContext();
   AffineExpr d0, d1, d2, d3, d4;
   bindDims(ctx, d0, d1, d2, d3, d4);
