@@ -866,26 +866,24 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
   Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   // An initial value filled with a constant (pooling's -inf or 0) is not
-  // read: each chunk starts from the constant in a register.
-  // (A fill, or the generic that yields a constant a fused group's tile
-  // makes of one.)
+  // read: each chunk starts from the constant in a register. (A fill, or
+  // the fill-like generic a fused group's tile makes of one.)
   std::optional<Attribute> initValue;
   Value out = init;
+  Value fillValue, filled;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    Attribute value;
-    if (matchPattern(fill.getInputs()[0], m_Constant(&value))) {
-      initValue = value;
-      out = fill.getOutputs()[0];
-    }
+    fillValue = fill.getInputs()[0];
+    filled = fill.getOutputs()[0];
   } else if (auto gen = init.getDefiningOp<linalg::GenericOp>()) {
-    Attribute value;
-    if (gen.getNumDpsInputs() == 0 && gen.getNumDpsInits() == 1 &&
-        gen.getBody()->getOperations().size() == 1 &&
-        matchPattern(gen.getBody()->getTerminator()->getOperand(0),
-                     m_Constant(&value))) {
-      initValue = value;
-      out = gen.getDpsInitOperand(0)->get();
+    if (std::optional<Value> value = linalg::isaFillOpInterface(gen)) {
+      fillValue = *value;
+      filled = gen.getDpsInitOperand(0)->get();
     }
+  }
+  Attribute value;
+  if (fillValue && matchPattern(fillValue, m_Constant(&value))) {
+    initValue = value;
+    out = filled;
   }
   // Loops over images, channels and output rows; each row in chunks of a
   // vector, every chunk accumulating all KH x KW taps in a register.

@@ -196,10 +196,8 @@ struct GraphCPUTileAndVectorizePass
         // block, in cache, right before its k loop (saving a pass that
         // writes the whole output).
         OpOperand *init = op.getDpsInitOperand(0);
-        auto fill = init->get().getDefiningOp<linalg::FillOp>();
-        bool zeroInit =
-            fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-        if (zeroInit)
+        linalg::FillOp fill = zeroFillOf(init->get());
+        if (fill)
           rewriter.modifyOpInPlace(op,
                                    [&] { init->set(fill.getOutputs()[0]); });
         SmallVector<linalg::LinalgOp> packOps;
@@ -208,17 +206,15 @@ struct GraphCPUTileAndVectorizePass
             rewriter, op, blocking, packOps, &firstKBlock);
         if (succeeded(inner)) {
           ++numPacked;
-          if (zeroInit && fill->use_empty()) {
-            erased.insert(fill);
-            rewriter.eraseOp(fill);
-          }
+          if (fill)
+            eraseIfUnused(rewriter, fill);
           for (linalg::LinalgOp pack : packOps)
             (void)tileInnermost(rewriter, pack);
-          if (zeroInit)
+          if (fill)
             fillInitWhere(rewriter, *inner, firstKBlock);
           return registerTile(rewriter, *inner, mr, nr);
         }
-        if (zeroInit)
+        if (fill)
           rewriter.modifyOpInPlace(op, [&] { init->set(fill.getResult(0)); });
       }
     }
@@ -229,14 +225,10 @@ struct GraphCPUTileAndVectorizePass
     // per key block).
     if (!batched && hasStaticLoops(op)) {
       OpOperand *init = op.getDpsInitOperand(0);
-      auto fill = init->get().getDefiningOp<linalg::FillOp>();
-      if (fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())) {
+      if (linalg::FillOp fill = zeroFillOf(init->get())) {
         rewriter.modifyOpInPlace(op,
                                  [&] { init->set(fill.getOutputs()[0]); });
-        if (fill->use_empty()) {
-          erased.insert(fill);
-          rewriter.eraseOp(fill);
-        }
+        eraseIfUnused(rewriter, fill);
         // Register blocks with the whole k range, column blocks outermost
         // (as registerTile orders them), each zero-filled, then the k loop.
         auto blocks = tile(rewriter, cast<TilingInterface>(op.getOperation()),
@@ -251,6 +243,23 @@ struct GraphCPUTileAndVectorizePass
       }
     }
     return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// The zero fill that produces `v`, if it is one.
+  static linalg::FillOp zeroFillOf(Value v) {
+    auto fill = v.getDefiningOp<linalg::FillOp>();
+    return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat())
+               ? fill
+               : linalg::FillOp();
+  }
+
+  /// Erases `fill`, which a matmul has taken over, unless something else
+  /// still reads it.
+  void eraseIfUnused(RewriterBase &rewriter, linalg::FillOp fill) {
+    if (!fill->use_empty())
+      return;
+    erased.insert(fill);
+    rewriter.eraseOp(fill);
   }
 
   /// Zero-fills the output operand of `op` where `cond` holds (an scf.if

@@ -221,19 +221,13 @@ Value forEachImage(OpBuilder &b, Location loc, int64_t batch,
   return loop.getResult(0);
 }
 
-/// One image of a stride-1 convolution as KH x KW matmuls on the padded
-/// input, with no im2col copy. With the padded image `xp` ([C, Hp, Wp], one
-/// extra zero row at the bottom) flattened to `xf[c][y * Wp + x]`, the
-/// output computed at every padded column, `o[f][p]` for p = y * Wp + x, is
-///   o[f][p] = sum over (i, j) of W[f, :, i, j] x xf[:, p + i * Wp + j],
-/// so tap (i, j) is a [F, C] x [C, OH * Wp] matmul whose right operand is
-/// a plain slice of `xf` (offset i * Wp + j), all accumulating into `o`.
-/// The columns x >= OW are discarded; the extra zero row keeps the last
-/// tap's slice in bounds. The matmuls take the packed kernel (the weight's
-/// taps packed at compile time when constant). Returns [F, OH, OW].
 /// The taps of an implicit-GEMM convolution over the flattened image `xf`
-/// ([C, L]): tap (i, j) reads `xf[:, offset(i, j) : + OH * pitch]`, the
-/// output rows are `pitch` columns apart, the first OW of them valid.
+/// ([C, L]): tap (i, j) is a [F, C] x [C, OH * pitch] matmul whose right
+/// operand is the slice `xf[:, offset(i, j) : + OH * pitch]`, all
+/// accumulating into one output whose rows are `pitch` columns apart, the
+/// first OW of them valid. The matmuls take the packed kernel (the
+/// weight's taps packed at compile time when constant), or the direct
+/// kernel (lib/Codegen/CPUConv.cpp). Returns [F, OH, OW].
 Value tapChainConv(OpBuilder &b, Location loc, Value xf, Value weight,
                    int64_t oh, int64_t ow, int64_t pitch,
                    function_ref<int64_t(int64_t, int64_t)> offset) {
@@ -241,8 +235,7 @@ Value tapChainConv(OpBuilder &b, Location loc, Value xf, Value weight,
   int64_t f = w.getDimSize(0), c = w.getDimSize(1), kh = w.getDimSize(2),
           kw = w.getDimSize(3);
   Type et = w.getElementType();
-  int64_t wp = pitch;
-  int64_t cols = oh * wp;
+  int64_t cols = oh * pitch;
   Value acc = fill(b, loc, {b.getIndexAttr(f), b.getIndexAttr(cols)}, et,
                    b.getZeroAttr(et));
   auto one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
@@ -261,7 +254,7 @@ Value tapChainConv(OpBuilder &b, Location loc, Value xf, Value weight,
                 .getResult(0);
     }
   Value rows = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({f, oh, wp}, et), acc,
+      b, loc, RankedTensorType::get({f, oh, pitch}, et), acc,
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({f, oh, ow}, et), rows,
@@ -271,6 +264,13 @@ Value tapChainConv(OpBuilder &b, Location loc, Value xf, Value weight,
       ArrayRef<OpFoldResult>{one, one, one});
 }
 
+/// One image of a stride-1 convolution as KH x KW matmuls on the padded
+/// input, with no im2col copy. With the padded image `xp` ([C, Hp, Wp], one
+/// extra zero row at the bottom) flattened to `xf[c][y * Wp + x]`, the
+/// output computed at every padded column, `o[f][p]` for p = y * Wp + x, is
+///   o[f][p] = sum over (i, j) of W[f, :, i, j] x xf[:, p + i * Wp + j],
+/// so tap (i, j) reads `xf` at offset i * Wp + j. The columns x >= OW are
+/// discarded; the extra zero row keeps the last tap's slice in bounds.
 Value implicitGemmConv(OpBuilder &b, Location loc, Value xp, Value weight,
                        int64_t oh, int64_t ow) {
   RankedTensorType xpType = tensorTypeOf(xp);
@@ -374,34 +374,26 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       return success();
     }
 
-    if (groups == 1 && isImplicitGemmConv(x, w, out, strides, dil, pad)) {
-      Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1],
-                             pad[2] + 1, pad[3], b.getZeroAttr(et));
-      Value weight = op.getWeight();
-      Value r = forEachImage(
-          b, loc, x.getDimSize(0),
-          RankedTensorType::get({f, oh, ow}, et),
-          [&](OpBuilder &nb, Location nl, Value n) {
-            return implicitGemmConv(nb, nl, image(nb, nl, xpe, n), weight, oh,
-                                    ow);
-          });
-      r = addBias(b, loc, r, op.getBias(), f, 2);
-      replaceWithCast(b, op, r);
-      return success();
-    }
-
-    if (groups == 1 && isPhaseGemmConv(x, w, out, strides, dil, pad)) {
-      auto [hq, wq] = phaseExtent(oh, ow, kh, kw);
-      Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1],
-                             2 * hq - x.getDimSize(2) - pad[0],
-                             2 * wq - x.getDimSize(3) - pad[1],
-                             b.getZeroAttr(et));
+    // Tap chains: stride 1 on the padded image (one extra zero row at the
+    // bottom), stride 2 on its phase images (padded to whole phases).
+    bool stride1 = isImplicitGemmConv(x, w, out, strides, dil, pad);
+    if (groups == 1 &&
+        (stride1 || isPhaseGemmConv(x, w, out, strides, dil, pad))) {
+      int64_t bottom = pad[2] + 1, right = pad[3];
+      if (!stride1) {
+        auto [hq, wq] = phaseExtent(oh, ow, kh, kw);
+        bottom = 2 * hq - x.getDimSize(2) - pad[0];
+        right = 2 * wq - x.getDimSize(3) - pad[1];
+      }
+      Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1], bottom,
+                             right, b.getZeroAttr(et));
       Value weight = op.getWeight();
       Value r = forEachImage(
           b, loc, x.getDimSize(0), RankedTensorType::get({f, oh, ow}, et),
           [&](OpBuilder &nb, Location nl, Value n) {
-            return phaseGemmConv(nb, nl, image(nb, nl, xpe, n), weight, oh,
-                                 ow);
+            Value img = image(nb, nl, xpe, n);
+            return stride1 ? implicitGemmConv(nb, nl, img, weight, oh, ow)
+                           : phaseGemmConv(nb, nl, img, weight, oh, ow);
           });
       r = addBias(b, loc, r, op.getBias(), f, 2);
       replaceWithCast(b, op, r);
