@@ -340,6 +340,8 @@ bool isLaneWise(Operation &op) {
          llvm::all_of(op.getResultTypes(), scalar);
 }
 
+bool matchLaneWiseUser(Value v, Epilogue &e);
+
 std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
   Epilogue e;
   Value v = chain.matmuls.back()->getResult(0);
@@ -374,53 +376,69 @@ std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
     e.views.push_back(expand);
     v = expand.getResult();
   }
-  auto generic = dyn_cast_if_present<linalg::GenericOp>(soleUser(v));
+  if (!matchLaneWiseUser(v, e))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 4 && type.getDimSize(0) == 1)
+    std::tie(e.pool, e.insert, e.loop) = matchPool(e.op);
+  return e;
+}
+
+/// Whether `v`'s only user is an all-parallel linalg.generic of lane-wise
+/// ops that reads `v` in full (identity map) and, besides, only row
+/// segments along the last dim or values broadcast along it, and does not
+/// read its own output; sets `e.op` and `e.operand` when it is.
+bool matchLaneWiseUser(Value v, Epilogue &e) {
+  if (!v.hasOneUse())
+    return false;
+  auto generic = dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
   auto type = cast<RankedTensorType>(v.getType());
   if (!generic || generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       generic.getNumLoops() != type.getRank() ||
       generic.getDpsInitOperand(0)->get().getType() != type ||
       generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-    return std::nullopt;
+    return false;
   int64_t rank = type.getRank();
   for (OpOperand *in : generic.getDpsInputOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(in);
     if (in->get() == v) {
       if (!map.isIdentity())
-        return std::nullopt;
+        return false;
       e.operand = in->getOperandNumber();
       continue;
     }
     auto inType = dyn_cast<RankedTensorType>(in->get().getType());
     if (!inType || !inType.getElementType().isF32())
-      return std::nullopt;
+      return false;
     // Read per output block: a row segment along the output's columns, or
     // one value broadcast (per channel, per row).
     for (auto [i, r] : llvm::enumerate(map.getResults())) {
       if (auto c = dyn_cast<AffineConstantExpr>(r)) {
         if (c.getValue() != 0)
-          return std::nullopt;
+          return false;
         continue;
       }
       auto d = dyn_cast<AffineDimExpr>(r);
       if (!d || (d.getPosition() == rank - 1 &&
                  static_cast<int64_t>(i) != map.getNumResults() - 1))
-        return std::nullopt;
+        return false;
     }
   }
   for (Operation &op : generic.getBody()->without_terminator())
     if (!isLaneWise(op))
-      return std::nullopt;
+      return false;
   e.op = generic;
-  if (rank == 4 && type.getDimSize(0) == 1)
-    std::tie(e.pool, e.insert, e.loop) = matchPool(generic);
-  return e;
+  return true;
 }
 
 /// The epilogue's result for output channel `f`, row `oh`, columns
 /// [ow, ow + nr), from the convolution's `value` there.
+/// `n` is the image (index 0 when null); row segments are read in bounds
+/// unless `rowInBounds` is false (a last, masked chunk of a row).
 Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
-                    Value value, Value f, Value oh, Value ow, int64_t nr) {
+                    Value value, Value f, Value oh, Value ow, int64_t nr,
+                    Value n = {}, bool rowInBounds = true) {
   linalg::GenericOp g = e.op;
   int64_t rank = g.getNumLoops();
   Block *body = g.getBody();
@@ -445,6 +463,8 @@ Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
         indices.push_back(oh);
       } else if (pos == rank - 3) {
         indices.push_back(f);
+      } else if (pos == rank - 4 && n) {
+        indices.push_back(n);
       } else {
         indices.push_back(zero);
       }
@@ -457,7 +477,7 @@ Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
                                             rewriter.getZeroAttr(element));
       v = vector::TransferReadOp::create(
           rewriter, loc, vecType, in->get(), indices, pad,
-          SmallVector<bool>(1, true));
+          SmallVector<bool>(1, rowInBounds));
     } else {
       v = vector::BroadcastOp::create(
           rewriter, loc, vecType,
@@ -810,26 +830,199 @@ bool mlir::graphopt::fuseConvolutionTaps(RewriterBase &rewriter,
   return true;
 }
 
+namespace {
+
+/// How a window's taps combine: multiply-add with a per-channel weight
+/// (depthwise convolution), maximum or sum (pooling).
+enum class Combine { Fma, Max, Sum };
+
+/// Code generation state of one window op (vectorizeWindowOp).
+struct WindowKernel {
+  Combine combine;
+  /// The input read (the unpadded source where the op's input was a
+  /// tensor.pad by the combination's identity), [N, C, H, W].
+  Value source;
+  int64_t h = 0, w = 0, padTop = 0, padLeft = 0;
+  int64_t kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dwid = 1;
+  int64_t oh = 0, ow = 0;
+  int64_t vectorWidth = 16;
+  /// The identity of the combination (0, or -inf for the maximum): the
+  /// value of the padding that is not materialized.
+  FloatAttr identity;
+  /// How each output block starts: a constant, one value per channel
+  /// (`initSource` at the indices the image and channel give) or the
+  /// output's own values.
+  std::optional<Attribute> initValue;
+  linalg::GenericOp initBroadcast;
+  /// A lane-wise consumer applied in registers before the one store.
+  std::optional<Epilogue> epilogue;
+};
+
+/// The values the rows of a window read for one tap column: lane `l` is the
+/// source's element at column `first + sw * l` (the identity where that
+/// column lies in the padding), from one or two reads and, for stride 2 or
+/// a window overlapping the left padding, one shuffle.
+Value windowVector(RewriterBase &rewriter, Location loc, const WindowKernel &k,
+                   ValueRange rowIndices, int64_t first, int64_t lanes) {
+  auto vecType = VectorType::get({lanes}, rewriter.getF32Type());
+  Value padVec = arith::ConstantOp::create(
+      rewriter, loc, vecType, DenseElementsAttr::get(vecType, k.identity));
+  Value padScalar = arith::ConstantOp::create(rewriter, loc, k.identity);
+  auto read = [&](int64_t col) -> Value {
+    if (col >= k.w)
+      return padVec;
+    SmallVector<Value> indices(rowIndices);
+    indices.push_back(index(rewriter, loc, col));
+    return vector::TransferReadOp::create(
+        rewriter, loc, vecType, k.source, indices, padScalar,
+        ArrayRef<bool>{col + lanes <= k.w});
+  };
+  int64_t start = std::max<int64_t>(first, 0);
+  Value v0 = read(start);
+  if (k.sw == 1 && first >= 0)
+    return v0;
+  int64_t last = first + k.sw * (lanes - 1) - start;
+  Value v1 = last >= lanes ? read(start + lanes) : v0;
+  SmallVector<int64_t> mask;
+  SmallVector<bool> padded;
+  for (int64_t l = 0; l < lanes; ++l) {
+    int64_t q = first + k.sw * l - start;
+    mask.push_back(std::max<int64_t>(q, 0));
+    padded.push_back(q < 0);
+  }
+  Value x = vector::ShuffleOp::create(rewriter, loc, v0, v1,
+                                      rewriter.getDenseI64ArrayAttr(mask));
+  if (first < 0) {
+    auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
+    Value select = arith::ConstantOp::create(
+        rewriter, loc, maskType, DenseElementsAttr::get(maskType, padded));
+    x = arith::SelectOp::create(rewriter, loc, select, padVec, x);
+  }
+  return x;
+}
+
+/// Output rows [row0, row0 + rows) of image `n`, channel `c`, every column:
+/// the rows' accumulators for one chunk of columns live in registers while
+/// each input row the block needs is read once per tap column and combined
+/// into every output row that uses it. `staticRow0` is row0 when known at
+/// compile time; input rows in the padding are then skipped (the identity
+/// combines to nothing). Without it every input row must lie in the source.
+Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
+                 Value n, Value c, ArrayRef<Value> taps, Value out,
+                 Value row0, std::optional<int64_t> staticRow0, int64_t rows) {
+  Type f32 = rewriter.getF32Type();
+  Value zero = index(rewriter, loc, 0);
+  Value firstInputRow = arith::MulIOp::create(rewriter, loc, row0,
+                                              index(rewriter, loc, k.sh));
+  int64_t span = k.sh * (rows - 1) + (k.kh - 1) * k.dh + 1;
+  for (int64_t col = 0; col < k.ow;) {
+    int64_t width = std::min(k.vectorWidth, k.ow - col);
+    int64_t lanes = std::min<int64_t>(k.vectorWidth, llvm::PowerOf2Ceil(width));
+    bool full = col + lanes <= k.ow;
+    auto vecType = VectorType::get({lanes}, f32);
+    Value colIndex = index(rewriter, loc, col);
+    SmallVector<Value> rowIndex, acc;
+    for (int64_t r = 0; r < rows; ++r) {
+      rowIndex.push_back(
+          arith::AddIOp::create(rewriter, loc, row0, index(rewriter, loc, r)));
+      if (k.initValue) {
+        acc.push_back(arith::ConstantOp::create(
+            rewriter, loc, vecType,
+            DenseElementsAttr::get(vecType, cast<FloatAttr>(*k.initValue))));
+      } else if (k.initBroadcast) {
+        linalg::GenericOp gen = k.initBroadcast;
+        OpOperand *in = gen.getDpsInputOperand(0);
+        SmallVector<Value> indices;
+        for (AffineExpr e : gen.getMatchingIndexingMap(in).getResults()) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          indices.push_back(!d ? zero : d.getPosition() == 0 ? n : c);
+        }
+        acc.push_back(vector::BroadcastOp::create(
+            rewriter, loc, vecType,
+            tensor::ExtractOp::create(rewriter, loc, in->get(), indices)));
+      } else {
+        acc.push_back(vector::TransferReadOp::create(
+            rewriter, loc, vecType, out,
+            ValueRange{n, c, rowIndex.back(), colIndex},
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getF32FloatAttr(0)),
+            ArrayRef<bool>{full}));
+      }
+    }
+    for (int64_t p = 0; p < span; ++p) {
+      // The (output row, kernel row) pairs that read input row p.
+      SmallVector<std::pair<int64_t, int64_t>> users;
+      for (int64_t r = 0; r < rows; ++r) {
+        int64_t d = p - k.sh * r;
+        if (d >= 0 && d % k.dh == 0 && d / k.dh < k.kh)
+          users.push_back({r, d / k.dh});
+      }
+      if (users.empty())
+        continue;
+      if (staticRow0) {
+        int64_t sourceRow = k.sh * *staticRow0 + p - k.padTop;
+        if (sourceRow < 0 || sourceRow >= k.h)
+          continue;
+      }
+      Value sourceRow = arith::AddIOp::create(
+          rewriter, loc, firstInputRow, index(rewriter, loc, p - k.padTop));
+      for (int64_t j = 0; j < k.kw; ++j) {
+        Value x = windowVector(rewriter, loc, k, ValueRange{n, c, sourceRow},
+                               col * k.sw + j * k.dwid - k.padLeft, lanes);
+        for (auto [r, i] : users) {
+          switch (k.combine) {
+          case Combine::Fma:
+            acc[r] = vector::FMAOp::create(
+                rewriter, loc,
+                vector::BroadcastOp::create(rewriter, loc, vecType,
+                                            taps[i * k.kw + j]),
+                x, acc[r]);
+            break;
+          case Combine::Max:
+            acc[r] = arith::MaximumFOp::create(rewriter, loc, acc[r], x);
+            break;
+          case Combine::Sum:
+            acc[r] = arith::AddFOp::create(rewriter, loc, acc[r], x);
+            break;
+          }
+        }
+      }
+    }
+    for (int64_t r = 0; r < rows; ++r) {
+      Value v = acc[r];
+      if (k.epilogue)
+        v = applyEpilogue(rewriter, loc, *k.epilogue, v, c, rowIndex[r],
+                          colIndex, lanes, n, full);
+      out = vector::TransferWriteOp::create(
+                rewriter, loc, v, out,
+                ValueRange{n, c, rowIndex[r], colIndex}, ArrayRef<bool>{full})
+                .getResult();
+    }
+    col += width;
+  }
+  return out;
+}
+
+} // namespace
+
 bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
                                        linalg::LinalgOp op,
                                        int64_t vectorWidth) {
-  // How a window's taps combine: multiply-add with a per-channel weight
-  // (depthwise convolution), maximum or sum (pooling).
-  enum class Combine { Fma, Max, Sum };
-  Combine combine;
+  WindowKernel k;
+  k.vectorWidth = vectorWidth;
   Value weight;
   DenseIntElementsAttr stridesAttr, dilationsAttr;
   if (auto dw = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())) {
-    combine = Combine::Fma;
+    k.combine = Combine::Fma;
     weight = dw.getDpsInputOperand(1)->get();
     stridesAttr = dw.getStrides();
     dilationsAttr = dw.getDilations();
   } else if (auto max = dyn_cast<linalg::PoolingNchwMaxOp>(op.getOperation())) {
-    combine = Combine::Max;
+    k.combine = Combine::Max;
     stridesAttr = max.getStrides();
     dilationsAttr = max.getDilations();
   } else if (auto sum = dyn_cast<linalg::PoolingNchwSumOp>(op.getOperation())) {
-    combine = Combine::Sum;
+    k.combine = Combine::Sum;
     stridesAttr = sum.getStrides();
     dilationsAttr = sum.getDilations();
   } else {
@@ -850,25 +1043,58 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     return false;
   SmallVector<int64_t> strides(stridesAttr.getValues<int64_t>());
   SmallVector<int64_t> dilations(dilationsAttr.getValues<int64_t>());
-  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
-          dwid = dilations[1];
-  if (sw > 2)
+  k.sh = strides[0];
+  k.sw = strides[1];
+  k.dh = dilations[0];
+  k.dwid = dilations[1];
+  if (k.sw > 2)
     return false;
   // The window: the weight's [C, KH, KW] or the pooling's [KH, KW] shape.
   int64_t rankW = windowType.getRank();
-  int64_t n = outType.getDimSize(0), c = outType.getDimSize(1),
-          oh = outType.getDimSize(2), ow = outType.getDimSize(3),
-          kh = windowType.getDimSize(rankW - 2),
-          kw = windowType.getDimSize(rankW - 1);
-  Location loc = op.getLoc();
-  Type f32 = rewriter.getF32Type();
-  rewriter.setInsertionPoint(op);
-  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
-  Value pad = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-  // An initial value filled with a constant (pooling's -inf or 0) is not
-  // read: each chunk starts from the constant in a register. (A fill, or
-  // the fill-like generic a fused group's tile makes of one.)
-  std::optional<Attribute> initValue;
+  int64_t n = outType.getDimSize(0), c = outType.getDimSize(1);
+  k.oh = outType.getDimSize(2);
+  k.ow = outType.getDimSize(3);
+  k.kh = windowType.getDimSize(rankW - 2);
+  k.kw = windowType.getDimSize(rankW - 1);
+  k.identity =
+      k.combine == Combine::Max
+          ? rewriter.getF32FloatAttr(-std::numeric_limits<float>::infinity())
+          : rewriter.getF32FloatAttr(0);
+  // An input padded on its rows and columns with the identity is read
+  // through: padding rows are skipped and padding columns are lanes of the
+  // identity, so the padded image is never written.
+  k.source = input;
+  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
+                              high = pad.getMixedHighPad();
+    SmallVector<int64_t> lows, highs;
+    for (auto [l, h] : llvm::zip(low, high)) {
+      std::optional<int64_t> lv = getConstantIntValue(l),
+                             hv = getConstantIntValue(h);
+      lows.push_back(lv ? *lv : -1);
+      highs.push_back(hv ? *hv : -1);
+    }
+    FloatAttr value;
+    Value padValue = pad.getConstantPaddingValue();
+    auto sourceType = pad.getSourceType();
+    if (padValue && matchPattern(padValue, m_Constant(&value)) &&
+        value.getValue().bitwiseIsEqual(k.identity.getValue()) &&
+        sourceType.hasStaticShape() && sourceType.getRank() == 4 &&
+        lows[0] == 0 && lows[1] == 0 && highs[0] == 0 && highs[1] == 0 &&
+        llvm::all_of(lows, [](int64_t v) { return v >= 0; }) &&
+        llvm::all_of(highs, [](int64_t v) { return v >= 0; })) {
+      k.source = pad.getSource();
+      k.padTop = lows[2];
+      k.padLeft = lows[3];
+    }
+  }
+  auto sourceType = cast<RankedTensorType>(k.source.getType());
+  k.h = sourceType.getDimSize(2);
+  k.w = sourceType.getDimSize(3);
+  // How each output block starts: a constant fill (pooling's -inf or 0;
+  // a fill, or the fill-like generic a fused group's tile makes of one) or
+  // a per-channel broadcast (a depthwise convolution's bias) starts in a
+  // register; otherwise the output is read.
   Value out = init;
   Value fillValue, filled;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
@@ -878,112 +1104,115 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     if (std::optional<Value> value = linalg::isaFillOpInterface(gen)) {
       fillValue = *value;
       filled = gen.getDpsInitOperand(0)->get();
+    } else if (gen.getNumDpsInputs() == 1 && gen.getNumDpsInits() == 1 &&
+               gen.getNumLoops() == 4 &&
+               gen.getNumParallelLoops() == gen.getNumLoops() &&
+               gen.getDpsInitOperand(0)->get().getType() == outType) {
+      // yield of the input, which depends on the image and channel only.
+      Block *body = gen.getBody();
+      auto yield = cast<linalg::YieldOp>(body->getTerminator());
+      OpOperand *in = gen.getDpsInputOperand(0);
+      AffineMap map = gen.getMatchingIndexingMap(in);
+      bool perChannel =
+          body->getOperations().size() == 1 &&
+          yield.getOperand(0) == body->getArgument(0) &&
+          cast<ShapedType>(in->get().getType()).getElementType().isF32() &&
+          llvm::all_of(map.getResults(), [](AffineExpr e) {
+            if (auto d = dyn_cast<AffineDimExpr>(e))
+              return d.getPosition() <= 1;
+            auto cst = dyn_cast<AffineConstantExpr>(e);
+            return cst && cst.getValue() == 0;
+          });
+      if (perChannel) {
+        k.initBroadcast = gen;
+        out = gen.getDpsInitOperand(0)->get();
+      }
     }
   }
   Attribute value;
   if (fillValue && matchPattern(fillValue, m_Constant(&value))) {
-    initValue = value;
+    k.initValue = value;
     out = filled;
   }
-  // Loops over images, channels and output rows; each row in chunks of a
-  // vector, every chunk accumulating all KH x KW taps in a register.
+  // A lane-wise consumer (an activation) is applied in registers and its
+  // output written instead.
+  Epilogue e;
+  if (matchLaneWiseUser(op->getResult(0), e) &&
+      e.op.getNumLoops() == 4) {
+    k.epilogue = e;
+    out = e.op.getDpsInitOperand(0)->get();
+    rewriter.setInsertionPoint(e.op);
+  } else {
+    rewriter.setInsertionPoint(op);
+  }
+  Location loc = op.getLoc();
+  Value zero = index(rewriter, loc, 0), one = index(rewriter, loc, 1);
+  // Loops over images, channels and blocks of output rows.
   auto nLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, n),
                                   one, ValueRange{out});
   rewriter.setInsertionPointToStart(nLoop.getBody());
   auto cLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, c),
                                   one, ValueRange{nLoop.getRegionIterArg(0)});
+  markParallelLoop(nLoop);
+  markParallelLoop(cLoop);
   rewriter.setInsertionPointToStart(cLoop.getBody());
   Value ni = nLoop.getInductionVar(), ci = cLoop.getInductionVar();
+  out = cLoop.getRegionIterArg(0);
   // The channel's taps (convolution), read once per channel.
   SmallVector<Value> taps;
-  if (combine == Combine::Fma)
-    for (int64_t i = 0; i < kh; ++i)
-      for (int64_t j = 0; j < kw; ++j)
+  if (k.combine == Combine::Fma)
+    for (int64_t i = 0; i < k.kh; ++i)
+      for (int64_t j = 0; j < k.kw; ++j)
         taps.push_back(tensor::ExtractOp::create(
             rewriter, loc, weight,
             ValueRange{ci, index(rewriter, loc, i), index(rewriter, loc, j)}));
-  auto hLoop = scf::ForOp::create(rewriter, loc, zero, index(rewriter, loc, oh),
-                                  one, ValueRange{cLoop.getRegionIterArg(0)});
-  markParallelLoop(nLoop);
-  markParallelLoop(cLoop);
-  markParallelLoop(hLoop);
-  rewriter.setInsertionPointToStart(hLoop.getBody());
-  Value hi = hLoop.getInductionVar();
-  out = hLoop.getRegionIterArg(0);
-  Value rowBase =
-      arith::MulIOp::create(rewriter, loc, hi, index(rewriter, loc, sh));
-  for (int64_t start = 0; start < ow;) {
-    int64_t width = std::min(vectorWidth, ow - start);
-    // A last chunk of an odd width (a 14- or 7-wide row) is computed as the
-    // next power-of-two vector with masked reads and a masked store (lanes
-    // past the row's end masked, the lanes past `width` computed and not
-    // stored): LLVM splits a 14-lane vector into 8 + 4 + 2 pieces, three
-    // instructions per tap where AVX-512 needs one. Stride 1 only (the
-    // stride-2 reads below pair two overlapping vectors).
-    int64_t lanes = width;
-    if (sw == 1 && !llvm::isPowerOf2_64(width))
-      lanes = std::min<int64_t>(vectorWidth, llvm::PowerOf2Ceil(width));
-    bool inBounds = lanes == width;
-    auto vecType = VectorType::get({lanes}, f32);
-    Value col = index(rewriter, loc, start);
-    Value acc;
-    if (initValue)
-      acc = arith::ConstantOp::create(
-          rewriter, loc, vecType,
-          DenseElementsAttr::get(vecType, cast<FloatAttr>(*initValue)));
-    else
-      acc = vector::TransferReadOp::create(
-          rewriter, loc, vecType, out, ValueRange{ni, ci, hi, col}, pad,
-          ArrayRef<bool>{inBounds});
-    for (int64_t i = 0; i < kh; ++i) {
-      Value row = arith::AddIOp::create(rewriter, loc, rowBase,
-                                        index(rewriter, loc, i * dh));
-      for (int64_t j = 0; j < kw; ++j) {
-        int64_t first = start * sw + j * dwid;
-        Value x = vector::TransferReadOp::create(
-            rewriter, loc, vecType, input,
-            ValueRange{ni, ci, row, index(rewriter, loc, first)}, pad,
-            ArrayRef<bool>{inBounds || first + lanes <= inType.getDimSize(3)});
-        if (sw == 2) {
-          // Every other element: the even lanes of two overlapping reads.
-          Value high = vector::TransferReadOp::create(
-              rewriter, loc, vecType, input,
-              ValueRange{ni, ci, row, index(rewriter, loc, first + width - 1)},
-              pad, ArrayRef<bool>{true});
-          SmallVector<int64_t> mask;
-          for (int64_t l = 0; l < width; ++l)
-            mask.push_back(2 * l < width ? 2 * l : 2 * l + 1);
-          x = vector::ShuffleOp::create(rewriter, loc, x, high,
-                                        rewriter.getDenseI64ArrayAttr(mask));
-        }
-        switch (combine) {
-        case Combine::Fma:
-          acc = vector::FMAOp::create(
-              rewriter, loc,
-              vector::BroadcastOp::create(rewriter, loc, vecType,
-                                          taps[i * kw + j]),
-              x, acc);
-          break;
-        case Combine::Max:
-          acc = arith::MaximumFOp::create(rewriter, loc, acc, x);
-          break;
-        case Combine::Sum:
-          acc = arith::AddFOp::create(rewriter, loc, acc, x);
-          break;
-        }
-      }
-    }
-    out = vector::TransferWriteOp::create(rewriter, loc, acc, out,
-                                          ValueRange{ni, ci, hi, col},
-                                          ArrayRef<bool>{inBounds})
-              .getResult();
-    start += width;
+  // Output rows whose every window row lies in the source (the interior)
+  // run in a loop of blocks of `block` rows; the rows above and below it
+  // and what is left of the interior are blocks unrolled at compile time
+  // (every row of a small image: 7 or 14 rows).
+  const int64_t block = 4;
+  auto staticRows = [&](int64_t from, int64_t to) {
+    for (int64_t r = from; r < to; r += block)
+      out = windowRows(rewriter, loc, k, ni, ci, taps, out,
+                       index(rewriter, loc, r), r,
+                       std::min(block, to - r));
+  };
+  int64_t interiorBegin = std::min(k.oh, (k.padTop + k.sh - 1) / k.sh);
+  int64_t lastRow = k.h - 1 + k.padTop - (k.kh - 1) * k.dh;
+  int64_t interiorEnd =
+      lastRow < 0 ? interiorBegin
+                  : std::clamp<int64_t>(lastRow / k.sh + 1, interiorBegin, k.oh);
+  int64_t blocks = (interiorEnd - interiorBegin) / block;
+  if (k.oh <= 4 * block || blocks < 2) {
+    staticRows(0, k.oh);
+  } else {
+    staticRows(0, interiorBegin);
+    auto rowLoop = scf::ForOp::create(rewriter, loc, zero,
+                                      index(rewriter, loc, blocks), one,
+                                      ValueRange{out});
+    markParallelLoop(rowLoop);
+    rewriter.setInsertionPointToStart(rowLoop.getBody());
+    Value row0 = arith::AddIOp::create(
+        rewriter, loc, index(rewriter, loc, interiorBegin),
+        arith::MulIOp::create(rewriter, loc, rowLoop.getInductionVar(),
+                              index(rewriter, loc, block)));
+    Value rowsOut =
+        windowRows(rewriter, loc, k, ni, ci, taps, rowLoop.getRegionIterArg(0),
+                   row0, std::nullopt, block);
+    scf::YieldOp::create(rewriter, loc, rowsOut);
+    rewriter.setInsertionPointAfter(rowLoop);
+    out = rowLoop.getResult(0);
+    staticRows(interiorBegin + blocks * block, k.oh);
   }
   scf::YieldOp::create(rewriter, loc, out);
-  rewriter.setInsertionPointAfter(hLoop);
-  scf::YieldOp::create(rewriter, loc, hLoop.getResult(0));
   rewriter.setInsertionPointAfter(cLoop);
   scf::YieldOp::create(rewriter, loc, cLoop.getResult(0));
-  rewriter.replaceOp(op, nLoop.getResult(0));
+  rewriter.setInsertionPointAfter(nLoop);
+  if (k.epilogue) {
+    rewriter.replaceOp(k.epilogue->op, nLoop.getResult(0));
+    rewriter.eraseOp(op);
+  } else {
+    rewriter.replaceOp(op, nLoop.getResult(0));
+  }
   return true;
 }

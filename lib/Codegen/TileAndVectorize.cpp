@@ -123,7 +123,8 @@ struct GraphCPUTileAndVectorizePass
   /// The cache sizes blocking is planned for.
   graphopt::CPUCacheSizes caches;
   /// Ops erased while others were rewritten (zero fills that matmuls no
-  /// longer read), not to be visited again.
+  /// longer read, epilogues applied in registers), not to be visited
+  /// again.
   llvm::DenseSet<Operation *> erased;
 
   /// Matmul: register blocking with a hoisted accumulator.
@@ -258,7 +259,6 @@ struct GraphCPUTileAndVectorizePass
   void eraseIfUnused(RewriterBase &rewriter, linalg::FillOp fill) {
     if (!fill->use_empty())
       return;
-    erased.insert(fill);
     rewriter.eraseOp(fill);
   }
 
@@ -559,7 +559,15 @@ struct GraphCPUTileAndVectorizePass
       caches.l1 = l1CacheBytes;
     if (l2CacheBytes > 0)
       caches.l2 = l2CacheBytes;
-    IRRewriter rewriter(&getContext());
+    // Every op a rewrite erases (a zero fill a matmul takes over, the
+    // activation a window op applies in registers) is recorded so that the
+    // walk below does not visit it.
+    struct RecordErased : RewriterBase::Listener {
+      llvm::DenseSet<Operation *> &set;
+      explicit RecordErased(llvm::DenseSet<Operation *> &set) : set(set) {}
+      void notifyOperationErased(Operation *op) override { set.insert(op); }
+    } record(erased);
+    IRRewriter rewriter(&getContext(), &record);
     // Slices of constants that matmuls read (a convolution's weight taps)
     // become constants, which the packed kernel packs at compile time.
     {

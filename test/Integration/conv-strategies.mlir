@@ -114,12 +114,16 @@
 // AVX2-NEXT: vector.transfer_read {{.+}} : tensor<4x27x4xf32>, vector<4xf32>
 // AVX2-COUNT-12: vector.fma {{.+}} : vector<8xf32>
 
-// Depthwise convolutions (f32): each output row in 16-lane chunks and a
-// remainder (35 = 16 + 16 + 3; 19 = 16 + 3), all taps accumulated in a
-// register; a remainder of odd width (stride 1) is computed as the next
-// power-of-two vector (3 -> 4 lanes) with the reads past a row's end and
-// the store masked (no in_bounds: LLVM would split 3 lanes into 2 + 1);
-// stride 2 reads two overlapping vectors per tap.
+// Depthwise convolutions (f32): blocks of 4 output rows, each row in
+// 16-lane chunks and a remainder (35 = 16 + 16 + 3 -> 4 lanes; 19 = 16 + 3
+// -> 4), the block's accumulators in registers while every input row the
+// block needs is read once per tap column and combined into each output row
+// that uses it. The zero padding is read through, not materialized: padding
+// rows are skipped in the first and last blocks (compile-time rows), and
+// the left padding columns are lanes shifted in (shuffle + select); reads
+// past a row's end and the last chunk's store are masked (no in_bounds).
+// The interior blocks run in a loop (20 rows: row 0, 4 blocks, rows 17-19).
+// Stride 2 takes the even lanes of two reads (one shuffle).
 // RUN: %reference conv2d_depthwise_rows %t/i
 // RUN: graph-run %s --entry=depthwise_rows --quiet --input=@%t/i/x0.npy \
 // RUN:   --input=@%t/i/x1.npy --input=@%t/i/x2.npy \
@@ -138,13 +142,17 @@
 // RUN:   --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy \
 // RUN:   --expected-output=@%t/a/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // KERNEL-LABEL: func.func @depthwise_rows
+// KERNEL-NOT: tensor.pad
 // KERNEL-NOT: linalg.depthwise_conv_2d_nchw_chw
+// KERNEL: vector.shuffle %{{.+}}, %{{.+}} [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<16xf32>
+// KERNEL-NEXT: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
 // KERNEL: vector.fma {{.+}} : vector<16xf32>
-// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32], %{{[a-z0-9_]+}} : tensor<2x6x20x35xf32>, vector<4xf32>
-// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32], %{{[a-z0-9_]+}} {in_bounds = [true]} : tensor<2x6x22x37xf32>, vector<4xf32>
+// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %c0, %c31], %{{[a-z0-9_]+}} {in_bounds = [true]} : tensor<2x6x20x35xf32>, vector<4xf32>
+// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %c0, %c33], %{{[a-z0-9_]+}} : tensor<2x6x20x35xf32>, vector<4xf32>
 // KERNEL: vector.fma {{.+}} : vector<4xf32>
-// KERNEL: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c34], %{{[a-z0-9_]+}} : tensor<2x6x22x37xf32>, vector<4xf32>
-// KERNEL: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c32] : vector<4xf32>, tensor<2x6x20x35xf32>
+// KERNEL: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}, %c0, %c32] : vector<4xf32>, tensor<2x6x20x35xf32>
+// KERNEL: scf.for %{{.+}} = %c0 to %c4 step %c1
+// KERNEL-COUNT-4: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<2x6x20x35xf32>
 // KERNEL-LABEL: func.func @depthwise_5x5_stride2
 // KERNEL: vector.shuffle
 
@@ -188,7 +196,8 @@
 // KERNEL: arith.maximumf {{.+}} : vector<16xf32>
 // KERNEL: vector.transfer_write {{.+}} : vector<16xf32>, tensor<1x16x4x18xf32>
 
-// Pooling rows in 16-lane chunks and a remainder, stride 2 by shuffles.
+// Pooling rows in 16-lane chunks and a remainder (6 -> 8 lanes, the store
+// masked), stride 2 by shuffles.
 // RUN: %reference pool_rows %t/l
 // RUN: graph-run %s --entry=pool_rows --quiet --input=@%t/l/x0.npy \
 // RUN:   --expected-output=@%t/l/expected.npy --expected-output=@%t/l/expected1.npy \
@@ -199,7 +208,7 @@
 // KERNEL-LABEL: func.func @pool_rows
 // KERNEL-NOT: linalg.pooling
 // KERNEL: arith.maximumf {{.+}} : vector<16xf32>
-// KERNEL: arith.maximumf {{.+}} : vector<6xf32>
+// KERNEL: arith.maximumf {{.+}} : vector<8xf32>
 // KERNEL: vector.shuffle
 // KERNEL: arith.addf {{.+}} : vector<16xf32>
 
