@@ -380,7 +380,7 @@ FailureOr<linalg::LinalgOp>
 mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                    const CPUMatmulBlocking &blocking,
                                    SmallVectorImpl<linalg::LinalgOp> &packOps,
-                                   Value *firstKBlock) {
+                                   Value *firstKBlock, bool *packedB) {
   auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
   if (!matmul || matmul.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
     return failure();
@@ -424,6 +424,8 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     std::tie(aPacked, aOffset) = packSource(rewriter, loc, a, 0, mr, packOps);
   if (!packA && !packB)
     return failure();
+  if (packedB)
+    *packedB = packB;
 
   // 2. Blocking: loops over kc, then column blocks (nc), then row
   //    micro-panels (mr), then column panels (nr); what is left is the

@@ -150,6 +150,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   addUpstream(pm, "convert-bufferization-to-memref");
   // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
+  // The next packed B panel into L2 while the current one is computed.
+  pm.addNestedPass<func::FuncOp>(createGraphCPUPrefetchPass());
   // One function per kernel, identical kernels shared: LLVM's time grows
   // faster than the size of a function.
   if (options.outlineKernels)

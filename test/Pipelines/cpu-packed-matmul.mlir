@@ -4,8 +4,9 @@
 //    panels once, outside the group's tile loop; inside each 256-column
 //    tile the register kernel (8 x 32 block, unit k step of FMAs on 32-lane
 //    rows) and then the epilogue on the same tile;
-//  - after llc, the inner loop broadcasts A from its micro-panel and
-//    multiplies zmm registers.
+//  - after llc, the inner loop prefetches the next B panel's row into L2
+//    (512 rows x 32 floats further on: 65536 bytes; graph-cpu-prefetch),
+//    broadcasts A from its micro-panel and multiplies zmm registers.
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir | llc -O3 -mattr=+avx512f | FileCheck %s --check-prefix=ASM
 
@@ -20,8 +21,10 @@
 // TILE: scf.for {{.+}} -> (tensor<256x256xf32>)
 // TILE: arith.maximumf {{.+}} : vector<1x16xf32>
 
+// ASM: prefetcht1 65536(%{{.+}})
 // ASM: vbroadcastss ({{.+}}), %zmm{{[0-9]+}}
-// ASM-NEXT: vfmadd231ps %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// ASM: vmovups ({{.+}}), %zmm{{[0-9]+}}
+// ASM: vfmadd231ps %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 func.func @main(%x: tensor<256x512xf32>, %w: tensor<512x512xf32>, %b: tensor<512xf32>) -> tensor<256x512xf32> {
   %m = graph.matmul %x, %w : tensor<256x512xf32>, tensor<512x512xf32> -> tensor<256x512xf32>
   %a = graph.add %m, %b : tensor<256x512xf32>, tensor<512xf32> -> tensor<256x512xf32>

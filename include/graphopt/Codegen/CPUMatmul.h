@@ -54,6 +54,13 @@ inline int64_t vectorRegisters(int64_t vectorWidth) {
 /// `multiple` (which divides `size`); `multiple` when none is larger.
 int64_t largestDivisor(int64_t size, int64_t limit, int64_t multiple = 1);
 
+/// On the k loop of a register block that reads a packed B panel: how many
+/// rows of that panel further on the next panel's same rows lie (the
+/// panel's K), for graph-cpu-prefetch to prefetch them into L2 while this
+/// panel's block is computed.
+inline constexpr llvm::StringLiteral kPrefetchPanelRowsAttr =
+    "graphopt.prefetch_panel_rows";
+
 /// Block sizes of one matmul: the register tile `mr x nr`, the reduction
 /// block `kc` and the column block `nc`. Every size divides the dim it
 /// blocks.
@@ -98,11 +105,12 @@ bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
 /// i1 value, defined before the inner matmul, that is true in the first
 /// reduction block (where an accumulator known to start at zero need not be
 /// read).
+/// `packedB`, when given, is set to whether B was packed.
 FailureOr<linalg::LinalgOp>
 packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                    const CPUMatmulBlocking &blocking,
                    SmallVectorImpl<linalg::LinalgOp> &packOps,
-                   Value *firstKBlock = nullptr);
+                   Value *firstKBlock = nullptr, bool *packedB = nullptr);
 
 /// The value of `v` when it is computed from an f32 constant by reshapes
 /// and transposes only (a weight reshaped and transposed for a matmul,

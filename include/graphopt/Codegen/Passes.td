@@ -28,8 +28,13 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     columns than the padded rows, or when the convolution is short (at
     most 64 products per output: its stores dominate). A 2x2, stride-2
     max pooling of such an epilogue is fused into the same kernel.
-    Depthwise convolutions and pooling windows run in vector-width row
-    chunks (stride 2 by shuffles). Elementwise and reduction ops are tiled
+    Depthwise convolutions and pooling windows run in blocks of 4 output
+    rows, each row in vector-width chunks whose accumulators stay in
+    registers while every input row the block needs is read once per tap
+    column (stride 2 by shuffles); a zero (or, for max pooling, -inf)
+    padding of the input is read through rather than materialized, a
+    per-channel bias starts the accumulators, and a lane-wise consumer (an
+    activation) is applied before the one store. Elementwise and reduction ops are tiled
     so that the innermost dimension is a multiple of the vector width and
     vectorized; tile sizes are divisors of static sizes, so no tile is partial,
     and dynamic sizes stay scalar. Ops it cannot handle are left for the
@@ -257,6 +262,29 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
                            "::mlir::arith::ArithDialect"];
   let statistics = [
     Statistic<"numExpanded", "expanded-copies", "strided copies expanded into loops">
+  ];
+}
+
+def GraphCPUPrefetchPass : Pass<"graph-cpu-prefetch", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the next packed B panel into L2 while a matmul register block computes";
+  let description = [{
+    A packed matmul whose B is a constant (weights) reads B from memory on
+    each call: the weights of a network do not stay in L2 between its
+    layers. The first register block over each B panel then waits for
+    memory at every k step, since the kernel consumes B faster than one
+    core's share of memory bandwidth supplies it. graph-cpu-tile-and-vectorize
+    marks the k loop of each register block that reads a packed B panel
+    with the panel's row count (`graphopt.prefetch_panel_rows`); this pass
+    adds, next to each B row read in such a loop, an L2 prefetch
+    (`memref.prefetch`, locality 2) of the same row of the next panel, one
+    per 64-byte line, so that memory is read while the current panel is
+    computed. Prefetches past the last panel read nothing useful and never
+    fault.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numPrefetched", "prefetched-reads", "B panel reads given a prefetch of the next panel">
   ];
 }
 
