@@ -53,6 +53,18 @@
 // A dynamic batch dim (tensor<?x3x8x8xf32>): a padded conv with bias then a
 // 2x2 max pool, for batch 1 and 3, specialized to the input shapes (the
 // default) and compiled as dynamic-shape code.
+// A stride-2 convolution whose windows never reach the last padded row nor
+// the last column (one output column), then a ReLU, static and dynamic
+// batch (--specialize-shapes=false keeps the batch dynamic).
+// RUN: %reference conv2d_unreached_edge %t/conv2d_unreached_edge
+// RUN: graph-run %s --entry=conv2d_unreached_edge --quiet \
+// RUN:   --input=@%t/conv2d_unreached_edge/x0.npy --input=@%t/conv2d_unreached_edge/x1.npy \
+// RUN:   --input=@%t/conv2d_unreached_edge/x2.npy --expected-output=@%t/conv2d_unreached_edge/expected.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=ONE
+// RUN: graph-run %s --entry=conv2d_unreached_edge_dynamic --quiet --specialize-shapes=false \
+// RUN:   --input=@%t/conv2d_unreached_edge/x0.npy --input=@%t/conv2d_unreached_edge/x1.npy \
+// RUN:   --input=@%t/conv2d_unreached_edge/x2.npy --expected-output=@%t/conv2d_unreached_edge/expected.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=ONE
 // RUN: %reference conv2d_dynamic_b1 %t/conv2d_dynamic_b1
 // RUN: graph-run %s --entry=conv2d_dynamic --quiet \
 // RUN:   --input=@%t/conv2d_dynamic_b1/x0.npy --input=@%t/conv2d_dynamic_b1/x1.npy \
@@ -209,6 +221,20 @@ func.func @conv2d_depthwise(%x: tensor<2x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b
   %c = graph.conv2d %x, %w2 {strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, groups = 4 : i64}
       : (tensor<2x4x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x2x2xf32>
   return %a, %c : tensor<2x4x8x8xf32>, tensor<2x8x2x2xf32>
+}
+
+func.func @conv2d_unreached_edge(%x: tensor<1x1x30x6xf32>, %w: tensor<1x1x5x5xf32>, %b: tensor<1xf32>) -> tensor<1x1x16x1xf32> {
+  %y = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 3, 0, 3, 0>}
+      : (tensor<1x1x30x6xf32>, tensor<1x1x5x5xf32>, tensor<1xf32>) -> tensor<1x1x16x1xf32>
+  %r = graph.relu %y : tensor<1x1x16x1xf32> -> tensor<1x1x16x1xf32>
+  return %r : tensor<1x1x16x1xf32>
+}
+
+func.func @conv2d_unreached_edge_dynamic(%x: tensor<?x1x30x6xf32>, %w: tensor<1x1x5x5xf32>, %b: tensor<1xf32>) -> tensor<?x1x16x1xf32> {
+  %y = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 3, 0, 3, 0>}
+      : (tensor<?x1x30x6xf32>, tensor<1x1x5x5xf32>, tensor<1xf32>) -> tensor<?x1x16x1xf32>
+  %r = graph.relu %y : tensor<?x1x16x1xf32> -> tensor<?x1x16x1xf32>
+  return %r : tensor<?x1x16x1xf32>
 }
 
 func.func @conv2d_dynamic(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> (tensor<?x4x8x8xf32>, tensor<?x4x4x4xf32>) {

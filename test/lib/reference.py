@@ -1246,6 +1246,17 @@ def conv2d_stride_pad_bias(rng):
 
 
 @case
+def conv2d_unreached_edge(rng):
+    # Stride 2 over 36 padded rows and one output column of a 6-wide input:
+    # the windows never reach the last padded row nor the last column
+    # (fuzzer: the im2col copy became invalid IR once its unit output dim
+    # was folded, in the fused group of the convolution and its ReLU).
+    x, w = uniform(rng, (1, 1, 30, 6), -1, 1), uniform(rng, (1, 1, 5, 5), -1, 1)
+    b = uniform(rng, (1,), -1, 1)
+    return [x, w, b], [as_f32(np.maximum(conv2d(x, w, b, (2, 2), (3, 0, 3, 0)), 0))]
+
+
+@case
 def conv2d_asymmetric(rng):
     # ONNX-style pads [top, left, bottom, right], different strides per dim,
     # a non-square kernel, and dilation.

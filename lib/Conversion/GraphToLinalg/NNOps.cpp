@@ -403,6 +403,27 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2],
                           pad[3], b.getZeroAttr(et));
     SmallVector<OpFoldResult> outSizes = nchwSizes(b, loc, op.getInput(), out);
+    // The im2col copies read the padded rows and columns the windows reach,
+    // cut to that extent: with a row or column the windows never reach
+    // (stride 2 over an even extent, one output column of a wider input),
+    // folding a unit output dim would leave the copy indexing a dim by the
+    // kernel offset alone, over fewer elements than the dim holds, which
+    // linalg rejects.
+    if (groups == 1 && !ShapedType::isDynamic(oh) &&
+        !ShapedType::isDynamic(ow) && oh > 0 && ow > 0) {
+      auto xpType = tensorTypeOf(xp);
+      int64_t needH = (oh - 1) * strides[0] + (kh - 1) * dil[0] + 1,
+              needW = (ow - 1) * strides[1] + (kw - 1) * dil[1] + 1;
+      if (!xpType.isDynamicDim(2) && !xpType.isDynamicDim(3) &&
+          (xpType.getDimSize(2) > needH || xpType.getDimSize(3) > needW)) {
+        SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, xp);
+        sizes[2] = b.getIndexAttr(needH);
+        sizes[3] = b.getIndexAttr(needW);
+        SmallVector<OpFoldResult> zeros(4, b.getIndexAttr(0)),
+            ones(4, b.getIndexAttr(1));
+        xp = tensor::ExtractSliceOp::create(b, loc, xp, zeros, sizes, ones);
+      }
+    }
 
     if (groups == 1 && !x.isDynamicDim(0)) {
       // Per image (forEachImage): im2col, cols[c, i, j, p, q] =

@@ -19,9 +19,12 @@
 // CHECK: tensor.yield %[[ZERO]] : f32
 // CHECK: } : tensor<?x3x8x8xf32> to tensor<?x3x10x10xf32>
 // CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x3x8x8xf32>
+// The windows reach 9 of the 10 padded rows and columns: the copy reads
+// that extent.
+// CHECK: %[[XR:.+]] = tensor.extract_slice %[[XP]][0, 0, 0, 0] [%{{.+}}, 3, 9, 9] [1, 1, 1, 1] : tensor<?x3x10x10xf32> to tensor<?x3x9x9xf32>
 // CHECK: %[[COLS0:.+]] = tensor.empty(%[[N]]) : tensor<?x3x3x3x4x4xf32>
 // CHECK: %[[COLS:.+]] = linalg.generic {indexing_maps = [#[[$IM2COL]], #[[$ID6]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-// CHECK-SAME: ins(%[[XP]] : tensor<?x3x10x10xf32>) outs(%[[COLS0]] : tensor<?x3x3x3x4x4xf32>)
+// CHECK-SAME: ins(%[[XR]] : tensor<?x3x9x9xf32>) outs(%[[COLS0]] : tensor<?x3x3x3x4x4xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: linalg.yield %[[IN]] : f32
 // CHECK: tensor.expand_shape %{{.+}} output_shape [%{{.+}}, 27, 16] : tensor<?xf32> into tensor<?x27x16xf32>
