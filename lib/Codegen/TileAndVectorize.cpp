@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -644,6 +645,16 @@ struct GraphCPUTileAndVectorizePass
       void notifyOperationErased(Operation *op) override { set.insert(op); }
     } record(erased);
     IRRewriter rewriter(&getContext(), &record);
+    // Counted while loops (a recurrent model's steps) become for loops,
+    // whose carried state one-shot bufferization updates in place: an
+    // scf.while's is copied into new buffers every step (the LSTM: two
+    // 8 x 256 allocations and copies per step).
+    {
+      RewritePatternSet uplift(&getContext());
+      scf::populateUpliftWhileToForPatterns(uplift);
+      if (failed(applyPatternsGreedily(fn, std::move(uplift))))
+        return signalPassFailure();
+    }
     // Slices of constants that matmuls read (a convolution's weight taps)
     // become constants, which the packed kernel packs at compile time.
     {
