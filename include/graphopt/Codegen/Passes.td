@@ -8,7 +8,9 @@ include "mlir/Pass/PassBase.td"
 def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops on tensors for the CPU caches and registers, then vectorize";
   let description = [{
-    Matmul-class ops are tiled into register blocks of `mr x nr` (rows x
+    Counted `scf.while` loops (a recurrent model's steps) first become
+    `scf.for` loops, whose carried state one-shot bufferization updates in
+    place. Matmul-class ops are tiled into register blocks of `mr x nr` (rows x
     vector-width multiples) with a unit reduction step, vectorized, and the
     accumulator tile is hoisted out of the reduction loop, so that the inner
     loop becomes broadcasts and FMAs. Large f32 matmuls are first packed and
@@ -34,11 +36,13 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     column (stride 2 by shuffles); a zero (or, for max pooling, -inf)
     padding of the input is read through rather than materialized, a
     per-channel bias starts the accumulators, and a lane-wise consumer (an
-    activation) is applied before the one store. Elementwise and reduction ops are tiled
-    so that the innermost dimension is a multiple of the vector width and
-    vectorized; tile sizes are divisors of static sizes, so no tile is partial,
-    and dynamic sizes stay scalar. Ops it cannot handle are left for the
-    loop lowering and counted in a statistic.
+    activation) is applied before the one store. Elementwise and reduction
+    ops are tiled so that the innermost dimension is a multiple of the
+    vector width and vectorized; tile sizes are divisors of static sizes, so
+    no tile is partial, and dynamic sizes stay scalar. A padding still
+    materialized (a padded image the direct convolution kernel reads) fills
+    only its border. Ops it cannot handle are left for the loop lowering and
+    counted in a statistic.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
