@@ -850,8 +850,8 @@ struct WindowKernel {
   /// value of the padding that is not materialized.
   FloatAttr identity;
   /// How each output block starts: a constant, one value per channel
-  /// (`initSource` at the indices the image and channel give) or the
-  /// output's own values.
+  /// (`initBroadcast`'s input at the indices the image and channel give)
+  /// or the output's own values.
   std::optional<Attribute> initValue;
   linalg::GenericOp initBroadcast;
   /// A lane-wise consumer applied in registers before the one store.
@@ -1065,27 +1065,25 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   // identity, so the padded image is never written.
   k.source = input;
   if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
-    SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
-                              high = pad.getMixedHighPad();
-    SmallVector<int64_t> lows, highs;
-    for (auto [l, h] : llvm::zip(low, high)) {
-      std::optional<int64_t> lv = getConstantIntValue(l),
-                             hv = getConstantIntValue(h);
-      lows.push_back(lv ? *lv : -1);
-      highs.push_back(hv ? *hv : -1);
-    }
+    std::optional<SmallVector<int64_t>> lows =
+        getConstantIntValues(pad.getMixedLowPad());
+    std::optional<SmallVector<int64_t>> highs =
+        getConstantIntValues(pad.getMixedHighPad());
+    auto nonNegative = [](ArrayRef<int64_t> v) {
+      return llvm::all_of(v, [](int64_t x) { return x >= 0; });
+    };
     FloatAttr value;
     Value padValue = pad.getConstantPaddingValue();
     auto sourceType = pad.getSourceType();
-    if (padValue && matchPattern(padValue, m_Constant(&value)) &&
+    if (lows && highs && padValue &&
+        matchPattern(padValue, m_Constant(&value)) &&
         value.getValue().bitwiseIsEqual(k.identity.getValue()) &&
         sourceType.hasStaticShape() && sourceType.getRank() == 4 &&
-        lows[0] == 0 && lows[1] == 0 && highs[0] == 0 && highs[1] == 0 &&
-        llvm::all_of(lows, [](int64_t v) { return v >= 0; }) &&
-        llvm::all_of(highs, [](int64_t v) { return v >= 0; })) {
+        (*lows)[0] == 0 && (*lows)[1] == 0 && (*highs)[0] == 0 &&
+        (*highs)[1] == 0 && nonNegative(*lows) && nonNegative(*highs)) {
       k.source = pad.getSource();
-      k.padTop = lows[2];
-      k.padLeft = lows[3];
+      k.padTop = (*lows)[2];
+      k.padLeft = (*lows)[3];
     }
   }
   auto sourceType = cast<RankedTensorType>(k.source.getType());

@@ -128,15 +128,14 @@ static bool fillPadBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   Value value = pad.getConstantPaddingValue();
   if (!srcType.hasStaticShape() || !resType.hasStaticShape() || !value)
     return false;
-  SmallVector<int64_t> low, high;
-  for (auto [l, h] : llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad())) {
-    std::optional<int64_t> lv = getConstantIntValue(l),
-                           hv = getConstantIntValue(h);
-    if (!lv || !hv || *lv < 0 || *hv < 0)
-      return false;
-    low.push_back(*lv);
-    high.push_back(*hv);
-  }
+  std::optional<SmallVector<int64_t>> lows =
+      getConstantIntValues(pad.getMixedLowPad());
+  std::optional<SmallVector<int64_t>> highs =
+      getConstantIntValues(pad.getMixedHighPad());
+  if (!lows || !highs || llvm::any_of(llvm::concat<int64_t>(*lows, *highs),
+                                      [](int64_t v) { return v < 0; }))
+    return false;
+  ArrayRef<int64_t> low = *lows, high = *highs;
   Location loc = pad.getLoc();
   rewriter.setInsertionPoint(pad);
   // A constant yielded from inside the pad's region is recreated outside.
