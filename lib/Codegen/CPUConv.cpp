@@ -22,6 +22,7 @@
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/LaneWiseEpilogue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -263,10 +264,7 @@ Value buildColumns(RewriterBase &rewriter, Location loc, const TapChain &chain,
 /// on the chain's result, read as [..., F, OH, OW]: the flat [F, P] result
 /// expanded to rows of the padded pitch, [F, OH, Wp], the padded columns
 /// sliced off, unit dims added.
-struct Epilogue {
-  linalg::GenericOp op;
-  /// The generic's input that reads the convolution.
-  int64_t operand = 0;
+struct Epilogue : LaneWiseEpilogue {
   /// The reshapes and slice between the chain and the generic, in order.
   SmallVector<Operation *> views;
   int64_t oh = 0, ow = 0, pitch = 0;
@@ -328,19 +326,6 @@ matchPool(linalg::GenericOp generic) {
   return {pool, insert, loop};
 }
 
-/// True when `op` computes its result from its operands lane by lane, so
-/// that it applies to vectors of them as it is.
-bool isLaneWise(Operation &op) {
-  if (op.getNumRegions() != 0 || op.getNumResults() != 1 ||
-      !op.hasTrait<OpTrait::Elementwise>() ||
-      !op.hasTrait<OpTrait::Vectorizable>() || !isMemoryEffectFree(&op))
-    return false;
-  auto scalar = [](Type t) { return t.isIntOrFloat(); };
-  return llvm::all_of(op.getOperandTypes(), scalar) &&
-         llvm::all_of(op.getResultTypes(), scalar);
-}
-
-bool matchLaneWiseUser(Value v, Epilogue &e);
 
 std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
   Epilogue e;
@@ -384,54 +369,6 @@ std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
   return e;
 }
 
-/// Whether `v`'s only user is an all-parallel linalg.generic of lane-wise
-/// ops that reads `v` in full (identity map) and, besides, only row
-/// segments along the last dim or values broadcast along it, and does not
-/// read its own output; sets `e.op` and `e.operand` when it is.
-bool matchLaneWiseUser(Value v, Epilogue &e) {
-  if (!v.hasOneUse())
-    return false;
-  auto generic = dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
-  auto type = cast<RankedTensorType>(v.getType());
-  if (!generic || generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      generic.getNumLoops() != type.getRank() ||
-      generic.getDpsInitOperand(0)->get().getType() != type ||
-      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-    return false;
-  int64_t rank = type.getRank();
-  for (OpOperand *in : generic.getDpsInputOperands()) {
-    AffineMap map = generic.getMatchingIndexingMap(in);
-    if (in->get() == v) {
-      if (!map.isIdentity())
-        return false;
-      e.operand = in->getOperandNumber();
-      continue;
-    }
-    auto inType = dyn_cast<RankedTensorType>(in->get().getType());
-    if (!inType || !inType.getElementType().isF32())
-      return false;
-    // Read per output block: a row segment along the output's columns, or
-    // one value broadcast (per channel, per row).
-    for (auto [i, r] : llvm::enumerate(map.getResults())) {
-      if (auto c = dyn_cast<AffineConstantExpr>(r)) {
-        if (c.getValue() != 0)
-          return false;
-        continue;
-      }
-      auto d = dyn_cast<AffineDimExpr>(r);
-      if (!d || (d.getPosition() == rank - 1 &&
-                 static_cast<int64_t>(i) != map.getNumResults() - 1))
-        return false;
-    }
-  }
-  for (Operation &op : generic.getBody()->without_terminator())
-    if (!isLaneWise(op))
-      return false;
-  e.op = generic;
-  return true;
-}
-
 /// The epilogue's result for output channel `f`, row `oh`, columns
 /// [ow, ow + nr), from the convolution's `value` there.
 /// `n` is the image (index 0 when null); row segments are read in bounds
@@ -439,74 +376,14 @@ bool matchLaneWiseUser(Value v, Epilogue &e) {
 Value applyEpilogue(RewriterBase &rewriter, Location loc, const Epilogue &e,
                     Value value, Value f, Value oh, Value ow, int64_t nr,
                     Value n = {}, bool rowInBounds = true) {
-  linalg::GenericOp g = e.op;
-  int64_t rank = g.getNumLoops();
-  Block *body = g.getBody();
-  IRMapping map;
+  // Loops [..., n, f, oh, ow]; any before them have size 1.
+  int64_t rank = linalg::GenericOp(e.op).getNumLoops();
   Value zero = index(rewriter, loc, 0);
-  for (OpOperand *in : g.getDpsInputOperands()) {
-    BlockArgument arg = body->getArgument(in->getOperandNumber());
-    if (static_cast<int64_t>(in->getOperandNumber()) == e.operand) {
-      map.map(arg, value);
-      continue;
-    }
-    AffineMap m = g.getMatchingIndexingMap(in);
-    SmallVector<Value> indices;
-    bool row = false;
-    for (AffineExpr r : m.getResults()) {
-      auto d = dyn_cast<AffineDimExpr>(r);
-      int64_t pos = d ? d.getPosition() : -1;
-      if (pos == rank - 1) {
-        row = true;
-        indices.push_back(ow);
-      } else if (pos == rank - 2) {
-        indices.push_back(oh);
-      } else if (pos == rank - 3) {
-        indices.push_back(f);
-      } else if (pos == rank - 4 && n) {
-        indices.push_back(n);
-      } else {
-        indices.push_back(zero);
-      }
-    }
-    Type element = arg.getType();
-    auto vecType = VectorType::get({nr}, element);
-    Value v;
-    if (row) {
-      Value pad = arith::ConstantOp::create(rewriter, loc, element,
-                                            rewriter.getZeroAttr(element));
-      v = vector::TransferReadOp::create(
-          rewriter, loc, vecType, in->get(), indices, pad,
-          SmallVector<bool>(1, rowInBounds));
-    } else {
-      v = vector::BroadcastOp::create(
-          rewriter, loc, vecType,
-          tensor::ExtractOp::create(rewriter, loc, in->get(), indices));
-    }
-    map.map(arg, v);
-  }
-  for (Operation &op : body->without_terminator()) {
-    SmallVector<Value> operands;
-    for (Value operand : op.getOperands()) {
-      if (Value mapped = map.lookupOrNull(operand)) {
-        operands.push_back(mapped);
-        continue;
-      }
-      // Defined outside the body (a scalar constant): one per lane.
-      operands.push_back(vector::BroadcastOp::create(
-          rewriter, loc, VectorType::get({nr}, operand.getType()), operand));
-    }
-    OperationState state(loc, op.getName());
-    state.addOperands(operands);
-    state.addAttributes(op.getAttrs());
-    state.addTypes(VectorType::get({nr}, op.getResult(0).getType()));
-    map.map(op.getResult(0), rewriter.create(state)->getResult(0));
-  }
-  Value yielded = body->getTerminator()->getOperand(0);
-  if (Value mapped = map.lookupOrNull(yielded))
-    return mapped;
-  return vector::BroadcastOp::create(
-      rewriter, loc, VectorType::get({nr}, yielded.getType()), yielded);
+  SmallVector<Value> all(std::max<int64_t>(rank - 4, 0), zero);
+  all.append({n ? n : zero, f, oh, ow});
+  return applyLaneWiseEpilogue(rewriter, loc, e, value,
+                               ArrayRef<Value>(all).take_back(rank), nr,
+                               rowInBounds);
 }
 
 /// The `mr x nr` register block of the convolution at output channels

@@ -380,7 +380,8 @@ FailureOr<linalg::LinalgOp>
 mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                    const CPUMatmulBlocking &blocking,
                                    SmallVectorImpl<linalg::LinalgOp> &packOps,
-                                   Value *firstKBlock, bool *packedB) {
+                                   Value *firstKBlock, bool *packedB,
+                                   Value *lastKBlock) {
   auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
   if (!matmul || matmul.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
     return failure();
@@ -469,13 +470,18 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   AffineExpr d0, d1;
   bindDims(ctx, d0, d1);
   rewriter.setInsertionPoint(inner);
-  if (firstKBlock) {
-    // The reduction-block loop is the outermost one the first tiling made.
-    auto kLoop = cast<scf::ForOp>(blocks->loops.front().getOperation());
+  // The reduction-block loop is the outermost one the first tiling made.
+  auto kLoop = cast<scf::ForOp>(blocks->loops.front().getOperation());
+  if (firstKBlock)
     *firstKBlock = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, kLoop.getInductionVar(),
         kLoop.getLowerBound());
-  }
+  if (lastKBlock)
+    *lastKBlock = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge,
+        arith::AddIOp::create(rewriter, loc, kLoop.getInductionVar(),
+                              kLoop.getStep()),
+        kLoop.getUpperBound());
   auto offsetsIn = [&](Value tile, Value root)
       -> std::optional<std::pair<OpFoldResult, OpFoldResult>> {
     OpFoldResult o0 = rewriter.getIndexAttr(0), o1 = rewriter.getIndexAttr(0);

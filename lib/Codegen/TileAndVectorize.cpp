@@ -8,7 +8,10 @@
 //    block is vectorized into a vector.contract that is lowered to outer
 //    products (per k: broadcasts of A and FMAs into mr x nr/vw accumulator
 //    vectors), and the accumulator is hoisted out of the k loop, so it lives in
-//    registers for the whole reduction.
+//    registers for the whole reduction. A lane-wise consumer of the matmul
+//    in the same fused tile (bias, activation, residual add) is applied to
+//    the finished block in registers, in the last reduction block, and the
+//    block is stored once, into the consumer's output.
 //  * Other linalg ops (elementwise, broadcasts, reductions, fills,
 //    transposes) are tiled to 1 in every dim but the innermost, which is
 //    tiled to the largest divisor of its size up to the vector width and
@@ -22,6 +25,7 @@
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/LaneWiseEpilogue.h"
 #include "graphopt/Codegen/Parallel.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -216,11 +220,87 @@ struct GraphCPUTileAndVectorizePass
     if (!ShapedType::isDynamic(nCols) && nCols > block &&
         nCols % block != 0) {
       int64_t main = nCols / block * block;
+      // A lane-wise consumer is split at the same column, so that each
+      // half of the matmul can apply its half in registers.
+      linalg::GenericOp epilogueHalves[2];
+      graphopt::LaneWiseEpilogue e;
+      if (fuseMatmulEpilogues && !batched &&
+          zeroFillOf(op.getDpsInitOperand(0)->get()) &&
+          graphopt::matchLaneWiseUser(op->getResult(0), e) &&
+          e.op->getBlock() == op->getBlock()) {
+        rewriter.setInsertionPoint(e.op);
+        auto [h, t] = linalg::splitOp(
+            rewriter, cast<TilingInterface>(e.op.getOperation()), 1,
+            rewriter.getIndexAttr(main));
+        epilogueHalves[0] = dyn_cast_if_present<linalg::GenericOp>(
+            h ? h.getOperation() : nullptr);
+        epilogueHalves[1] = dyn_cast_if_present<linalg::GenericOp>(
+            t ? t.getOperation() : nullptr);
+      }
       rewriter.setInsertionPoint(op);
+      Value zeroFilled = op.getDpsInitOperand(0)->get();
       auto [head, tail] = linalg::splitOp(
           rewriter, cast<TilingInterface>(op.getOperation()), nDim,
           rewriter.getIndexAttr(main));
       if (head && tail) {
+        Operation *halves[2] = {head.getOperation(), tail.getOperation()};
+        // Each half's output starts as its slice of the zero fill: a fill
+        // of its own, which the half then takes over.
+        if (linalg::FillOp fill = zeroFillOf(zeroFilled)) {
+          for (Operation *half : halves) {
+            OpOperand *init =
+                cast<linalg::LinalgOp>(half).getDpsInitOperand(0);
+            auto slice = init->get().getDefiningOp<tensor::ExtractSliceOp>();
+            if (!slice)
+              continue;
+            // The tail's slice is of the fill with the head inserted, at
+            // columns the head does not cover.
+            Value source = slice.getSource();
+            if (auto insert = source.getDefiningOp<tensor::InsertSliceOp>();
+                insert && insert.getSource() == halves[0]->getResult(0) &&
+                getConstantIntValue(slice.getMixedOffsets()[nDim]) == main)
+              source = insert.getDest();
+            if (source != fill.getResult(0))
+              continue;
+            rewriter.setInsertionPoint(half);
+            Value dest = tensor::ExtractSliceOp::create(
+                rewriter, slice.getLoc(), fill.getOutputs()[0],
+                slice.getMixedOffsets(), slice.getMixedSizes(),
+                slice.getMixedStrides());
+            Value filled =
+                linalg::FillOp::create(rewriter, fill.getLoc(),
+                                       fill.getInputs()[0], dest)
+                    .getResult(0);
+            rewriter.modifyOpInPlace(half, [&] { init->set(filled); });
+            if (slice->use_empty())
+              rewriter.eraseOp(slice);
+          }
+          eraseIfUnused(rewriter, fill);
+        }
+        if (epilogueHalves[0] && epilogueHalves[1]) {
+          // Each epilogue half reads its matmul half directly (not a slice
+          // of the two halves' combined result, which is then unused).
+          Value combined;
+          for (int i = 0; i < 2; ++i) {
+            OpOperand &use = epilogueHalves[i]->getOpOperand(e.operand);
+            auto slice = use.get().getDefiningOp<tensor::ExtractSliceOp>();
+            rewriter.modifyOpInPlace(epilogueHalves[i], [&] {
+              use.set(halves[i]->getResult(0));
+            });
+            if (slice) {
+              combined = slice.getSource();
+              if (slice->use_empty())
+                rewriter.eraseOp(slice);
+            }
+          }
+          while (combined && combined.use_empty()) {
+            auto insert = combined.getDefiningOp<tensor::InsertSliceOp>();
+            if (!insert)
+              break;
+            combined = insert.getDest();
+            rewriter.eraseOp(insert);
+          }
+        }
         LogicalResult a =
             tileMatmul(rewriter, cast<linalg::LinalgOp>(head.getOperation()));
         LogicalResult b =
@@ -263,14 +343,20 @@ struct GraphCPUTileAndVectorizePass
         // writes the whole output).
         OpOperand *init = op.getDpsInitOperand(0);
         linalg::FillOp fill = zeroFillOf(init->get());
-        if (fill)
-          rewriter.modifyOpInPlace(op,
-                                   [&] { init->set(fill.getOutputs()[0]); });
+        Value original = init->get();
+        std::optional<graphopt::LaneWiseEpilogue> epilogue;
+        if (fill) {
+          epilogue = takeOverEpilogue(rewriter, op);
+          Value start = epilogue ? epilogue->op.getDpsInitOperand(0)->get()
+                                 : fill.getOutputs()[0];
+          rewriter.modifyOpInPlace(op, [&] { init->set(start); });
+        }
         SmallVector<linalg::LinalgOp> packOps;
-        Value firstKBlock;
+        Value firstKBlock, lastKBlock;
         bool bPacked = false;
         FailureOr<linalg::LinalgOp> inner = graphopt::packAndBlockMatmul(
-            rewriter, op, blocking, packOps, &firstKBlock, &bPacked);
+            rewriter, op, blocking, packOps, &firstKBlock, &bPacked,
+            &lastKBlock);
         if (succeeded(inner)) {
           ++numPacked;
           if (fill)
@@ -282,10 +368,11 @@ struct GraphCPUTileAndVectorizePass
           // The next B panel's rows are prefetched while this one's are
           // computed (graph-cpu-prefetch): K rows further on.
           return registerTile(rewriter, *inner, mr, nr,
-                              bPacked ? ranges[2] : 0);
+                              bPacked ? ranges[2] : 0,
+                              epilogue ? &*epilogue : nullptr, lastKBlock);
         }
         if (fill)
-          rewriter.modifyOpInPlace(op, [&] { init->set(fill.getResult(0)); });
+          rewriter.modifyOpInPlace(op, [&] { init->set(original); });
       }
     }
     // Unpacked, an output that starts as a zero fill: each register block
@@ -296,8 +383,11 @@ struct GraphCPUTileAndVectorizePass
     if (!batched && hasStaticLoops(op)) {
       OpOperand *init = op.getDpsInitOperand(0);
       if (linalg::FillOp fill = zeroFillOf(init->get())) {
-        rewriter.modifyOpInPlace(op,
-                                 [&] { init->set(fill.getOutputs()[0]); });
+        std::optional<graphopt::LaneWiseEpilogue> epilogue =
+            takeOverEpilogue(rewriter, op);
+        Value start = epilogue ? epilogue->op.getDpsInitOperand(0)->get()
+                               : fill.getOutputs()[0];
+        rewriter.modifyOpInPlace(op, [&] { init->set(start); });
         eraseIfUnused(rewriter, fill);
         // Register blocks with the whole k range, column blocks outermost
         // (as registerTile orders them), each zero-filled, then the k loop.
@@ -309,10 +399,28 @@ struct GraphCPUTileAndVectorizePass
         Value yes = arith::ConstantOp::create(rewriter, block.getLoc(),
                                               rewriter.getBoolAttr(true));
         fillInitWhere(rewriter, block, yes);
-        return registerTile(rewriter, block, mr, nr);
+        return registerTile(rewriter, block, mr, nr, 0,
+                            epilogue ? &*epilogue : nullptr, yes);
       }
     }
     return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// The lane-wise consumer of the 2-D matmul `op` (bias, activation,
+  /// residual add: what fusion left after it in the same tile) when the
+  /// register kernel can apply it to each finished block before the block's
+  /// one store. The matmul is moved right before the consumer, whose output
+  /// it is about to write (its other operands are defined by then). The
+  /// consumer is replaced once the kernel applies it (registerTile).
+  std::optional<graphopt::LaneWiseEpilogue>
+  takeOverEpilogue(RewriterBase &rewriter, linalg::LinalgOp op) {
+    graphopt::LaneWiseEpilogue e;
+    if (!fuseMatmulEpilogues || !isa<linalg::MatmulOp>(op.getOperation()) ||
+        !graphopt::matchLaneWiseUser(op->getResult(0), e) ||
+        e.op->getBlock() != op->getBlock())
+      return std::nullopt;
+    rewriter.moveOpBefore(op, e.op);
+    return e;
   }
 
   /// The zero fill that produces `v`, if it is one.
@@ -370,9 +478,19 @@ struct GraphCPUTileAndVectorizePass
   /// `prefetchPanelRows` > 0: the B operand is a packed panel whose next
   /// panel lies that many rows further on; the k loop is marked for
   /// graph-cpu-prefetch.
+  /// `epilogue`: the matmul's output operand is the epilogue's output; the
+  /// epilogue is applied to each block where `lastKBlock` holds (null:
+  /// always) before the block is stored, and then replaced by the matmul.
   LogicalResult registerTile(RewriterBase &rewriter, linalg::LinalgOp op,
                              int64_t mr, int64_t nr,
-                             int64_t prefetchPanelRows = 0) {
+                             int64_t prefetchPanelRows = 0,
+                             const graphopt::LaneWiseEpilogue *epilogue =
+                                 nullptr,
+                             Value lastKBlock = {}) {
+    // The tensor the epilogue's loops index: its output, which the matmul
+    // (before tiling) took as its own.
+    Value root = epilogue ? linalg::GenericOp(epilogue->op).getDpsInitOperand(0)->get()
+                         : Value();
     bool batched = isa<linalg::BatchMatmulOp>(op);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
                                          : SmallVector<int64_t>{mr, nr, 1};
@@ -394,9 +512,145 @@ struct GraphCPUTileAndVectorizePass
     // read/write of the C block (a subset of the loop-carried tensor).
     auto kLoop = cast<LoopLikeOpInterface>(tiled->loops.back().getOperation());
     kLoop = hoistLoopInvariantSubsets(rewriter, kLoop);
+    // Once more for the vector read/write of the tile the first hoisting
+    // made loop-carried: the loop then yields the accumulator.
+    if (epilogue) {
+      moveLoopInvariantCode(kLoop); // the transfers' constant indices
+      kLoop = hoistLoopInvariantSubsets(rewriter, kLoop);
+    }
     if (prefetchPanelRows > 0)
       kLoop->setAttr(graphopt::kPrefetchPanelRowsAttr,
                      rewriter.getI64IntegerAttr(prefetchPanelRows));
+    if (epilogue && !batched &&
+        succeeded(applyBlockEpilogue(rewriter, kLoop.getOperation(), root,
+                                     *epilogue, lastKBlock))) {
+      ++numEpilogues;
+      // The matmul's result now holds the epilogue's values.
+      rewriter.replaceOp(epilogue->op,
+                         epilogue->op->getOperand(epilogue->operand));
+    }
+    return success();
+  }
+
+  /// Offsets of `tile` in `root`, through the slices and loop-carried
+  /// values that tiling put between them (and the scf.if that zero-fills a
+  /// block in its first reduction block, fillInitWhere). Built at the
+  /// rewriter's insertion point.
+  static std::optional<SmallVector<OpFoldResult>>
+  tileOffsets(RewriterBase &rewriter, Location loc, Value tile, Value root) {
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = dyn_cast<RankedTensorType>(root.getType());
+    if (!type)
+      return std::nullopt;
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+    AffineExpr d0, d1;
+    bindDims(ctx, d0, d1);
+    for (int steps = 0; tile != root; ++steps) {
+      if (steps > 64)
+        return std::nullopt;
+      if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>()) {
+        if (slice.getSourceType().getRank() != type.getRank() ||
+            slice.getResultType().getRank() != type.getRank() ||
+            !slice.hasUnitStride())
+          return std::nullopt;
+        for (auto [o, s] : llvm::zip(offsets, slice.getMixedOffsets()))
+          o = affine::makeComposedFoldedAffineApply(rewriter, loc, d0 + d1,
+                                                    {o, s});
+        tile = slice.getSource();
+        continue;
+      }
+      if (auto arg = dyn_cast<BlockArgument>(tile)) {
+        auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+        OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
+        if (!init)
+          return std::nullopt;
+        tile = init->get();
+        continue;
+      }
+      if (auto loop = tile.getDefiningOp<scf::ForOp>()) {
+        // A value the loop carries through unchanged (the output tile of the
+        // k loop once its accumulator is hoisted).
+        unsigned i = cast<OpResult>(tile).getResultNumber();
+        if (loop.getYieldedValues()[i] != loop.getRegionIterArgs()[i])
+          return std::nullopt;
+        tile = loop.getInits()[i];
+        continue;
+      }
+      if (auto ifOp = tile.getDefiningOp<scf::IfOp>()) {
+        // fillInitWhere: the else branch yields the block unchanged.
+        if (ifOp.getElseRegion().empty())
+          return std::nullopt;
+        tile = ifOp.elseYield()->getOperand(
+            cast<OpResult>(tile).getResultNumber());
+        continue;
+      }
+      return std::nullopt;
+    }
+    return offsets;
+  }
+
+  /// Applies `e` to the accumulator block that `kLoop` (the register
+  /// kernel's k loop, accumulator hoisted) yields, where `lastKBlock` holds,
+  /// before the block's store.
+  LogicalResult applyBlockEpilogue(RewriterBase &rewriter, Operation *kLoop,
+                                   Value root,
+                                   const graphopt::LaneWiseEpilogue &e,
+                                   Value lastKBlock) {
+    vector::TransferWriteOp write;
+    for (OpResult r : kLoop->getResults())
+      for (Operation *user : r.getUsers())
+        if (auto w = dyn_cast<vector::TransferWriteOp>(user))
+          if (w.getVector() == r)
+            write = w;
+    if (!write || !write.getPermutationMap().isMinorIdentity() ||
+        write.getVectorType().getRank() != 2 || write.hasOutOfBoundsDim() ||
+        write.getMask() || linalg::GenericOp(e.op).getNumLoops() != 2)
+      return failure();
+    Location loc = write.getLoc();
+    rewriter.setInsertionPoint(write);
+    std::optional<SmallVector<OpFoldResult>> offsets =
+        tileOffsets(rewriter, loc, write.getBase(), root);
+    if (!offsets)
+      return failure();
+    AffineExpr d0, d1;
+    bindDims(rewriter.getContext(), d0, d1);
+    SmallVector<Value> at;
+    for (auto [o, i] : llvm::zip(*offsets, write.getIndices()))
+      at.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          affine::makeComposedFoldedAffineApply(rewriter, loc, d0 + d1,
+                                                {o, i})));
+    VectorType type = write.getVectorType();
+    int64_t rows = type.getDimSize(0), lanes = type.getDimSize(1);
+    Value acc = write.getVector();
+    auto build = [&]() {
+      Value result = acc;
+      for (int64_t r = 0; r < rows; ++r) {
+        Value row = vector::ExtractOp::create(rewriter, loc, acc, r);
+        Value index = getValueOrCreateConstantIndexOp(
+            rewriter, loc,
+            affine::makeComposedFoldedAffineApply(
+                rewriter, loc, d0 + r, ArrayRef<OpFoldResult>{at[0]}));
+        Value v = graphopt::applyLaneWiseEpilogue(
+            rewriter, loc, e, row, ArrayRef<Value>{index, at[1]}, lanes);
+        result = vector::InsertOp::create(rewriter, loc, v, result, r);
+      }
+      return result;
+    };
+    Value finished;
+    if (!lastKBlock || matchPattern(lastKBlock, m_One())) {
+      finished = build();
+    } else {
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, lastKBlock,
+                                    /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, build());
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, acc);
+      finished = ifOp.getResult(0);
+    }
+    rewriter.modifyOpInPlace(write,
+                             [&] { write.getValueToStoreMutable().set(finished); });
     return success();
   }
 

@@ -3,7 +3,8 @@
 //  - after tiling, A is packed into [M/8][K][8] micro-panels and B into [N/32][K][32]
 //    panels once, outside the group's tile loop; inside each 256-column
 //    tile the register kernel (8 x 32 block, unit k step of FMAs on 32-lane
-//    rows) and then the epilogue on the same tile;
+//    rows), with bias + ReLU applied to the block in registers in the last
+//    reduction block (K = 512 in two blocks of 256) before its one store;
 //  - after llc, the inner loop prefetches the next B panel's row into L2
 //    (512 rows x 32 floats further on: 65536 bytes; graph-cpu-prefetch),
 //    broadcasts A from its micro-panel and multiplies zmm registers.
@@ -18,8 +19,9 @@
 // TILE: scf.for %{{.+}} = %c0 to %c512 step %c256 iter_args(%{{.+}}) -> (tensor<256x512xf32>)
 // TILE: scf.for {{.+}} iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
 // TILE-COUNT-8: vector.fma {{.+}} : vector<32xf32>
-// TILE: scf.for {{.+}} -> (tensor<256x256xf32>)
-// TILE: arith.maximumf {{.+}} : vector<1x16xf32>
+// TILE: scf.if {{.+}} -> (vector<8x32xf32>)
+// TILE-COUNT-8: arith.maximumf {{.+}} : vector<32xf32>
+// TILE-NOT: linalg.generic
 
 // ASM: prefetcht1 65536(%{{.+}})
 // ASM: vbroadcastss ({{.+}}), %zmm{{[0-9]+}}

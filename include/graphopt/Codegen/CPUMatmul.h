@@ -104,13 +104,15 @@ bool shouldPackMatmul(int64_t m, int64_t n, int64_t k,
 /// the caller to vectorize. When `firstKBlock` is given, it is set to an
 /// i1 value, defined before the inner matmul, that is true in the first
 /// reduction block (where an accumulator known to start at zero need not be
-/// read).
+/// read); `lastKBlock`, likewise, to one that is true in the last (where
+/// an epilogue applies to the finished sums).
 /// `packedB`, when given, is set to whether B was packed.
 FailureOr<linalg::LinalgOp>
 packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                    const CPUMatmulBlocking &blocking,
                    SmallVectorImpl<linalg::LinalgOp> &packOps,
-                   Value *firstKBlock = nullptr, bool *packedB = nullptr);
+                   Value *firstKBlock = nullptr, bool *packedB = nullptr,
+                   Value *lastKBlock = nullptr);
 
 /// The value of `v` when it is computed from an f32 constant by reshapes
 /// and transposes only (a weight reshaped and transposed for a matmul,

@@ -53,6 +53,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
            "Columns of the matmul register tile, in vectors">,
     Option<"packMatmuls", "pack-matmuls", "bool", /*default=*/"true",
            "Pack large f32 matmuls' operands into contiguous panels and block them for the caches (an A micro-panel in L1, a block of B panels in L2; a constant operand is packed at compile time)">,
+    Option<"fuseMatmulEpilogues", "fuse-matmul-epilogues", "bool", /*default=*/"true",
+           "Apply a matmul's lane-wise consumer (bias, activation, residual add in the same fused tile) to each register block before its one store, writing the consumer's output directly (off: the matmul's block is stored and the consumer reads it back)">,
     Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", /*default=*/"0",
            "L1 data cache per core that matmul blocking plans for (0: the host's)">,
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
@@ -67,7 +69,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Statistic<"numVectorized", "vectorized-ops", "linalg ops vectorized">,
     Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">,
     Statistic<"numPacked", "packed-matmuls", "matmuls with packed B panels and cache blocking">,
-    Statistic<"numDirectConvs", "direct-convs", "chains of convolution-tap matmuls replaced by the direct kernel">
+    Statistic<"numDirectConvs", "direct-convs", "chains of convolution-tap matmuls replaced by the direct kernel">,
+    Statistic<"numEpilogues", "matmul-epilogues", "lane-wise consumers applied in the matmul register kernel">
   ];
 }
 

@@ -1,0 +1,55 @@
+// graph-cpu-tile-and-vectorize applies a matmul's lane-wise consumer (what
+// fusion left after it in the same tile: bias, activation, residual add) to
+// each register block in the last reduction block, before the block's one
+// store into the consumer's output; the consumer is gone. With
+// fuse-matmul-epilogues=false the consumer stays a separate loop nest (of
+// 16-lane vectors) that reads the stored blocks back.
+// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s
+// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-before=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 \
+// RUN:   | graph-opt --pass-pipeline="builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16 fuse-matmul-epilogues=false}))" | FileCheck %s --check-prefix=OFF
+
+// K = 512 in two reduction blocks of 256: the bias and ReLU apply where the
+// block loop is in its last block.
+// CHECK-LABEL: func.func @two_k_blocks
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %[[KB:.+]] = %c0 to %c512 step %c256
+// CHECK: %[[NEXT:.+]] = arith.addi %[[KB]], %c256 : index
+// CHECK: %[[LAST:.+]] = arith.cmpi sge, %[[NEXT]], %c512 : index
+// CHECK: %[[ACC:.+]]:3 = scf.for {{.+}} -> (tensor<8x32xf32>, tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK: %[[DONE:.+]] = scf.if %[[LAST]] -> (vector<8x32xf32>) {
+// CHECK: %[[BIAS:.+]] = vector.transfer_read %arg2[%{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<256xf32>, vector<32xf32>
+// CHECK: %[[SUM:.+]] = arith.addf %{{.+}}, %[[BIAS]] : vector<32xf32>
+// CHECK: arith.maximumf %[[SUM]], %{{.+}} : vector<32xf32>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ACC]]#2 : vector<8x32xf32>
+// CHECK: vector.transfer_write %[[DONE]], %[[ACC]]#1[%c0, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// OFF-LABEL: func.func @two_k_blocks
+// OFF-NOT: scf.if %{{.+}} -> (vector<8x32xf32>)
+// OFF: arith.maximumf %{{.+}} : vector<1x16xf32>
+func.func @two_k_blocks(%x: tensor<128x512xf32>, %w: tensor<512x256xf32>, %b: tensor<256xf32>) -> tensor<128x256xf32> {
+  %m = graph.matmul %x, %w : tensor<128x512xf32>, tensor<512x256xf32> -> tensor<128x256xf32>
+  %a = graph.add %m, %b : tensor<128x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+  %r = graph.relu %a : tensor<128x256xf32> -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
+}
+
+// 196 columns: the matmul and its residual add split at column 192, the
+// packed 8 x 32 blocks and the 8 x 4 remainder each add the residual's row
+// segment in registers; no zero fill is left.
+// CHECK-LABEL: func.func @split_columns
+// CHECK-NOT: linalg
+// CHECK: scf.if %{{.+}} -> (vector<8x32xf32>) {
+// CHECK: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x192xf32>, vector<32xf32>
+// CHECK: arith.addf %{{.+}} : vector<32xf32>
+// CHECK-NOT: linalg
+// CHECK: vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<64x4xf32>, vector<4xf32>
+// CHECK: arith.addf %{{.+}} : vector<4xf32>
+// CHECK-NOT: linalg
+// CHECK: return
+func.func @split_columns(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>, %res: tensor<64x196xf32>) -> tensor<64x196xf32> {
+  %m = graph.matmul %x, %w : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+  %a = graph.add %m, %res : tensor<64x196xf32>, tensor<64x196xf32> -> tensor<64x196xf32>
+  return %a : tensor<64x196xf32>
+}
