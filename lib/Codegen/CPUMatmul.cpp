@@ -291,6 +291,19 @@ static bool rowsSpreadOverL1Sets(int64_t cols) {
   return 64 / std::gcd<int64_t>(lines, 64) >= 16;
 }
 
+/// The row pitch, in elements, of the 2-D tensor `x` once bufferized: the
+/// width of the tensor its chain of slices starts from (a matmul split at
+/// a column remainder reads a slice 1008 of 1024 columns wide, whose rows
+/// are still 1024 apart).
+static int64_t rowPitch(Value x) {
+  while (auto slice = x.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (slice.getSourceType().getRank() != 2)
+      break;
+    x = slice.getSource();
+  }
+  return cast<RankedTensorType>(x.getType()).getDimSize(1);
+}
+
 /// Packs the 2-D tensor `x` into panels `width` wide along `cutDim`, each
 /// holding all of K: `[X/width][K][width]`, for B (`cutDim` = 1: columns)
 /// and A (`cutDim` = 0: rows, so A is stored transposed). A constant is
@@ -410,12 +423,8 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   //    4 column panels. Below that the copy costs more than the strided
   //    reads it saves (a 64 x 576 x 3136 convolution matmul: 1.7 ms with B
   //    read in place, 2.1 ms packed).
-  bool packB =
-      isConstantSource(rewriter, b, 1, nr) ||
-      (m / mr >= kMinPanelReuse &&
-       !rowsSpreadOverL1Sets(cast<RankedTensorType>(
-                                 findSource(rewriter, b, 1, nr).source.getType())
-                                 .getDimSize(1)));
+  bool packB = isConstantSource(rewriter, b, 1, nr) ||
+               (m / mr >= kMinPanelReuse && !rowsSpreadOverL1Sets(rowPitch(b)));
   bool packA = isConstantSource(rewriter, a, 0, mr) || n / nr >= 4;
   Value bPacked, aPacked;
   OpFoldResult bOffset, aOffset;

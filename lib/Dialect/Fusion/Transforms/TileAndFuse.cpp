@@ -140,7 +140,8 @@ SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root) {
 /// An output group of one matmul whose epilogue (bias, batch norm,
 /// activation, residual: elementwise generics) runs on a reshaped result:
 /// a convolution, lowered to a 2-D matmul whose [F, P] result is expanded
-/// to NCHW before its epilogue.
+/// to NCHW before its epilogue (or whose [P, F] result, pixels as rows, is
+/// transposed and expanded).
 bool isMatmulWithReshapedEpilogue(GroupOp group) {
   if (group.getKind() != GroupKind::Output)
     return false;
@@ -152,7 +153,7 @@ bool isMatmulWithReshapedEpilogue(GroupOp group) {
     } else if (isa<tensor::ExpandShapeOp>(op)) {
       expands = true;
     } else if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
-      if (!isa<linalg::GenericOp, linalg::FillOp>(op) ||
+      if (!isa<linalg::GenericOp, linalg::FillOp, linalg::TransposeOp>(op) ||
           l.getNumReductionLoops() != 0)
         return false;
     }
@@ -169,6 +170,27 @@ bool isMatmulWithReshapedEpilogue(GroupOp group) {
 /// written and read again by the activation's.
 void moveExpandsToEnd(GroupOp group) {
   MLIRContext *ctx = group.getContext();
+  // A transpose of the matmul's result (a convolution computed with pixels
+  // as rows, [P, F], transposed to NCHW) becomes a generic, so that the
+  // epilogue's elementwise ops absorb it and read the matmul's result
+  // through a transposed map.
+  {
+    IRRewriter rewriter(ctx);
+    SmallVector<linalg::TransposeOp> transposes;
+    group.getBody().walk([&](linalg::TransposeOp t) {
+      // Only the result's: the operands' transposes (a constant weight's,
+      // packed at compile time) stay.
+      Value in = t.getInput();
+      while (auto expand = in.getDefiningOp<tensor::ExpandShapeOp>())
+        in = expand.getSrc();
+      if (in.getDefiningOp<linalg::MatmulOp>())
+        transposes.push_back(t);
+    });
+    for (linalg::TransposeOp t : transposes) {
+      rewriter.setInsertionPoint(t);
+      (void)linalg::generalizeNamedOp(rewriter, t);
+    }
+  }
   RewritePatternSet patterns(ctx);
   linalg::ControlDropUnitDims unitDims;
   linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
