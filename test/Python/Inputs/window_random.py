@@ -13,7 +13,7 @@ import sys
 
 import torch
 
-import graphopt
+from eager_check import check
 
 torch.set_num_threads(1)
 rng = random.Random(int(sys.argv[1]))
@@ -54,21 +54,8 @@ for i in range(count):
     x = torch.randn(n, c, h, w)
     what = (f"{i}: {kind} {n}x{c}x{h}x{w} kernel {k}x{kw} stride {s},{sw} "
             f"pad {ph},{pw} dilation {d} {act}")
-    try:
-        with torch.no_grad():
-            ref = model(x)
-        f = model if act != "add" else (lambda t: model(t) + 1.5)
-        if act == "add":
-            ref = ref + 1.5
-        out = graphopt.compile(f, (x,))(x)
-        err = (out - ref).abs().max().item() if ref.numel() else 0.0
-        tol = 1e-4 * max(1.0, ref.abs().max().item()) if ref.numel() else 0.0
-        if out.shape != ref.shape or not err <= tol:
-            failures += 1
-            print(f"MISMATCH {what}: max abs error {err}")
-    except Exception as e:  # a compile error is a failure too
-        failures += 1
-        print(f"ERROR {what}: {type(e).__name__}: {str(e)[:200]}")
+    f = model if act != "add" else (lambda t: model(t) + 1.5)
+    failures += check(what, f, (x,))
 print(f"{failures} failed")
 # CHECK-NOT: MISMATCH
 # CHECK-NOT: ERROR
