@@ -4,15 +4,15 @@
 // scf.for;
 // with one thread nothing is parallelized; no graphopt.parallel mark is
 // left.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16" \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // Then OpenMP: a parallel region with a worksharing loop, lowered to LLVM.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=convert-scf-to-openmp -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 // A small matmul (the seed's 128 x 128) stays on one thread.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @big

@@ -2,7 +2,7 @@
 // panel prefetches the same row of the next panel (K rows further on in
 // the [N/nr][K][nr] buffer) into L2, one prefetch per 64-byte line. B here
 // is packed at run time (128 rows of A: 16 micro-panels reuse each panel).
-// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-prefetch -o /dev/null 2>&1 | FileCheck %s
+// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-after=graph-cpu-prefetch -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @runtime_b
 // CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x64x32xf32>
