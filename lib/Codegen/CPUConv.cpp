@@ -20,9 +20,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/CPUConv.h"
-#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/CPUMatmul.h"
 #include "graphopt/Codegen/LaneWiseEpilogue.h"
+#include "graphopt/Codegen/Parallel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -325,7 +325,6 @@ matchPool(linalg::GenericOp generic) {
     return {};
   return {pool, insert, loop};
 }
-
 
 std::optional<Epilogue> matchEpilogue(const TapChain &chain) {
   Epilogue e;

@@ -68,12 +68,9 @@ bool mlir::graphopt::matchLaneWiseUser(Value v, LaneWiseEpilogue &e) {
   return found;
 }
 
-Value mlir::graphopt::applyLaneWiseEpilogue(RewriterBase &rewriter,
-                                            Location loc,
-                                            const LaneWiseEpilogue &e,
-                                            Value value,
-                                            ArrayRef<Value> indices,
-                                            int64_t nr, bool rowInBounds) {
+Value mlir::graphopt::applyLaneWiseEpilogue(
+    RewriterBase &rewriter, Location loc, const LaneWiseEpilogue &e,
+    Value value, ArrayRef<Value> indices, int64_t nr, bool rowInBounds) {
   linalg::GenericOp g = e.op;
   int64_t rank = g.getNumLoops();
   assert(static_cast<int64_t>(indices.size()) == rank &&
@@ -107,7 +104,8 @@ Value mlir::graphopt::applyLaneWiseEpilogue(RewriterBase &rewriter,
       Value pad = arith::ConstantOp::create(rewriter, loc, element,
                                             rewriter.getZeroAttr(element));
       v = vector::TransferReadOp::create(rewriter, loc, vecType, in->get(), at,
-                                         pad, SmallVector<bool>(1, rowInBounds));
+                                         pad,
+                                         SmallVector<bool>(1, rowInBounds));
     } else {
       v = vector::BroadcastOp::create(
           rewriter, loc, vecType,

@@ -22,11 +22,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graphopt/Codegen/Passes.h"
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
 #include "graphopt/Codegen/LaneWiseEpilogue.h"
 #include "graphopt/Codegen/Parallel.h"
+#include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -233,8 +233,7 @@ struct TransposeOfRowBroadcast : OpRewritePattern<vector::TransposeOp> {
                                                        b.getSource());
       return success();
     }
-    if (source.getRank() != 1 ||
-        source.getDimSize(0) != result.getDimSize(0))
+    if (source.getRank() != 1 || source.getDimSize(0) != result.getDimSize(0))
       return failure();
     Value column = vector::ShapeCastOp::create(
         rewriter, t.getLoc(),
@@ -309,8 +308,7 @@ struct GraphCPUTileAndVectorizePass
         // of its own, which the half then takes over.
         if (linalg::FillOp fill = zeroFillOf(zeroFilled)) {
           for (Operation *half : halves) {
-            OpOperand *init =
-                cast<linalg::LinalgOp>(half).getDpsInitOperand(0);
+            OpOperand *init = cast<linalg::LinalgOp>(half).getDpsInitOperand(0);
             auto slice = init->get().getDefiningOp<tensor::ExtractSliceOp>();
             if (!slice)
               continue;
@@ -328,10 +326,9 @@ struct GraphCPUTileAndVectorizePass
                 rewriter, slice.getLoc(), fill.getOutputs()[0],
                 slice.getMixedOffsets(), slice.getMixedSizes(),
                 slice.getMixedStrides());
-            Value filled =
-                linalg::FillOp::create(rewriter, fill.getLoc(),
-                                       fill.getInputs()[0], dest)
-                    .getResult(0);
+            Value filled = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                                  fill.getInputs()[0], dest)
+                               .getResult(0);
             rewriter.modifyOpInPlace(half, [&] { init->set(filled); });
             if (slice->use_empty())
               rewriter.eraseOp(slice);
@@ -343,9 +340,8 @@ struct GraphCPUTileAndVectorizePass
             if (auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner()))
               if (insert.getSource() == halves[0]->getResult(0) &&
                   &use == &insert.getDestMutable())
-                rewriter.modifyOpInPlace(insert, [&] {
-                  use.set(fill.getOutputs()[0]);
-                });
+                rewriter.modifyOpInPlace(
+                    insert, [&] { use.set(fill.getOutputs()[0]); });
           eraseIfUnused(rewriter, fill);
         }
         if (epilogueHalves[0] && epilogueHalves[1]) {
@@ -355,9 +351,8 @@ struct GraphCPUTileAndVectorizePass
           for (int i = 0; i < 2; ++i) {
             OpOperand &use = epilogueHalves[i]->getOpOperand(e.operand);
             auto slice = use.get().getDefiningOp<tensor::ExtractSliceOp>();
-            rewriter.modifyOpInPlace(epilogueHalves[i], [&] {
-              use.set(halves[i]->getResult(0));
-            });
+            rewriter.modifyOpInPlace(epilogueHalves[i],
+                                     [&] { use.set(halves[i]->getResult(0)); });
             if (slice) {
               combined = slice.getSource();
               if (slice->use_empty())
@@ -425,9 +420,9 @@ struct GraphCPUTileAndVectorizePass
         SmallVector<linalg::LinalgOp> packOps;
         Value firstKBlock, lastKBlock;
         bool bPacked = false;
-        FailureOr<linalg::LinalgOp> inner = graphopt::packAndBlockMatmul(
-            rewriter, op, blocking, packOps, &firstKBlock, &bPacked,
-            &lastKBlock);
+        FailureOr<linalg::LinalgOp> inner =
+            graphopt::packAndBlockMatmul(rewriter, op, blocking, packOps,
+                                         &firstKBlock, &bPacked, &lastKBlock);
         if (succeeded(inner)) {
           ++numPacked;
           if (fill)
@@ -438,8 +433,7 @@ struct GraphCPUTileAndVectorizePass
             fillInitWhere(rewriter, *inner, firstKBlock);
           // The next B panel's rows are prefetched while this one's are
           // computed (graph-cpu-prefetch): K rows further on.
-          return registerTile(rewriter, *inner, mr, nr,
-                              bPacked ? ranges[2] : 0,
+          return registerTile(rewriter, *inner, mr, nr, bPacked ? ranges[2] : 0,
                               epilogue ? &*epilogue : nullptr, lastKBlock);
         }
         if (fill)
@@ -552,16 +546,16 @@ struct GraphCPUTileAndVectorizePass
   /// `epilogue`: the matmul's output operand is the epilogue's output; the
   /// epilogue is applied to each block where `lastKBlock` holds (null:
   /// always) before the block is stored, and then replaced by the matmul.
-  LogicalResult registerTile(RewriterBase &rewriter, linalg::LinalgOp op,
-                             int64_t mr, int64_t nr,
-                             int64_t prefetchPanelRows = 0,
-                             const graphopt::LaneWiseEpilogue *epilogue =
-                                 nullptr,
-                             Value lastKBlock = {}) {
+  LogicalResult
+  registerTile(RewriterBase &rewriter, linalg::LinalgOp op, int64_t mr,
+               int64_t nr, int64_t prefetchPanelRows = 0,
+               const graphopt::LaneWiseEpilogue *epilogue = nullptr,
+               Value lastKBlock = {}) {
     // The tensor the epilogue's loops index: its output, which the matmul
     // (before tiling) took as its own.
-    Value root = epilogue ? linalg::GenericOp(epilogue->op).getDpsInitOperand(0)->get()
-                         : Value();
+    Value root =
+        epilogue ? linalg::GenericOp(epilogue->op).getDpsInitOperand(0)->get()
+                 : Value();
     bool batched = isa<linalg::BatchMatmulOp>(op);
     SmallVector<int64_t> sizes = batched ? SmallVector<int64_t>{1, mr, nr, 1}
                                          : SmallVector<int64_t>{mr, nr, 1};
@@ -687,10 +681,10 @@ struct GraphCPUTileAndVectorizePass
     bindDims(rewriter.getContext(), d0, d1);
     SmallVector<Value> at;
     for (auto [o, i] : llvm::zip(*offsets, write.getIndices()))
-      at.push_back(getValueOrCreateConstantIndexOp(
-          rewriter, loc,
-          affine::makeComposedFoldedAffineApply(rewriter, loc, d0 + d1,
-                                                {o, i})));
+      at.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc,
+                                          affine::makeComposedFoldedAffineApply(
+                                              rewriter, loc, d0 + d1, {o, i})));
     VectorType type = write.getVectorType();
     int64_t rows = type.getDimSize(0), lanes = type.getDimSize(1);
     Value acc = write.getVector();
@@ -720,8 +714,8 @@ struct GraphCPUTileAndVectorizePass
       scf::YieldOp::create(rewriter, loc, acc);
       finished = ifOp.getResult(0);
     }
-    rewriter.modifyOpInPlace(write,
-                             [&] { write.getValueToStoreMutable().set(finished); });
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getValueToStoreMutable().set(finished); });
     return success();
   }
 

@@ -1,4 +1,4 @@
-//===- LaneWiseEpilogue.h - elementwise consumers applied in registers -*- C++ -*-===//
+//===- LaneWiseEpilogue.h - epilogues in registers -------------*- C++ -*-===//
 //
 /// \file
 /// Operator fusion leaves a kernel's epilogue (bias, activation, residual
