@@ -27,6 +27,14 @@
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
 
+// A sum over an empty axis of a dynamic input added to a constant of shape
+// 1x5x0 (fuzz_graph.py --seed 20261213 --zero-dims 0.15, program 169):
+// fusion-tile-and-fuse tiled the group although an operand has a static
+// 0 dim, and sliced the constant at an offset its empty dim does not have
+// (a verifier error with --specialize-shapes=false). Every sum over the
+// empty axis is 0.
+// RUN: graph-run %s --entry=sum_of_empty_broadcast --specialize-shapes=false \
+// RUN:   --input=1x5x0xf32= --expected-output=5xf32=0 --quiet | FileCheck %s
 func.func @select_folds_to_input(%arg0: tensor<4xf32>, %arg1: tensor<f32>, %arg2: tensor<4xi32>) -> tensor<4xi32> {
   %v0 = graph.add %arg0, %arg1 : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   %v1 = graph.compare le, %arg2, %arg2 : tensor<4xi32>, tensor<4xi32> -> tensor<4xi1>
@@ -54,4 +62,10 @@ func.func @concat_empty_dynamic(%x: tensor<?x?xf32>) -> tensor<?x0xf32> {
 func.func @reshape_dynamic_to_empty(%x: tensor<3x?x0x2xf32>) -> tensor<0xf32> {
   %0 = graph.reshape %x, [0] : tensor<3x?x0x2xf32> -> tensor<0xf32>
   return %0 : tensor<0xf32>
+}
+func.func @sum_of_empty_broadcast(%x: tensor<?x?x?xf32>) -> tensor<5xf32> {
+  %c = graph.constant dense<> : tensor<1x5x0xf32>
+  %a = graph.add %x, %c : tensor<?x?x?xf32>, tensor<1x5x0xf32> -> tensor<?x5x0xf32>
+  %s = graph.reduce sum %a axes = [0, 2] : tensor<?x5x0xf32> -> tensor<5xf32>
+  return %s : tensor<5xf32>
 }

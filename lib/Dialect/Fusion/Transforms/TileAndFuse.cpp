@@ -301,10 +301,19 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group) {
                        .getStaticLoopRanges(),
                    [](int64_t r) { return r == 0; }))
     return false;
+  // Nor any op with a static zero-size operand dim, even when its loop
+  // ranges read as dynamic (a dynamic input added to a constant of shape
+  // 1x5x0): a tile's slice of that operand would start at an offset the
+  // empty dim does not have.
   for (Operation &op : group.getBody().front())
-    if (auto l = dyn_cast<linalg::LinalgOp>(op))
+    if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
       if (llvm::is_contained(l.getStaticLoopRanges(), 0))
         return false;
+      for (Type t : op.getOperandTypes())
+        if (auto shaped = dyn_cast<ShapedType>(t))
+          if (shaped.hasRank() && llvm::is_contained(shaped.getShape(), 0))
+            return false;
+    }
   if (group.getKind() == GroupKind::Output &&
       fuseIntoImageLoop(rewriter, root))
     return true;
