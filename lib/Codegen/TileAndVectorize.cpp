@@ -197,6 +197,15 @@ struct TransposeOfRowBroadcast : OpRewritePattern<vector::TransposeOp> {
     if (result.getRank() != 2 || result.isScalable() ||
         t.getPermutation() != ArrayRef<int64_t>{1, 0})
       return failure();
+    // Replaces the transpose with `row` (vector<n>) broadcast along dim 1.
+    auto broadcastAsColumn = [&](Value row) {
+      Value column = vector::ShapeCastOp::create(
+          rewriter, t.getLoc(),
+          VectorType::get({result.getDimSize(0), 1}, result.getElementType()),
+          row);
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(t, result, column);
+      return success();
+    };
     // The same broadcast still as a read with a broadcasting map,
     // (d) -> (0, d), which the transfer lowering turns into read +
     // broadcast.
@@ -216,12 +225,7 @@ struct TransposeOfRowBroadcast : OpRewritePattern<vector::TransposeOp> {
           AffineMap::getMinorIdentityMap(map.getNumDims(), 1, t.getContext()),
           read.getPadding(), /*mask=*/Value(),
           rewriter.getBoolArrayAttr({read.isDimInBounds(1)}));
-      Value column = vector::ShapeCastOp::create(
-          rewriter, t.getLoc(),
-          VectorType::get({result.getDimSize(0), 1}, result.getElementType()),
-          row);
-      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(t, result, column);
-      return success();
+      return broadcastAsColumn(row);
     }
     auto b = t.getVector().getDefiningOp<vector::BroadcastOp>();
     if (!b)
@@ -235,12 +239,7 @@ struct TransposeOfRowBroadcast : OpRewritePattern<vector::TransposeOp> {
     }
     if (source.getRank() != 1 || source.getDimSize(0) != result.getDimSize(0))
       return failure();
-    Value column = vector::ShapeCastOp::create(
-        rewriter, t.getLoc(),
-        VectorType::get({source.getDimSize(0), 1}, source.getElementType()),
-        b.getSource());
-    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(t, result, column);
-    return success();
+    return broadcastAsColumn(b.getSource());
   }
 };
 
