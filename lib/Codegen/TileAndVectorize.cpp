@@ -266,6 +266,8 @@ struct GraphCPUTileAndVectorizePass
           return !getElementTypeOrSelf(t).isF32();
         }))
       return failure();
+    if (!batched && succeeded(streamRowsOfB(rewriter, op)))
+      return success();
     int64_t nDim = batched ? 2 : 1;
     int64_t nCols = ranges[nDim];
     // A column count that is not whole register blocks (196 = 6 x 32 + 4:
@@ -468,6 +470,74 @@ struct GraphCPUTileAndVectorizePass
       }
     }
     return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// A single-row matmul (a matrix-vector product: a classifier or a
+  /// batch-1 linear layer) whose B does not fit in L1 streams B's rows in
+  /// order: blocks of `kb` rows, each swept in `nb`-column pieces that add
+  /// `kb` broadcast-times-row products into the output row, which stays
+  /// in L1; columns that are not whole vectors are the sweep's last piece
+  /// (in the same k block, so that each row is read once, in order). The
+  /// register kernel's order instead reads B in column panels, a short
+  /// piece of every row per panel: one or two cache lines a page apart,
+  /// which neither the prefetchers nor the page walker keep up with when
+  /// B comes from L3 or memory (MobileNetV3's 1024 x 1000 classifier: 4 MB
+  /// at ~10 GB/s on a Zen 4, where NumPy's row order reads at ~70). The
+  /// output's zero fill and epilogue stay separate ops (a pass over a row).
+  LogicalResult streamRowsOfB(RewriterBase &rewriter, linalg::LinalgOp op) {
+    if (!isa<linalg::MatmulOp>(op.getOperation()) || op.hasUserDefinedMaps() ||
+        !hasStaticLoops(op))
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t m = ranges[0], n = ranges[1], k = ranges[2];
+    if (m != 1 || k * n * 4 <= caches.l1 ||
+        !getElementTypeOrSelf(op->getOperand(1).getType()).isF32())
+      return failure();
+    // The k blocks: the outer loop.
+    int64_t kb = largestDivisor(k, 8);
+    auto blocks =
+        tile(rewriter, cast<TilingInterface>(op.getOperation()), {0, 0, kb});
+    if (failed(blocks))
+      return failure();
+    // (Tiled, the op is gone: from here a piece that does not vectorize
+    // stays scalar.)
+    auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+    SmallVector<linalg::LinalgOp> pieces = {block};
+    int64_t main = n / vectorWidth * vectorWidth;
+    if (main > 0 && main < n) {
+      rewriter.setInsertionPoint(block);
+      auto [head, tail] =
+          linalg::splitOp(rewriter, cast<TilingInterface>(block.getOperation()),
+                          1, rewriter.getIndexAttr(main));
+      if (!head || !tail)
+        return success();
+      pieces = {cast<linalg::LinalgOp>(head.getOperation()),
+                cast<linalg::LinalgOp>(tail.getOperation())};
+    }
+    bool vectorized = false;
+    for (linalg::LinalgOp piece : pieces) {
+      int64_t cols = piece.getStaticLoopRanges()[1];
+      // Whole vectors: 1, 2 or 4 of them per piece (LLVM splits a
+      // power-of-two multiple of the register cleanly, not 3 or 7 of
+      // them); the remainder is one piece.
+      if (cols % vectorWidth == 0) {
+        int64_t nb = vectorWidth;
+        while (nb < 4 * vectorWidth && cols % (2 * nb) == 0)
+          nb *= 2;
+        auto tiled = tile(rewriter, cast<TilingInterface>(piece.getOperation()),
+                          {1, nb, 0});
+        if (failed(tiled))
+          continue;
+        piece = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+      }
+      if (hasStaticLoops(piece) &&
+          succeeded(vectorizeAndReplace(rewriter, piece, /*vectorSizes=*/{},
+                                        /*createNamedContraction=*/true)))
+        vectorized = true;
+    }
+    if (vectorized)
+      ++numRowStreamed;
+    return success();
   }
 
   /// The lane-wise consumer of the 2-D matmul `op` (bias, activation,

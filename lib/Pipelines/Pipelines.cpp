@@ -103,8 +103,11 @@ static void buildGraphToLinalg(OpPassManager &pm,
   addUpstream(fn, "canonicalize");
   if (options.fuseElementwise) {
     fn.addPass(createGraphFuseElementwisePass());
-    if (groups)
-      fn.addPass(fusion::createFusionTileAndFusePass());
+    if (groups) {
+      fusion::FusionTileAndFusePassOptions tiling;
+      tiling.threads = options.threads;
+      fn.addPass(fusion::createFusionTileAndFusePass(tiling));
+    }
   }
   addUpstream(fn, "canonicalize,cse");
 }
@@ -127,6 +130,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     GraphCPUTileAndVectorizePassOptions tv;
     tv.vectorWidth =
         options.vectorWidth > 0 ? options.vectorWidth : getHostVectorWidth();
+    tv.l1CacheBytes = options.l1CacheBytes;
+    tv.l2CacheBytes = options.l2CacheBytes;
     fn.addPass(createGraphCPUTileAndVectorizePass(tv));
     addUpstream(fn, "canonicalize,cse");
   }

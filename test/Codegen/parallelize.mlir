@@ -3,16 +3,17 @@
 // row micro-panels, inside its reduction blocks); loops nested in it stay
 // scf.for;
 // with one thread nothing is parallelized; no graphopt.parallel mark is
-// left.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
+// left. The caches are given (those of the Xeon the blocking was tuned on):
+// the blocking, and so which loop is outermost, follows their sizes.
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // Then OpenMP: a parallel region with a worksharing loop, lowered to LLVM.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=convert-scf-to-openmp -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 // A small matmul (the seed's 128 x 128) stays on one thread.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @big

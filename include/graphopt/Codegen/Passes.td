@@ -70,7 +70,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Statistic<"numNotVectorized", "not-vectorized-ops", "linalg ops left to the scalar loop lowering">,
     Statistic<"numPacked", "packed-matmuls", "matmuls with packed B panels and cache blocking">,
     Statistic<"numDirectConvs", "direct-convs", "chains of convolution-tap matmuls replaced by the direct kernel">,
-    Statistic<"numEpilogues", "matmul-epilogues", "lane-wise consumers applied in the matmul register kernel">
+    Statistic<"numEpilogues", "matmul-epilogues", "lane-wise consumers applied in the matmul register kernel">,
+    Statistic<"numRowStreamed", "row-streamed-matmuls", "single-row matmuls (matrix-vector products) that stream B's rows in order">
   ];
 }
 

@@ -71,6 +71,16 @@ struct CompilePipelineOptions
       llvm::cl::desc("f32 lanes per SIMD register (16: AVX-512, 8: AVX2; 0: "
                      "from the host CPU)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l1CacheBytes{
+      *this, "l1-cache-bytes",
+      llvm::cl::desc("CPU: L1 data cache per core that matmul blocking plans "
+                     "for (0: the host's, read from sysfs)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l2CacheBytes{
+      *this, "l2-cache-bytes",
+      llvm::cl::desc("CPU: L2 cache per core that matmul blocking plans for "
+                     "(0: the host's, read from sysfs)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> targetCPU{
       *this, "target-cpu",
       llvm::cl::desc("CPU to generate code for, recorded on every LLVM "

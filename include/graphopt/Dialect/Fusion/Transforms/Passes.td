@@ -108,13 +108,19 @@ def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
     and fuses every producer inside the group into the tile loop, so fused
     intermediates exist only as tiles and never as full-size buffers.
     `output` groups (contraction + epilogue) are tiled up to 256 x 256 over the
-    last two dims, `input` groups (reductions with their producers and
+    last two dims (a one-row output, a matrix-vector product, into one
+    column tile per thread instead), `input` groups (reductions with their producers and
     normalization consumers) in rows of 16 over the dims no reduction runs
     over; `loop` groups are already one loop nest. Groups are then inlined.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Threads the generated code runs on: a one-row output group is "
+           "tiled into that many column tiles (at least 256 columns each)">
+  ];
   let statistics = [
     Statistic<"numTiled", "tiled-groups", "Number of groups tiled and fused">
   ];
