@@ -40,6 +40,7 @@ typedef struct graphopt_tensor {
 
 typedef struct graphopt_program graphopt_program;
 typedef struct graphopt_results graphopt_results;
+typedef struct graphopt_call graphopt_call;
 
 /* "0.1.0" */
 const char *graphopt_version(void);
@@ -110,6 +111,25 @@ graphopt_results *graphopt_program_run(graphopt_program *program,
 int graphopt_program_run_into(graphopt_program *program, int num_inputs,
                               const graphopt_tensor *inputs, int num_outputs,
                               const graphopt_tensor *outputs, char **error);
+
+/* A call prepared once for inputs of fixed shapes, then run with only the
+ * data pointers (the cheapest way to call a program many times: no
+ * checks, descriptors or allocations per call beyond the program's own).
+ * For CPU programs whose results have static shapes. `inputs` and
+ * `outputs` give the dtypes and shapes (their data is not read), checked as
+ * graphopt_program_run checks them; NULL with *error set on a mismatch.
+ * The call refers to the program: destroy it first. */
+graphopt_call *
+graphopt_program_prepare_call(graphopt_program *program, int num_inputs,
+                              const graphopt_tensor *inputs, int num_outputs,
+                              const graphopt_tensor *outputs, char **error);
+/* Runs a prepared call. `data` holds the inputs' data pointers, then the
+ * outputs': contiguous buffers shaped as prepared. Returns 1 on success,
+ * 0 with *error set when the run fails. Calls of one program may not run
+ * concurrently. */
+int graphopt_call_run(graphopt_call *call, void *const *data, char **error);
+void graphopt_call_destroy(graphopt_call *call);
+
 int graphopt_results_count(const graphopt_results *results);
 /* Result `i`; its data and shape stay valid until graphopt_results_destroy. */
 graphopt_tensor graphopt_results_get(const graphopt_results *results, int i);

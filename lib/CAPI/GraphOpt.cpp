@@ -146,6 +146,12 @@ struct graphopt_program {
   std::vector<SignatureView> inputs, outputs;
 };
 
+struct graphopt_call {
+  Runner *runner;
+  Runner::PreparedCall call;
+  int numInputs;
+};
+
 struct graphopt_results {
   llvm::SmallVector<HostTensor> tensors;
 };
@@ -383,6 +389,61 @@ int graphopt_program_run_into(graphopt_program *program, int numInputs,
   }
   return 1;
 }
+
+graphopt_call *
+graphopt_program_prepare_call(graphopt_program *program, int numInputs,
+                              const graphopt_tensor *inputs, int numOutputs,
+                              const graphopt_tensor *outputs, char **error) {
+  llvm::SmallVector<HostTensor> args;
+  for (int i = 0; i < numInputs; ++i) {
+    const graphopt_tensor &t = inputs[i];
+    std::optional<DType> dt = toDType(t.dtype);
+    if (!dt) {
+      setError(error, "input " + std::to_string(i) + ": unknown dtype code " +
+                          std::to_string(t.dtype));
+      return nullptr;
+    }
+    args.push_back(HostTensor::adopt(*dt, llvm::ArrayRef(t.shape, t.rank),
+                                     nullptr, nullptr, [](void *) {}));
+  }
+  Runner &runner = *program->runner;
+  auto call = runner.prepareCall(args);
+  if (!call) {
+    setError(error, llvm::toString(call.takeError()));
+    return nullptr;
+  }
+  const EntrySignature &sig = runner.signature();
+  if (static_cast<size_t>(numOutputs) != sig.outputs.size()) {
+    setError(error, "@" + sig.name + " has " +
+                        std::to_string(sig.outputs.size()) + " result(s), " +
+                        std::to_string(numOutputs) + " output buffer(s) given");
+    return nullptr;
+  }
+  for (int i = 0; i < numOutputs; ++i) {
+    const graphopt_tensor &o = outputs[i];
+    const TensorSignature &s = sig.outputs[i];
+    if (o.dtype != fromDType(s.dtype) ||
+        !llvm::equal(s.shape, llvm::ArrayRef(o.shape, o.rank))) {
+      setError(error, "output " + std::to_string(i) +
+                          ": the buffer's dtype "
+                          "or shape differs from the result's (" +
+                          s.str() + ")");
+      return nullptr;
+    }
+  }
+  return new graphopt_call{&runner, std::move(*call), numInputs};
+}
+
+int graphopt_call_run(graphopt_call *call, void *const *data, char **error) {
+  if (llvm::Error e =
+          call->runner->invokeInto(call->call, data, data + call->numInputs)) {
+    setError(error, llvm::toString(std::move(e)));
+    return 0;
+  }
+  return 1;
+}
+
+void graphopt_call_destroy(graphopt_call *call) { delete call; }
 
 int graphopt_results_count(const graphopt_results *r) {
   return r->tensors.size();

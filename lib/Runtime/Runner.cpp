@@ -1018,6 +1018,108 @@ Runner::timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
   return times;
 }
 
+llvm::Expected<Runner::PreparedCall>
+Runner::prepareCall(llvm::ArrayRef<HostTensor> inputs) const {
+  if (cuda)
+    return llvm::createStringError("@%s: prepared calls are for CPU programs",
+                                   sig.name.c_str());
+  if (llvm::Error e = checkCallable(inputs))
+    return std::move(e);
+  PreparedCall call;
+  for (const HostTensor &t : inputs) {
+    call.inputStarts.push_back(call.inputWords.size());
+    llvm::append_range(call.inputWords, makeDescriptor(nullptr, t.shape()));
+  }
+  for (const TensorSignature &s : sig.outputs) {
+    if (llvm::is_contained(s.shape, kDynamicDim))
+      return llvm::createStringError("@%s: result %zu has a dynamic shape (%s)",
+                                     sig.name.c_str(), call.outputBytes.size(),
+                                     s.str().c_str());
+    call.resultWords += 3 + 2 * s.shape.size();
+    int64_t n = 1;
+    for (int64_t d : s.shape)
+      n *= d;
+    call.outputBytes.push_back(n * dtypeSize(s.dtype));
+  }
+  return call;
+}
+
+/// Copies the strided view `v` (elements of `es` bytes from `base`) into
+/// the contiguous buffer `dst`.
+static void copyStrided(uint8_t *dst, const ResultView &v, size_t es) {
+  int64_t r = v.shape.size(), n = v.numElements();
+  llvm::SmallVector<int64_t> pos(r, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (int64_t k = 0; k < r; ++k)
+      off += pos[k] * v.strides[k];
+    std::memcpy(dst + i * es, v.base + off * es, es);
+    for (int64_t k = r - 1; k >= 0; --k) {
+      if (++pos[k] < v.shape[k])
+        break;
+      pos[k] = 0;
+    }
+  }
+}
+
+llvm::Error Runner::invokeInto(const PreparedCall &call,
+                               const void *const *inputs,
+                               void *const *outputs) {
+  // The descriptors on the stack for the usual few inputs and results.
+  llvm::SmallVector<int64_t, 48> words(call.inputWords.begin(),
+                                       call.inputWords.end());
+  for (auto [i, start] : llvm::enumerate(call.inputStarts)) {
+    std::memcpy(&words[start], &inputs[i], sizeof(void *));
+    std::memcpy(&words[start + 1], &inputs[i], sizeof(void *));
+  }
+  llvm::SmallVector<int64_t, 48> results(call.resultWords, 0);
+  llvm::SmallVector<void *, 16> ptrs, args;
+  if (!sig.outputs.empty())
+    ptrs.push_back(results.data());
+  for (unsigned start : call.inputStarts)
+    ptrs.push_back(&words[start]);
+  for (void *&p : ptrs)
+    args.push_back(&p);
+  size_t failed = 0;
+  if (!callWithAllocationGuard(entryFn, args.data(), &failed))
+    return llvm::createStringError(
+        "@%s: cannot allocate %zu bytes for an intermediate or result "
+        "(out of memory)",
+        sig.name.c_str(), failed);
+
+  // Copy every result out, then free the buffers the program allocated
+  // for them, each once (results may share one; inputs are never freed).
+  llvm::SmallVector<void *, 8> freed;
+  size_t at = 0;
+  for (auto [i, s] : llvm::enumerate(sig.outputs)) {
+    int64_t r = s.shape.size();
+    const int64_t *d = &results[at];
+    at += 3 + 2 * r;
+    ResultView v;
+    void *aligned;
+    std::memcpy(&v.allocated, &d[0], sizeof(void *));
+    std::memcpy(&aligned, &d[1], sizeof(void *));
+    size_t es = dtypeSize(s.dtype);
+    v.base = (uint8_t *)aligned + d[2] * es;
+    v.shape.assign(d + 3, d + 3 + r);
+    v.strides.assign(d + 3 + r, d + 3 + 2 * r);
+    if (call.outputBytes[i]) {
+      if (v.contiguous())
+        std::memcpy(outputs[i], v.base, call.outputBytes[i]);
+      else
+        copyStrided(static_cast<uint8_t *>(outputs[i]), v, es);
+    }
+    bool input = false;
+    for (unsigned k = 0; k < call.inputStarts.size(); ++k)
+      input |= v.allocated == inputs[k];
+    if (v.allocated && !input && !llvm::is_contained(freed, v.allocated))
+      freed.push_back(v.allocated);
+  }
+  for (void *p : freed)
+    freeResult(p);
+  return llvm::Error::success();
+}
+
 llvm::Expected<llvm::SmallVector<HostTensor>>
 Runner::invoke(llvm::ArrayRef<HostTensor> inputs) {
   if (llvm::Error e = checkCallable(inputs))

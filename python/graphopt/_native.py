@@ -166,6 +166,13 @@ _program_run_into = _declare("graphopt_program_run_into", ctypes.c_int,
                              _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.POINTER(ctypes.c_void_p))
+_prepare_call = _declare("graphopt_program_prepare_call", ctypes.c_void_p,
+                         _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
+                         ctypes.c_int, ctypes.POINTER(_CTensor),
+                         ctypes.POINTER(ctypes.c_void_p))
+_call_run = _declare("graphopt_call_run", ctypes.c_int, ctypes.c_void_p,
+                     ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+_call_destroy = _declare("graphopt_call_destroy", None, ctypes.c_void_p)
 _results_count = _declare("graphopt_results_count", ctypes.c_int, _res_p)
 _results_get = _declare("graphopt_results_get", _CTensor, _res_p, ctypes.c_int)
 _results_destroy = _declare("graphopt_results_destroy", None, _res_p)
@@ -397,6 +404,30 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
     return " ".join(items)
 
 
+class _PreparedCall:
+    """A graphopt_call: the per-call state of one input signature (the
+    pointer array passed to graphopt_call_run and the error slot)."""
+
+    __slots__ = ("handle", "data", "err", "err_ref")
+
+    def __init__(self, handle: int, n: int):
+        self.handle = handle
+        self.data = (ctypes.c_void_p * max(1, n))()
+        self.err = ctypes.c_void_p()
+        self.err_ref = ctypes.byref(self.err)
+
+    def close(self) -> None:
+        handle, self.handle = self.handle, None
+        if handle and _call_destroy is not None:
+            _call_destroy(handle)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+
 class Program:
     """A function of an MLIR module, JIT-compiled for the host CPU (or, with
     ``target="cuda"``, an NVIDIA GPU).
@@ -474,7 +505,13 @@ class Program:
     def close(self) -> None:
         """Releases the compiled code now (also done when garbage
         collected)."""
-        handle, self._handle = self._handle, None
+        with self._lock:
+            handle, self._handle = self._handle, None
+            # Prepared calls refer to the program: released first.
+            for structs in self._call_structs.values():
+                if structs[3] is not None:
+                    structs[3].close()
+            self._call_structs = {}
         if handle and _program_destroy is not None:
             _program_destroy(handle)
 
@@ -520,9 +557,22 @@ class Program:
                 keep.append(dims)
                 c.dtype, c.rank = _FROM_NUMPY[spec.dtype], len(spec.shape)
                 c.shape = ctypes.cast(dims, ctypes.POINTER(ctypes.c_int64))
-            structs = (c_in, c_out, keep)
+            structs = (c_in, c_out, keep, self._prepare(key, c_in, c_out))
             self._call_structs[key] = structs
         return structs
+
+    def _prepare(self, key: tuple, c_in, c_out) -> Optional["_PreparedCall"]:
+        """A prepared call of this signature (graphopt_program_prepare_call:
+        shapes checked once, then only data pointers per call), or None
+        where the library does not prepare one (CUDA programs); the
+        struct-based call is used then."""
+        err = ctypes.c_void_p()
+        handle = _prepare_call(self._handle, len(key), c_in,
+                               len(self.outputs), c_out, ctypes.byref(err))
+        if not handle:
+            _take_string(err.value)
+            return None
+        return _PreparedCall(handle, len(key) + len(self.outputs))
 
     def _run_pointers(self, structs: tuple, in_ptrs: list,
                       out_ptrs: list) -> bool:
@@ -531,11 +581,26 @@ class Program:
         says; the caller keeps them alive. False when the library reports
         that the outputs do not fit; raises ExecutionError when the run
         fails."""
-        c_in, c_out, _ = structs
+        c_in, c_out, _, call = structs
+        if call is not None:
+            # The pointer array is shared by the calls of this signature: it
+            # is filled under the lock that serializes runs.
+            with self._lock:
+                if self._handle is None:
+                    raise ExecutionError("the program was closed")
+                data = call.data
+                data[:] = in_ptrs + out_ptrs
+                if _call_run(call.handle, data, call.err_ref) == 1:
+                    return True
+            msg = _take_string(call.err.value) or "graphopt_call_run failed"
+            call.err.value = None
+            raise ExecutionError(msg, msg)
         err = ctypes.c_void_p()
         # The structs are shared by the calls of this signature: their data
         # pointers are set under the lock that serializes runs.
         with self._lock:
+            if self._handle is None:
+                raise ExecutionError("the program was closed")
             for c, ptr in zip(c_in, in_ptrs):
                 c.data = ptr
             for c, ptr in zip(c_out, out_ptrs):

@@ -241,7 +241,10 @@ class _TorchCall:
         self.structs = program._structs_for_signature(tuple(
             (np.dtype(_NUMPY_OF_TORCH[dtype]), tuple(shape))
             for dtype, shape in key))
-        self.outputs = [(tuple(o.shape), _TORCH_OF_NUMPY[np.dtype(o.dtype)])
+        # torch.empty(*shape, dtype=...) parses faster than with a tuple
+        # (1.1 against 1.7 us); rank 0 needs the tuple.
+        self.outputs = [(tuple(o.shape) or ((),),
+                         _TORCH_OF_NUMPY[np.dtype(o.dtype)])
                         for o in program.outputs]
 
     def __call__(self, args) -> Optional[list]:
@@ -250,10 +253,10 @@ class _TorchCall:
             for a in args:
                 if not a.is_cpu or not a.is_contiguous() or a.is_neg():
                     return None
-            ins = [a.data_ptr() or None for a in args]
-            outs = [empty(shape, dtype=dtype) for shape, dtype in self.outputs]
+            ptrs = [a.data_ptr() or None for a in args]
+            outs = [empty(*shape, dtype=dtype) for shape, dtype in self.outputs]
         if not self.program._run_pointers(
-                self.structs, ins, [o.data_ptr() or None for o in outs]):
+                self.structs, ptrs, [o.data_ptr() or None for o in outs]):
             return None
         return outs
 

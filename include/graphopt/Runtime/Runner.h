@@ -137,6 +137,32 @@ public:
   llvm::Expected<llvm::SmallVector<HostTensor>>
   invoke(llvm::ArrayRef<HostTensor> inputs);
 
+  /// A call whose inputs have fixed shapes and whose results are copied
+  /// into caller buffers (CPU programs with static result shapes): checked
+  /// once by prepareCall, then run by invokeInto with only the data
+  /// pointers, no allocation but the program's own (the Python package's
+  /// per-call path). Immutable: one may be run from several threads as far
+  /// as the program may.
+  struct PreparedCall {
+    /// The input descriptors, consecutive, their data pointers to be
+    /// filled in; where each one starts.
+    llvm::SmallVector<int64_t> inputWords;
+    llvm::SmallVector<unsigned> inputStarts;
+    /// Words of the result descriptors; bytes of each result.
+    size_t resultWords = 0;
+    llvm::SmallVector<size_t> outputBytes;
+  };
+  /// Prepares calls with inputs shaped as `inputs` (their data is not
+  /// read): an error when they do not pass checkInputs, for a CUDA
+  /// program, or when a result's shape is not static.
+  llvm::Expected<PreparedCall>
+  prepareCall(llvm::ArrayRef<HostTensor> inputs) const;
+  /// Runs a prepared call: `inputs[i]` points at input i's data, laid out
+  /// contiguously as prepared; result i is copied to `outputs[i]`
+  /// (outputBytes[i] bytes, contiguous).
+  llvm::Error invokeInto(const PreparedCall &call, const void *const *inputs,
+                         void *const *outputs);
+
   /// Times `n` calls after `warmup` untimed ones; seconds per call. CPU:
   /// wall clock of invoke. CUDA: CUDA events around the call of the
   /// compiled code alone, with the inputs already in device memory (the

@@ -116,3 +116,40 @@ for g_, w_ in [(got["sum"], want["sum"]), (got["pair"].a, want["pair"].a),
 print("structured results ok")
 # CHECK: forward calls while compiling: 1
 # CHECK: structured results ok
+
+# The direct path runs through a prepared call (graphopt_program_prepare_call:
+# shapes checked once, only data pointers per call). Results that are an
+# input returned as it is, a transposed view, or a rank-0 value are copied
+# into the new tensors correctly, and the input is not freed.
+
+
+def views(x):
+    return x, x.t(), x.sum(), x * 2
+
+
+xv = torch.randn(5, 3)
+cv = graphopt.compile(views, (xv,))
+for i in range(3):
+    got = cv(xv)
+    want = views(xv)
+    assert len(got) == 4
+    for g_, w_ in zip(got, want):
+        assert g_.shape == w_.shape, (g_.shape, w_.shape)
+        torch.testing.assert_close(g_, w_, rtol=1e-6, atol=1e-6)
+    assert got[0].data_ptr() != xv.data_ptr()
+prepared = [call.structs[3] is not None for call in cv._torch_calls.values()]
+print("prepared calls:", prepared)
+print("views ok")
+# The input still holds its values after the calls (it was not freed and
+# reused by the allocator).
+torch.testing.assert_close(cv(xv)[0], xv)
+# A closed program raises instead of calling freed code.
+cv.program.close()
+try:
+    cv(xv)
+    print("no error after close")
+except graphopt.ExecutionError as e:
+    print("after close:", e)
+# CHECK: prepared calls: [True]
+# CHECK: views ok
+# CHECK: after close: the program was closed
