@@ -147,6 +147,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   {
     GraphCPUParallelizePassOptions parallel;
     parallel.threads = options.threads;
+    parallel.minWork = options.parallelMinWork;
     pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
   }
   addUpstream(pm, "func.func(buffer-hoisting,buffer-loop-hoisting,"

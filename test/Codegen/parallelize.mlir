@@ -12,9 +12,13 @@
 // Then OpenMP: a parallel region with a worksharing loop, lowered to LLVM.
 // RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=convert-scf-to-openmp -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
-// A small matmul (the seed's 128 x 128) stays on one thread.
+// The seed's 128 x 128 matmul (~2^17 estimated operations) is split at the
+// default min-work (2^15; the pipeline's parallel-min-work) but not at 2^20;
+// a 32 x 32 one stays on one thread.
 // RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 parallel-min-work=1048576" --mlir-disable-threading \
+// RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINWORK
 
 // CHECK-LABEL: func.func @big
 // CHECK: scf.for %{{.*}} = %c0 to %c1024 step %c{{[0-9]+}} iter_args(%{{.*}}) -> (memref<1024x1024xf32>)
@@ -26,8 +30,13 @@
 // OMP: omp.parallel num_threads
 // OMP: omp.wsloop
 // SMALL-LABEL: func.func @small
+// SMALL: scf.parallel
+// SMALL-LABEL: func.func @tiny
 // SMALL-NOT: scf.parallel
 // SMALL: return
+// MINWORK-LABEL: func.func @small
+// MINWORK-NOT: scf.parallel
+// MINWORK: return
 func.func @big(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %0 = graph.matmul %a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32> -> tensor<1024x1024xf32>
   return %0 : tensor<1024x1024xf32>
@@ -35,4 +44,8 @@ func.func @big(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1
 func.func @small(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {
   %0 = graph.matmul %a, %b : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
   return %0 : tensor<128x128xf32>
+}
+func.func @tiny(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %0 = graph.matmul %a, %b : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
 }

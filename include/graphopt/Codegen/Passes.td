@@ -315,7 +315,7 @@ def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncO
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1",
            "Threads the parallel loops will run on (1: none parallelized)">,
-    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
            "Smallest estimated work (operations, vectors counted per "
            "512-bit register) of a loop run in parallel">
   ];

@@ -105,6 +105,13 @@ struct CompilePipelineOptions
                      "graph-run and Python default to the cores the process "
                      "may use, AOT objects to 1"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> parallelMinWork{
+      *this, "parallel-min-work",
+      llvm::cl::desc("CPU, threads > 1: the smallest estimated work of a "
+                     "loop run on several threads (graph-cpu-parallelize's "
+                     "min-work: operations, a vector op counted once per "
+                     "512 bits)"),
+      llvm::cl::init(32768)};
   PassOptions::Option<bool> outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("CPU: give each kernel's loop nest a function of its "
