@@ -320,11 +320,12 @@ int graphopt_program_cache_status(const graphopt_program *p) {
   return static_cast<int>(p->runner->compileStats().cache);
 }
 
-/// Runs `program` on borrowed `inputs`; the results, or an error message in
-/// `*error`.
+/// `inputs` as HostTensors borrowing the caller's buffers (the compiled
+/// code only reads inputs), or with no data when only their dtypes and
+/// shapes are needed; an error message in `*error` for an unknown dtype.
 static std::optional<llvm::SmallVector<HostTensor>>
-runProgram(graphopt_program *program, int numInputs,
-           const graphopt_tensor *inputs, char **error) {
+borrowInputs(int numInputs, const graphopt_tensor *inputs, bool withData,
+             char **error) {
   llvm::SmallVector<HostTensor> args;
   for (int i = 0; i < numInputs; ++i) {
     const graphopt_tensor &t = inputs[i];
@@ -334,10 +335,22 @@ runProgram(graphopt_program *program, int numInputs,
                           std::to_string(t.dtype));
       return std::nullopt;
     }
-    // Borrow the caller's buffer: the compiled code only reads inputs.
     args.push_back(HostTensor::adopt(*dt, llvm::ArrayRef(t.shape, t.rank),
-                                     nullptr, t.data, [](void *) {}));
+                                     nullptr, withData ? t.data : nullptr,
+                                     [](void *) {}));
   }
+  return args;
+}
+
+/// Runs `program` on borrowed `inputs`; the results, or an error message in
+/// `*error`.
+static std::optional<llvm::SmallVector<HostTensor>>
+runProgram(graphopt_program *program, int numInputs,
+           const graphopt_tensor *inputs, char **error) {
+  auto borrowed = borrowInputs(numInputs, inputs, /*withData=*/true, error);
+  if (!borrowed)
+    return std::nullopt;
+  llvm::SmallVector<HostTensor> &args = *borrowed;
   DiagnosticCollector diags(*program->context);
   auto results = program->runner->invoke(args);
   if (!results) {
@@ -394,20 +407,11 @@ graphopt_call *
 graphopt_program_prepare_call(graphopt_program *program, int numInputs,
                               const graphopt_tensor *inputs, int numOutputs,
                               const graphopt_tensor *outputs, char **error) {
-  llvm::SmallVector<HostTensor> args;
-  for (int i = 0; i < numInputs; ++i) {
-    const graphopt_tensor &t = inputs[i];
-    std::optional<DType> dt = toDType(t.dtype);
-    if (!dt) {
-      setError(error, "input " + std::to_string(i) + ": unknown dtype code " +
-                          std::to_string(t.dtype));
-      return nullptr;
-    }
-    args.push_back(HostTensor::adopt(*dt, llvm::ArrayRef(t.shape, t.rank),
-                                     nullptr, nullptr, [](void *) {}));
-  }
+  auto args = borrowInputs(numInputs, inputs, /*withData=*/false, error);
+  if (!args)
+    return nullptr;
   Runner &runner = *program->runner;
-  auto call = runner.prepareCall(args);
+  auto call = runner.prepareCall(*args);
   if (!call) {
     setError(error, llvm::toString(call.takeError()));
     return nullptr;

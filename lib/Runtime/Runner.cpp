@@ -1073,36 +1073,20 @@ llvm::Error Runner::invokeInto(const PreparedCall &call,
     std::memcpy(&words[start + 1], &inputs[i], sizeof(void *));
   }
   llvm::SmallVector<int64_t, 48> results(call.resultWords, 0);
-  llvm::SmallVector<void *, 16> ptrs, args;
-  if (!sig.outputs.empty())
-    ptrs.push_back(results.data());
+  llvm::SmallVector<int64_t *, 8> descs;
   for (unsigned start : call.inputStarts)
-    ptrs.push_back(&words[start]);
-  for (void *&p : ptrs)
-    args.push_back(&p);
-  size_t failed = 0;
-  if (!callWithAllocationGuard(entryFn, args.data(), &failed))
-    return llvm::createStringError(
-        "@%s: cannot allocate %zu bytes for an intermediate or result "
-        "(out of memory)",
-        sig.name.c_str(), failed);
+    descs.push_back(&words[start]);
+  if (llvm::Error e = callPacked(entryFn, sig, results.data(), descs))
+    return e;
 
   // Copy every result out, then free the buffers the program allocated
   // for them, each once (results may share one; inputs are never freed).
   llvm::SmallVector<void *, 8> freed;
   size_t at = 0;
   for (auto [i, s] : llvm::enumerate(sig.outputs)) {
-    int64_t r = s.shape.size();
-    const int64_t *d = &results[at];
-    at += 3 + 2 * r;
-    ResultView v;
-    void *aligned;
-    std::memcpy(&v.allocated, &d[0], sizeof(void *));
-    std::memcpy(&aligned, &d[1], sizeof(void *));
+    ResultView v = decodeResult(s, &results[at]);
+    at += 3 + 2 * s.shape.size();
     size_t es = dtypeSize(s.dtype);
-    v.base = (uint8_t *)aligned + d[2] * es;
-    v.shape.assign(d + 3, d + 3 + r);
-    v.strides.assign(d + 3 + r, d + 3 + 2 * r);
     if (call.outputBytes[i]) {
       if (v.contiguous())
         std::memcpy(outputs[i], v.base, call.outputBytes[i]);

@@ -104,41 +104,42 @@ struct ResultView {
   }
 };
 
+/// The result descriptor of type `s` starting at word `d`.
+inline ResultView decodeResult(const TensorSignature &s, const int64_t *d) {
+  int64_t r = s.shape.size();
+  ResultView v;
+  void *aligned;
+  std::memcpy(&v.allocated, &d[0], sizeof(void *));
+  std::memcpy(&aligned, &d[1], sizeof(void *));
+  v.base = (uint8_t *)aligned + d[2] * dtypeSize(s.dtype);
+  v.shape.assign(d + 3, d + 3 + r);
+  v.strides.assign(d + 3 + r, d + 3 + 2 * r);
+  return v;
+}
+
 inline llvm::SmallVector<ResultView> decodeResults(const EntrySignature &sig,
                                             const std::vector<int64_t> &words) {
   llvm::SmallVector<ResultView> views;
   size_t at = 0;
   for (const TensorSignature &s : sig.outputs) {
-    int64_t r = s.shape.size();
-    const int64_t *d = &words[at];
-    at += 3 + 2 * r;
-    ResultView v;
-    void *aligned;
-    std::memcpy(&v.allocated, &d[0], sizeof(void *));
-    std::memcpy(&aligned, &d[1], sizeof(void *));
-    v.base = (uint8_t *)aligned + d[2] * dtypeSize(s.dtype);
-    v.shape.assign(d + 3, d + 3 + r);
-    v.strides.assign(d + 3 + r, d + 3 + 2 * r);
-    views.push_back(std::move(v));
+    views.push_back(decodeResult(s, &words[at]));
+    at += 3 + 2 * s.shape.size();
   }
   return views;
 }
 
 /// Calls the entry's packed wrapper `fn` (`_mlir_ciface_<sig.name>`) with
-/// the input descriptors; returns the result descriptors (consecutive
-/// words).
-inline llvm::Expected<std::vector<int64_t>>
-callEntry(void (*fn)(void **), const EntrySignature &sig,
-          std::vector<std::vector<int64_t>> &inDescs) {
-  size_t resultWords = 0;
-  for (const TensorSignature &s : sig.outputs)
-    resultWords += 3 + 2 * s.shape.size();
-  std::vector<int64_t> results(resultWords, 0);
-  llvm::SmallVector<void *> ptrs, args;
+/// the input descriptors `inDescs`, the result descriptors written to
+/// `results` (unused without results); an error when the program ran out
+/// of memory.
+inline llvm::Error callPacked(void (*fn)(void **), const EntrySignature &sig,
+                              int64_t *results,
+                              llvm::ArrayRef<int64_t *> inDescs) {
+  llvm::SmallVector<void *, 16> ptrs, args;
   if (!sig.outputs.empty())
-    ptrs.push_back(results.data());
-  for (auto &d : inDescs)
-    ptrs.push_back(d.data());
+    ptrs.push_back(results);
+  for (int64_t *d : inDescs)
+    ptrs.push_back(d);
   for (void *&p : ptrs)
     args.push_back(&p);
   size_t failed = 0;
@@ -147,6 +148,23 @@ callEntry(void (*fn)(void **), const EntrySignature &sig,
         "@%s: cannot allocate %zu bytes for an intermediate or result "
         "(out of memory)",
         sig.name.c_str(), failed);
+  return llvm::Error::success();
+}
+
+/// callPacked with descriptors made by makeDescriptor; returns the result
+/// descriptors (consecutive words).
+inline llvm::Expected<std::vector<int64_t>>
+callEntry(void (*fn)(void **), const EntrySignature &sig,
+          std::vector<std::vector<int64_t>> &inDescs) {
+  size_t resultWords = 0;
+  for (const TensorSignature &s : sig.outputs)
+    resultWords += 3 + 2 * s.shape.size();
+  std::vector<int64_t> results(resultWords, 0);
+  llvm::SmallVector<int64_t *> descs;
+  for (auto &d : inDescs)
+    descs.push_back(d.data());
+  if (llvm::Error e = callPacked(fn, sig, results.data(), descs))
+    return std::move(e);
   return results;
 }
 

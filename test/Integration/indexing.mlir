@@ -10,14 +10,18 @@
 // gather along axis 0 with i64 indices [3, 3] (in range, negative: from
 // the end, and out of range: clamped, e.g. 12 -> 9, -11 -> 0), along axis 1
 // of an i32 tensor with i32 indices, and with a rank-0 index (the axis is
-// removed).
+// removed; an index from an argument stays an element-wise gather, a loop
+// counter's is a slice: control-flow*.mlir): along the last axis (-2), and
+// along axis 0 out of range (12: clamped to 9) and negative (-3).
 // RUN: %reference gather %t/gather
 // RUN: graph-run %s --entry=gather --quiet \
 // RUN:   --input=@%t/gather/x0.npy --input=@%t/gather/x1.npy \
 // RUN:   --input=@%t/gather/x2.npy --input=@%t/gather/x3.npy \
-// RUN:   --input=@%t/gather/x4.npy --expected-output=@%t/gather/expected.npy \
+// RUN:   --input=@%t/gather/x4.npy --input=@%t/gather/x5.npy --input=@%t/gather/x6.npy \
+// RUN:   --expected-output=@%t/gather/expected.npy \
 // RUN:   --expected-output=@%t/gather/expected1.npy --expected-output=@%t/gather/expected2.npy \
-// RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=THREE
+// RUN:   --expected-output=@%t/gather/expected3.npy --expected-output=@%t/gather/expected4.npy \
+// RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=GATHER
 
 // dynamic_update_slice at index 2, -1 (the last), 7 (clamped to 4) and -9
 // (-9 + 5 clamped to 0), and along axis 1 of an i64 tensor.
@@ -81,6 +85,11 @@
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
 
+// GATHER: result 0: matches expected
+// GATHER: result 1: matches expected
+// GATHER: result 2: matches expected
+// GATHER: result 3: matches expected
+// GATHER: result 4: matches expected
 // THREE: result 0: matches expected
 // THREE: result 1: matches expected
 // THREE: result 2: matches expected
@@ -96,11 +105,14 @@
 // FIVE: result 3: matches expected
 // FIVE: result 4: matches expected
 
-func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<3x3xi64>, %x: tensor<2x5x3xi32>, %cols: tensor<4xi32>, %s: tensor<i64>) -> (tensor<3x3x4xf32>, tensor<2x4x3xi32>, tensor<2x5xi32>) {
+func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<3x3xi64>, %x: tensor<2x5x3xi32>, %cols: tensor<4xi32>, %s: tensor<i64>,
+                  %s2: tensor<i64>, %s3: tensor<i32>) -> (tensor<3x3x4xf32>, tensor<2x4x3xi32>, tensor<2x5xi32>, tensor<4xf32>, tensor<4xf32>) {
   %a = graph.gather %t, %ids {axis = 0 : i64} : (tensor<10x4xf32>, tensor<3x3xi64>) -> tensor<3x3x4xf32>
   %b = graph.gather %x, %cols {axis = 1 : i64} : (tensor<2x5x3xi32>, tensor<4xi32>) -> tensor<2x4x3xi32>
   %c = graph.gather %x, %s {axis = 2 : i64} : (tensor<2x5x3xi32>, tensor<i64>) -> tensor<2x5xi32>
-  return %a, %b, %c : tensor<3x3x4xf32>, tensor<2x4x3xi32>, tensor<2x5xi32>
+  %d = graph.gather %t, %s2 {axis = 0 : i64} : (tensor<10x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %e = graph.gather %t, %s3 {axis = 0 : i64} : (tensor<10x4xf32>, tensor<i32>) -> tensor<4xf32>
+  return %a, %b, %c, %d, %e : tensor<3x3x4xf32>, tensor<2x4x3xi32>, tensor<2x5xi32>, tensor<4xf32>, tensor<4xf32>
 }
 
 func.func @dynamic_update_slice(%d: tensor<5x4xf32>, %u: tensor<4xf32>, %d3: tensor<2x3x4xi64>, %u3: tensor<2x4xi64>,

@@ -1518,10 +1518,12 @@ def case_gather(rng):
     x = ints(rng, (2, 5, 3), -50, 50)
     cols = np.array([4, -2, 0, 7], dtype=I32)
     s = np.array(-2, dtype=I64)
-    return [table, ids, x, cols, s], [
+    s2, s3 = np.array(12, dtype=I64), np.array(-3, dtype=I32)
+    return [table, ids, x, cols, s, s2, s3], [
         table[clamp_index(ids, 10)],
         x[:, clamp_index(cols, 5)],
-        x[:, :, int(clamp_index(s, 3))].copy()]
+        x[:, :, int(clamp_index(s, 3))].copy(),
+        table[9].copy(), table[7].copy()]
 
 
 @case

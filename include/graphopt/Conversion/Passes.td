@@ -22,7 +22,9 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
     and one matmul, with the pixels as
     the matmul's rows when they are few and the channels many; depthwise and
     grouped ones linalg's convolution ops; pooling linalg's pooling ops. `graph.if` becomes
-    `scf.if` and `graph.loop` `scf.while`. `fusion.custom_call` becomes a
+    `scf.if` and `graph.loop` `scf.while`; a `graph.gather` whose rank-0
+    index the host knows (the loop's counter, a constant) a slice at that
+    offset, read in place (a recurrent loop's step input). `fusion.custom_call` becomes a
     call of the kernel's C interface on buffers. Composite ops are first expanded
     with the `graph-decompose` patterns. Fails, naming the op, when an op
     cannot be lowered.

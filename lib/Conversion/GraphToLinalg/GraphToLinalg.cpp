@@ -1317,6 +1317,7 @@ struct ConvertGraphToLinalgPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     normalizeResultTypes(getOperation());
+    lowering::markHostIndexGathers(getOperation());
     ConversionTarget target(*ctx);
     target.addIllegalDialect<GraphDialect>();
     target.addIllegalOp<fusion::CustomCallOp>();

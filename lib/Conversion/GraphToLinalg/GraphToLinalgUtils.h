@@ -34,6 +34,13 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to);
 
 /// conv2d, pooling, gather, dynamic_update_slice, pad, argmax, cumsum.
 void populateNNLoweringPatterns(RewritePatternSet &patterns);
+/// Marks the graph.gather ops under `root` whose rank-0 index the host
+/// knows (a graph.loop's counter, a scalar made into a tensor, a constant):
+/// they are lowered to a slice at that offset. Run before the conversion,
+/// which moves loop bodies and so hides where an index comes from.
+void markHostIndexGathers(Operation *root);
+/// The attribute markHostIndexGathers sets.
+inline constexpr llvm::StringLiteral kHostIndexAttr = "graphopt.host_index";
 /// graph.if -> scf.if, graph.loop -> scf.while.
 void populateControlFlowLoweringPatterns(RewritePatternSet &patterns);
 /// fusion.custom_call -> func.call of the kernel's C interface on buffers.

@@ -745,6 +745,26 @@ Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d) {
   return tensor::DimOp::create(b, loc, v, d);
 }
 
+/// The slice of `t` of size 1 along `axis` at the run-time index held by
+/// the rank-0 tensor `index` (normalized as normalizeIndex does).
+struct AxisSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+AxisSlice sliceAtIndex(OpBuilder &b, Location loc, Value t, int64_t axis,
+                       Value index) {
+  int64_t rank = tensorTypeOf(t).getRank();
+  Value idx = tensor::ExtractOp::create(b, loc, index, ValueRange{});
+  idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
+  idx = normalizeIndex(b, loc, idx, dimValue(b, loc, t, axis));
+  AxisSlice s;
+  s.offsets.assign(rank, b.getIndexAttr(0));
+  s.offsets[axis] = idx;
+  s.sizes = dimSizes(b, loc, t);
+  s.sizes[axis] = b.getIndexAttr(1);
+  s.strides.assign(rank, b.getIndexAttr(1));
+  return s;
+}
+
 struct GatherLowering : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
@@ -755,6 +775,23 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
     RankedTensorType idxT = tensorTypeOf(op.getIndices());
     RankedTensorType out = op.getType();
     int64_t axis = op.getAxis(), ir = idxT.getRank();
+    // One index that the host knows (a graph.loop's counter, a scalar made
+    // into a tensor, a constant): a slice at that offset, which later passes
+    // read in place and vectorize (a recurrent loop's gather of its step's
+    // input), rather than an element-wise gather. Other rank-0 indices stay
+    // element-wise: on CUDA their tensor lives in device memory.
+    if (ir == 0 && op->hasAttr(kHostIndexAttr)) {
+      AxisSlice slice =
+          sliceAtIndex(b, loc, op.getInput(), axis, op.getIndices());
+      SmallVector<int64_t> shape(in.getShape());
+      shape.erase(shape.begin() + axis);
+      auto sliceType = RankedTensorType::get(shape, in.getElementType());
+      Value r = tensor::ExtractSliceOp::create(b, loc, sliceType, op.getInput(),
+                                               slice.offsets, slice.sizes,
+                                               slice.strides);
+      replaceWithCast(b, op, r);
+      return success();
+    }
     // Result sizes: input[:axis] + indices + input[axis+1:].
     SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, op.getInput());
     SmallVector<OpFoldResult> idxSizes = dimSizes(b, loc, op.getIndices());
@@ -803,14 +840,7 @@ struct DynamicUpdateSliceLowering : OpRewritePattern<DynamicUpdateSliceOp> {
     Value dest = op.getDest();
     RankedTensorType dt = tensorTypeOf(dest);
     int64_t axis = op.getAxis();
-    Value idx = tensor::ExtractOp::create(b, loc, op.getIndex(), ValueRange{});
-    idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
-    idx = normalizeIndex(b, loc, idx, dimValue(b, loc, dest, axis));
-    SmallVector<OpFoldResult> offsets(dt.getRank(), b.getIndexAttr(0));
-    offsets[axis] = idx;
-    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, dest);
-    sizes[axis] = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> strides(dt.getRank(), b.getIndexAttr(1));
+    AxisSlice slice = sliceAtIndex(b, loc, dest, axis, op.getIndex());
     // The update has rank - 1 dims: insert_slice drops the unit axis.
     Value update = op.getUpdate();
     RankedTensorType ut = tensorTypeOf(update);
@@ -818,8 +848,8 @@ struct DynamicUpdateSliceLowering : OpRewritePattern<DynamicUpdateSliceOp> {
     expected.erase(expected.begin() + axis);
     if (ut.getShape() != ArrayRef<int64_t>(expected))
       update = tensor::CastOp::create(b, loc, ut.clone(expected), update);
-    Value r = tensor::InsertSliceOp::create(b, loc, update, dest, offsets,
-                                            sizes, strides);
+    Value r = tensor::InsertSliceOp::create(b, loc, update, dest, slice.offsets,
+                                            slice.sizes, slice.strides);
     replaceWithCast(b, op, r);
     return success();
   }
@@ -1027,6 +1057,23 @@ struct SplitLowering : OpRewritePattern<SplitOp> {
 };
 
 } // namespace
+
+void mlir::graphopt::lowering::markHostIndexGathers(Operation *root) {
+  root->walk([](GatherOp op) {
+    Value index = op.getIndices();
+    if (tensorTypeOf(index).getRank() != 0)
+      return;
+    bool host = false;
+    if (auto arg = dyn_cast<BlockArgument>(index))
+      host = arg.getArgNumber() == 0 &&
+             isa_and_nonnull<LoopOp>(arg.getOwner()->getParentOp());
+    else
+      host = index.getDefiningOp<tensor::FromElementsOp>() ||
+             matchPattern(index, m_Constant());
+    if (host)
+      op->setAttr(kHostIndexAttr, UnitAttr::get(op.getContext()));
+  });
+}
 
 void mlir::graphopt::lowering::populateNNLoweringPatterns(
     RewritePatternSet &patterns) {

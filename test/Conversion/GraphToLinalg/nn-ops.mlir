@@ -325,6 +325,34 @@ func.func @gather(%t: tensor<10x4xf32>, %i: tensor<2x3xi64>) -> tensor<2x3x4xf32
 
 // -----
 
+// gather with a rank-0 index the host knows (a graph.loop's counter: a
+// recurrent loop reading its step's input): the index normalized as above,
+// then a slice at that offset with the axis dropped; no element-wise
+// gather. A rank-0 index from an argument stays element-wise (on CUDA it is
+// in device memory).
+// CHECK-LABEL: func.func @gather_scalar
+// CHECK-SAME: (%[[T:.+]]: tensor<32x8x16xf32>, %[[I:.+]]: tensor<i64>
+// CHECK: scf.while
+// CHECK: %[[C:.+]] = arith.minsi
+// CHECK: tensor.extract_slice %[[T]][%[[C]], 0, 0] [1, 8, 16] [1, 1, 1] : tensor<32x8x16xf32> to tensor<8x16xf32>
+// CHECK: scf.yield
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[T]]
+func.func @gather_scalar(%t: tensor<32x8x16xf32>, %i: tensor<i64>, %h: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %n = graph.constant dense<32> : tensor<i64>
+  %go = graph.constant dense<true> : tensor<i1>
+  %r = graph.loop %n, %go, %h : (tensor<i64>, tensor<i1>, tensor<8x16xf32>) -> (tensor<8x16xf32>) {
+  ^bb0(%step: tensor<i64>, %acc: tensor<8x16xf32>):
+    %g = graph.gather %t, %step {axis = 0 : i64} : (tensor<32x8x16xf32>, tensor<i64>) -> tensor<8x16xf32>
+    %s = graph.add %acc, %g : tensor<8x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+    graph.yield %go, %s : tensor<i1>, tensor<8x16xf32>
+  }
+  %0 = graph.gather %t, %i {axis = 0 : i64} : (tensor<32x8x16xf32>, tensor<i64>) -> tensor<8x16xf32>
+  return %r, %0 : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
 // dynamic_update_slice: the rank-0 index extracted, normalized like
 // gather's, and a tensor.insert_slice of size 1 along the axis.
 // CHECK-LABEL: func.func @dynamic_update_slice
