@@ -372,29 +372,47 @@ graphopt_results *graphopt_program_run(graphopt_program *program,
   return r;
 }
 
+/// True when `outputs` are `numOutputs` buffers for the `count` results of
+/// @`name`, result i of the dtype and shape `result(i)` gives; otherwise an
+/// error message in `*error`.
+static bool outputsFit(
+    llvm::StringRef name, size_t count, int numOutputs,
+    const graphopt_tensor *outputs,
+    llvm::function_ref<std::pair<DType, llvm::ArrayRef<int64_t>>(int)> result,
+    char **error) {
+  if (static_cast<size_t>(numOutputs) != count) {
+    setError(error, "@" + name.str() + " has " + std::to_string(count) +
+                        " result(s), " + std::to_string(numOutputs) +
+                        " output buffer(s) given");
+    return false;
+  }
+  for (int i = 0; i < numOutputs; ++i) {
+    const graphopt_tensor &o = outputs[i];
+    auto [dtype, shape] = result(i);
+    if (o.dtype != fromDType(dtype) ||
+        !llvm::equal(shape, llvm::ArrayRef(o.shape, o.rank))) {
+      setError(error, "output " + std::to_string(i) +
+                          ": the buffer's dtype or shape differs from the "
+                          "result's");
+      return false;
+    }
+  }
+  return true;
+}
+
 int graphopt_program_run_into(graphopt_program *program, int numInputs,
                               const graphopt_tensor *inputs, int numOutputs,
                               const graphopt_tensor *outputs, char **error) {
   auto results = runProgram(program, numInputs, inputs, error);
   if (!results)
     return 0;
-  if (static_cast<int>(results->size()) != numOutputs) {
-    setError(error, "@" + program->runner->signature().name + " has " +
-                        std::to_string(results->size()) + " result(s), " +
-                        std::to_string(numOutputs) + " output buffer(s) given");
-    return -1;
-  }
-  for (int i = 0; i < numOutputs; ++i) {
+  auto result = [&](int i) {
     const HostTensor &r = (*results)[i];
-    const graphopt_tensor &o = outputs[i];
-    if (o.dtype != fromDType(r.dtype()) ||
-        !llvm::equal(r.shape(), llvm::ArrayRef(o.shape, o.rank))) {
-      setError(error, "output " + std::to_string(i) +
-                          ": the buffer's dtype or shape differs from the "
-                          "result's");
-      return -1;
-    }
-  }
+    return std::make_pair(r.dtype(), r.shape());
+  };
+  if (!outputsFit(program->runner->signature().name, results->size(),
+                  numOutputs, outputs, result, error))
+    return -1;
   for (int i = 0; i < numOutputs; ++i) {
     const HostTensor &r = (*results)[i];
     if (r.sizeInBytes())
@@ -417,24 +435,13 @@ graphopt_program_prepare_call(graphopt_program *program, int numInputs,
     return nullptr;
   }
   const EntrySignature &sig = runner.signature();
-  if (static_cast<size_t>(numOutputs) != sig.outputs.size()) {
-    setError(error, "@" + sig.name + " has " +
-                        std::to_string(sig.outputs.size()) + " result(s), " +
-                        std::to_string(numOutputs) + " output buffer(s) given");
-    return nullptr;
-  }
-  for (int i = 0; i < numOutputs; ++i) {
-    const graphopt_tensor &o = outputs[i];
+  auto result = [&](int i) {
     const TensorSignature &s = sig.outputs[i];
-    if (o.dtype != fromDType(s.dtype) ||
-        !llvm::equal(s.shape, llvm::ArrayRef(o.shape, o.rank))) {
-      setError(error, "output " + std::to_string(i) +
-                          ": the buffer's dtype "
-                          "or shape differs from the result's (" +
-                          s.str() + ")");
-      return nullptr;
-    }
-  }
+    return std::make_pair(s.dtype, llvm::ArrayRef<int64_t>(s.shape));
+  };
+  if (!outputsFit(sig.name, sig.outputs.size(), numOutputs, outputs, result,
+                  error))
+    return nullptr;
   return new graphopt_call{&runner, std::move(*call), numInputs};
 }
 

@@ -1044,24 +1044,6 @@ Runner::prepareCall(llvm::ArrayRef<HostTensor> inputs) const {
   return call;
 }
 
-/// Copies the strided view `v` (elements of `es` bytes from `base`) into
-/// the contiguous buffer `dst`.
-static void copyStrided(uint8_t *dst, const ResultView &v, size_t es) {
-  int64_t r = v.shape.size(), n = v.numElements();
-  llvm::SmallVector<int64_t> pos(r, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = 0;
-    for (int64_t k = 0; k < r; ++k)
-      off += pos[k] * v.strides[k];
-    std::memcpy(dst + i * es, v.base + off * es, es);
-    for (int64_t k = r - 1; k >= 0; --k) {
-      if (++pos[k] < v.shape[k])
-        break;
-      pos[k] = 0;
-    }
-  }
-}
-
 llvm::Error Runner::invokeInto(const PreparedCall &call,
                                const void *const *inputs,
                                void *const *outputs) {
@@ -1086,12 +1068,11 @@ llvm::Error Runner::invokeInto(const PreparedCall &call,
   for (auto [i, s] : llvm::enumerate(sig.outputs)) {
     ResultView v = decodeResult(s, &results[at]);
     at += 3 + 2 * s.shape.size();
-    size_t es = dtypeSize(s.dtype);
     if (call.outputBytes[i]) {
       if (v.contiguous())
         std::memcpy(outputs[i], v.base, call.outputBytes[i]);
       else
-        copyStrided(static_cast<uint8_t *>(outputs[i]), v, es);
+        copyStrided(static_cast<uint8_t *>(outputs[i]), s.dtype, v, v.base);
     }
     bool input = false;
     for (unsigned k = 0; k < call.inputStarts.size(); ++k)

@@ -168,23 +168,32 @@ callEntry(void (*fn)(void **), const EntrySignature &sig,
   return results;
 }
 
-/// Gathers a strided view whose elements start at `base` (host memory).
-inline HostTensor gather(DType dtype, const ResultView &v, const uint8_t *base) {
-  HostTensor out(dtype, v.shape);
+/// Copies the strided view `v`, whose elements start at `base` (host
+/// memory; `v.base` or a downloaded copy of its span), into the contiguous
+/// buffer `dst`.
+inline void copyStrided(uint8_t *dst, DType dtype, const ResultView &v,
+                        const uint8_t *base) {
   size_t es = dtypeSize(dtype);
   int64_t r = v.shape.size();
   llvm::SmallVector<int64_t> pos(r, 0);
-  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+  for (int64_t i = 0, n = v.numElements(); i < n; ++i) {
     int64_t off = 0;
     for (int64_t k = 0; k < r; ++k)
       off += pos[k] * v.strides[k];
-    std::memcpy((uint8_t *)out.data() + i * es, base + off * es, es);
+    std::memcpy(dst + i * es, base + off * es, es);
     for (int64_t k = r - 1; k >= 0; --k) {
       if (++pos[k] < v.shape[k])
         break;
       pos[k] = 0;
     }
   }
+}
+
+/// Gathers a strided view whose elements start at `base` (host memory).
+inline HostTensor gather(DType dtype, const ResultView &v,
+                         const uint8_t *base) {
+  HostTensor out(dtype, v.shape);
+  copyStrided(static_cast<uint8_t *>(out.data()), dtype, v, base);
   return out;
 }
 } // namespace detail

@@ -584,7 +584,8 @@ class Program:
         c_in, c_out, _, call = structs
         if call is not None:
             # The pointer array is shared by the calls of this signature: it
-            # is filled under the lock that serializes runs.
+            # is filled under the lock that serializes runs. The error slot
+            # too: its message is taken before another run can overwrite it.
             with self._lock:
                 if self._handle is None:
                     raise ExecutionError("the program was closed")
@@ -592,8 +593,9 @@ class Program:
                 data[:] = in_ptrs + out_ptrs
                 if _call_run(call.handle, data, call.err_ref) == 1:
                     return True
-            msg = _take_string(call.err.value) or "graphopt_call_run failed"
-            call.err.value = None
+                msg = _take_string(call.err.value)
+                call.err.value = None
+            msg = msg or "graphopt_call_run failed"
             raise ExecutionError(msg, msg)
         err = ctypes.c_void_p()
         # The structs are shared by the calls of this signature: their data
