@@ -7,13 +7,18 @@
 Program I of a run (I = 0 .. N-1) is generated from `random.Random` seeded
 with (S, I) alone, so `--seed S --only I` regenerates exactly one program.
 Each program is a `func.func @main` with 1-3 tensor arguments (f32 mostly,
-sometimes i32; ranks 0-4, dims 1-7, some of them 1 to exercise broadcasting)
+sometimes i32; ranks 0-4, dims 1-7, some of them 1 to exercise broadcasting;
+or an NCHW image with H and W up to 18)
 and 1-8 randomly chosen ops (plus the helper ops some of them need), drawn
 from the ops of docs/Dialects/Graph.md: add sub mul div max min, neg abs exp
 log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, compare + select,
 cast f32 <-> i32, matmul (1-D, 2-D, batched, broadcast batch), transpose,
 reshape (with and without -1), broadcast_to, concat, slice, reduce
-sum/mean/max/min (keepdims or not) and softmax; operands are sometimes
+sum/mean/max/min (keepdims or not), softmax, conv2d (kernels 1x1 to 7x7,
+strides 1-3, symmetric or asymmetric padding, dilations, grouped and
+depthwise, with or without bias; dense constant weights, sometimes computed
+at run time) and max/avg_pool2d (ceil_mode, count_include_pad, dilations,
+i32 max pooling); operands are sometimes
 `graph.constant`s (dense or splat, including the identities 0, -0.0 and 1)
 so that folding and canonicalization have something to do. Every result type
 is written exactly as the spec's inference gives it (checked here).
@@ -46,6 +51,9 @@ Each program runs through `graph-run` in five configurations:
 In the dynamic variant an argument dim of size 1 stays static when the
 program broadcasts it: run-time broadcasting of a dynamic dim is a
 documented limitation (docs/Dialects/Graph.md, "Dynamic dimensions").
+Convolutions and pooling need static channel and spatial dims: a program
+whose dynamic variant would make them dynamic gets only its arguments'
+leading dims dynamic (or no dynamic variant).
 
 A failing program (mismatch, non-zero exit, crash by signal, timeout) is
 saved to OUT/I/ (default OUT: ./fuzz-failures) with its inputs, expected
@@ -85,6 +93,10 @@ BINARY_RETRIES = 10         # x 30 s waiting for a relinked graph-run
 # Probability that a generated dim is 0 (--zero-dims; 0 keeps the programs
 # of a seed as they were).
 ZERO_DIM_P = 0.0
+# Probability that a program's first argument is an NCHW image (--images),
+# and generator weights that replace the defaults (--weight NAME=W).
+IMAGE_P = 0.3
+GEN_WEIGHTS = {}
 
 
 class Invalid(Exception):
@@ -249,6 +261,16 @@ def infer(node, tys):
     if op == "slice":
         return tuple((l - s + st - 1) // st for s, l, st in
                      zip(a["start"], a["limit"], a["step"]))
+    if op in WINDOW:
+        t = tys[0]
+        # The CPU lowering needs static channel and spatial dims (the batch
+        # may be dynamic): a dynamic one makes the dynamic variant unusable.
+        if any(d is None for d in t[1:]):
+            raise Risky()
+        kh, kw = window_kernel(node)
+        oh, ow = window_out(node, cs[0][2], cs[0][3], kh, kw)
+        chans = cs[1][0] if op == "conv2d" else cs[0][1]
+        return (t[0], chans, oh, ow)
     if op == "reduce":
         axes, t = set(a["axes"]), tys[0]
         if a["keepdims"]:
@@ -279,7 +301,13 @@ def dynamic_arg_types(prog):
     try:
         infer_all(prog, tys)
     except Risky:
-        return None
+        # Only the leading dims (a convolution's batch) dynamic.
+        tys = {v: tuple(None if i == 0 and d != 1 else d
+                        for i, d in enumerate(v.shape)) for v in args}
+        try:
+            infer_all(prog, tys)
+        except Risky:
+            return None
     for v in args:
         for i, d in enumerate(v.shape):
             if d != 1:
@@ -390,6 +418,99 @@ def cdiv(a, b):
 def slices(attrs):
     return tuple(slice(s, l, st) for s, l, st in
                  zip(attrs["start"], attrs["limit"], attrs["step"]))
+
+
+WINDOW = ("conv2d", "max_pool2d", "avg_pool2d")
+
+
+def window_kernel(node):
+    """(KH, KW) of a conv2d (its weight's dims) or pooling op."""
+    if node.op == "conv2d":
+        return tuple(node.ins[1].shape[2:])
+    return tuple(node.attrs["kernel"])
+
+
+def pool_extent(size, before, after, k, s, d, ceil):
+    """Output size of one spatial dim (the spec of graph.max_pool2d:
+    PyTorch's rule, ceil_mode included)."""
+    span = d * (k - 1) + 1
+    length = size + before + after
+    if length < span:
+        raise Invalid("window does not fit")
+    if not ceil:
+        return (length - span) // s + 1
+    o = -(-(length - span) // s) + 1
+    if (o - 1) * s >= size + before:
+        o -= 1
+    return o
+
+
+def window_out(node, h, w, kh, kw):
+    a = node.attrs
+    top, left, bottom, right = a["padding"]
+    (sh, sw), (dh, dw) = a["strides"], a.get("dilations", (1, 1))
+    ceil = a.get("ceil_mode", False)
+    return (pool_extent(h, top, bottom, kh, sh, dh, ceil),
+            pool_extent(w, left, right, kw, sw, dw, ceil))
+
+
+def conv_products(x, w, a, oh, ow):
+    """The terms of graph.conv2d's sums, [N, F, C/G * KH * KW, OH, OW]."""
+    top, left, bottom, right = a["padding"]
+    (sh, sw), (dh, dw), g = a["strides"], a["dilations"], a["groups"]
+    n, c = x.shape[:2]
+    f, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    cols = np.zeros((n, c, kh, kw, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, i, j] = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                                  j * dw:j * dw + sw * (ow - 1) + 1:sw]
+    cols = cols.reshape(n, g, cg * kh * kw, oh, ow)
+    wg = w.reshape(g, f // g, cg * kh * kw)
+    prod = wg[None, :, :, :, None, None] * cols[:, :, None]
+    return prod.reshape(n, f, cg * kh * kw, oh, ow)
+
+
+def pool_windows(size, before, after, k, s, d, out, avg, include_pad):
+    """Per output position: the input indices its window reads and, for
+    avg_pool2d, the divisor's factor for this dim (the spec's rule)."""
+    res = []
+    for y in range(out):
+        start = y * s - before
+        idx = [start + i * d for i in range(k)]
+        inside = [i for i in idx if 0 <= i < size]
+        if not inside:
+            raise Invalid("a window without input elements")
+        if avg:
+            end = min(start + k, size + after)
+            div = (end - start) if include_pad else \
+                (min(end, size) - max(start, 0))
+        else:
+            div = 1
+        res.append((inside, div))
+    return res
+
+
+def pool_ref(x, a, oh, ow, kind):
+    top, left, bottom, right = a["padding"]
+    (kh, kw), (sh, sw) = a["kernel"], a["strides"]
+    dh, dw = a.get("dilations", (1, 1))
+    avg, inc = kind == "avg", a.get("count_include_pad", False)
+    rows = pool_windows(x.shape[2], top, bottom, kh, sh, dh, oh, avg, inc)
+    cols = pool_windows(x.shape[3], left, right, kw, sw, dw, ow, avg, inc)
+    shape = x.shape[:2] + (oh, ow)
+    r = np.zeros(shape, dtype=x.dtype)
+    counts = np.zeros((oh, ow))
+    divs = np.ones((oh, ow))
+    for y, (ri, rd) in enumerate(rows):
+        for z, (ci, cd) in enumerate(cols):
+            win = x[:, :, ri][:, :, :, ci]
+            r[:, :, y, z] = (win.sum(axis=(2, 3)) if avg
+                             else win.max(axis=(2, 3)))
+            counts[y, z] = len(ri) * len(ci)
+            divs[y, z] = rd * cd
+    return r, counts, divs
 
 
 def evaluate_node(n):
@@ -513,6 +634,37 @@ def evaluate_node(n):
                  np.matmul(ex, ey) + matmul_acc_err(x, y) + U * np.abs(r))
             check_float(r, op)
             o.data, o.err = np.asarray(r), np.asarray(e)
+    elif op == "conv2d":
+        (x, w), (ex, ew) = X[:2], E[:2]
+        oh, ow = o.shape[2:]
+        prod = conv_products(x, w, a, oh, ow)
+        r = prod.sum(axis=2)
+        e = (conv_products(np.abs(x), ew, a, oh, ow).sum(axis=2) +
+             conv_products(ex, np.abs(w), a, oh, ow).sum(axis=2) +
+             conv_products(ex, ew, a, oh, ow).sum(axis=2) +
+             acc_err(prod, 2) + U * np.abs(r))
+        if len(X) == 3:
+            r = r + X[2][None, :, None, None]
+            e = e + E[2][None, :, None, None] + U * np.abs(r)
+        check_float(r, op)
+        o.data, o.err = r, e
+    elif op in ("max_pool2d", "avg_pool2d"):
+        x = X[0]
+        oh, ow = o.shape[2:]
+        if op == "max_pool2d":
+            r, _, _ = pool_ref(x, a, oh, ow, "max")
+            o.data = r
+            o.err = (pool_ref(E[0], a, oh, ow, "max")[0] if isf
+                     else np.zeros(r.shape))
+        else:
+            s, counts, divs = pool_ref(x, a, oh, ow, "avg")
+            es, _, _ = pool_ref(E[0], a, oh, ow, "avg")
+            r = s / divs
+            e = (es + 3 * U * np.sqrt(counts) *
+                 pool_ref(np.abs(x), a, oh, ow, "avg")[0]) / divs + \
+                U * np.abs(r)
+            check_float(r, op)
+            o.data, o.err = r, e
     elif op == "transpose":
         o.data = np.transpose(X[0], a["perm"])
         o.err = np.transpose(E[0], a["perm"])
@@ -712,6 +864,19 @@ def print_program(prog, types):
                 " keepdims" if a["keepdims"] else "", sig)
         elif op == "softmax":
             body = "graph.softmax %s axis = %d%s" % (ins[0], a["axis"], sig)
+        elif op in WINDOW:
+            attrs = []
+            for key in ("kernel", "strides", "padding", "dilations"):
+                if key in a:
+                    attrs.append("%s = array<i64: %s>"
+                                 % (key, ", ".join(str(v) for v in a[key])))
+            if "groups" in a:
+                attrs.append("groups = %d : i64" % a["groups"])
+            for key in ("ceil_mode", "count_include_pad"):
+                if a.get(key):
+                    attrs.append(key)
+            body = "graph.%s %s {%s} : (%s) -> %s" % (
+                op, ", ".join(ins), ", ".join(attrs), itys, ti(n.out))
         else:
             raise AssertionError(op)
         lines.append("  %s = %s" % (name, body))
@@ -1034,10 +1199,84 @@ class Gen:
         return self.emit("softmax", [x], {"axis": self.rng.randrange(len(x.shape))},
                          "f32")
 
+    def window_attrs(self, h, w, kh, kw, dilate):
+        """Random strides, padding (each side smaller than the window span)
+        and dilations for a window of kh x kw over an h x w image."""
+        r = self.rng
+        a = {"strides": [r.choice([1, 1, 1, 2, 2, 3]) for _ in range(2)]}
+        a["dilations"] = [r.choice([1, 1, 1, 2]) if dilate else 1
+                          for _ in range(2)]
+        spans = [a["dilations"][0] * (kh - 1) + 1,
+                 a["dilations"][1] * (kw - 1) + 1]
+        if r.random() < 0.6:
+            p = [r.randint(0, (spans[0] - 1) // 2),
+                 r.randint(0, (spans[1] - 1) // 2)]
+            a["padding"] = [p[0], p[1], p[0], p[1]]
+        else:
+            a["padding"] = [r.randint(0, spans[i % 2] - 1) for i in range(4)]
+        if spans[0] > h + a["padding"][0] + a["padding"][2] or \
+                spans[1] > w + a["padding"][1] + a["padding"][3]:
+            raise Invalid("window does not fit")
+        return a
+
+    def g_conv(self):
+        r = self.rng
+        x = self.pick(lambda v: v.dtype == "f32" and len(v.shape) == 4)
+        n, c, h, w = x.shape
+        groups = 1
+        if c > 1 and r.random() < 0.3:
+            groups = r.choice([g for g in range(2, c + 1) if c % g == 0])
+        if groups == c:
+            f = groups * r.choice([1, 1, 2])
+        elif groups == 1 and r.random() < 0.3:
+            f = r.choice([8, 16, 32, 40, 64])
+        else:
+            f = groups * r.randint(1, max(1, 8 // groups))
+        kh, kw = r.choice([(1, 1), (3, 3), (3, 3), (2, 2), (5, 5), (1, 3),
+                           (3, 1), (7, 7), (4, 4)])
+        kh, kw = min(kh, h + 2), min(kw, w + 2)
+        a = self.window_attrs(h, w, kh, kw, dilate=True)
+        a["groups"] = groups
+        if a["strides"] == [1, 1] and r.random() < 0.5:
+            a["dilations"] = [1, 1]  # the direct kernel's case
+        wshape = (f, c // groups, kh, kw)
+        if numel(wshape) > 4 * MAX_ELEMS:
+            raise Invalid("too large")
+        # Constant weights mostly (the direct and packed kernels need them),
+        # dense: a splat would hide the taps' order.
+        data = f32(np.round(self.np.uniform(-1.0, 1.0, wshape), 3))
+        wt = self.emit("const", [], {"data": data, "splat": False}, "f32",
+                       wshape)
+        if r.random() < 0.2:
+            wt = self.emit("tanh", [wt], {}, "f32")
+        ins = [x, wt]
+        if r.random() < 0.6:
+            ins.append(self.const((f,), "f32"))
+        return self.emit("conv2d", ins, a, "f32")
+
+    def g_pool(self):
+        r = self.rng
+        kind = r.choice(["max", "max", "avg"])
+        x = self.pick(lambda v: len(v.shape) == 4 and
+                      (v.dtype == "f32" or (kind == "max" and v.dtype == "i32")))
+        h, w = x.shape[2:]
+        kh, kw = r.choice([(2, 2), (2, 2), (3, 3), (3, 3), (1, 2), (3, 2),
+                           (4, 4), (5, 5)])
+        kh, kw = min(kh, h + 2), min(kw, w + 2)
+        a = {"kernel": [kh, kw]}
+        a.update(self.window_attrs(h, w, kh, kw, dilate=kind == "max"))
+        if kind == "avg":
+            del a["dilations"]
+            if r.random() < 0.6:
+                a["count_include_pad"] = True
+        if r.random() < 0.3:
+            a["ceil_mode"] = True
+        return self.emit(kind + "_pool2d", [x], a, x.dtype)
+
     GENS = [("binary", 24), ("unary", 22), ("select", 5), ("cast", 5),
             ("matmul", 9), ("transpose", 5), ("reshape", 6),
             ("broadcast_to", 4), ("concat", 5), ("slice", 5), ("reduce", 8),
-            ("softmax", 4)]
+            ("softmax", 4), ("conv", 16), ("pool", 8)]
 
     # -- the program ----------------------------------------------------------
 
@@ -1045,6 +1284,16 @@ class Gen:
         r = self.rng
         nargs = r.randint(1, 3)
         base = self.rand_shape(r.choices([0, 1, 2, 3, 4], [1, 3, 4, 3, 2])[0])
+        if r.random() < IMAGE_P:
+            # An image, [N, C, H, W], for the convolutions and pooling.
+            # Sometimes many channels, so that the packed and direct
+            # convolution kernels (register blocks of 8 channels) are used.
+            chans = self.rand_dim() if r.random() < 0.7 else \
+                r.choice([8, 16, 24, 32, 64])
+            base = (r.choice([1, 1, 2]), chans,
+                    r.randint(1, 18), r.randint(1, 18))
+            while numel(base) > MAX_ELEMS:
+                base = base[:2] + (base[3], max(base[2] // 2, 1))
         for i in range(nargs):
             dt = "f32" if r.random() < 0.85 else "i32"
             k = r.random()
@@ -1059,7 +1308,7 @@ class Gen:
             self.commit()
         nops = r.randint(1, max_ops)
         names = [g for g, _ in self.GENS]
-        weights = [w for _, w in self.GENS]
+        weights = [GEN_WEIGHTS.get(g, w) for g, w in self.GENS]
         done = 0
         for _ in range(nops * 30):
             if done == nops:
@@ -1411,9 +1660,24 @@ def main(argv):
     ap.add_argument("--zero-dims", type=float, default=0.0, metavar="P",
                     help="make each generated dim 0 with probability P "
                          "(zero-size tensors; default 0)")
+    ap.add_argument("--images", type=float, default=0.3, metavar="P",
+                    help="probability that a program works on an NCHW "
+                         "image (default %(default)s)")
+    ap.add_argument("--weight", action="append", default=[],
+                    metavar="GEN=W",
+                    help="weight of an op generator (%s; e.g. conv=100 to "
+                         "test mostly convolutions)"
+                         % ", ".join("%s=%d" % gw for gw in Gen.GENS))
     args = ap.parse_args(argv[1:])
-    global ZERO_DIM_P
+    global ZERO_DIM_P, IMAGE_P
     ZERO_DIM_P = args.zero_dims
+    IMAGE_P = args.images
+    for item in args.weight:
+        name, _, value = item.partition("=")
+        if name not in dict(Gen.GENS) or not value.isdigit():
+            ap.error("--weight %s: expected GEN=W with GEN one of %s"
+                     % (item, ", ".join(g for g, _ in Gen.GENS)))
+        GEN_WEIGHTS[name] = int(value)
 
     graph_run = os.path.abspath(os.path.join(args.build, "bin", "graph-run"))
     if not os.path.exists(graph_run):

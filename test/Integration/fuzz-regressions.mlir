@@ -69,3 +69,24 @@ func.func @sum_of_empty_broadcast(%x: tensor<?x?x?xf32>) -> tensor<5xf32> {
   %s = graph.reduce sum %a axes = [0, 2] : tensor<?x5x0xf32> -> tensor<5xf32>
   return %s : tensor<5xf32>
 }
+
+// A stride-2 convolution of an empty batch (fuzz_graph.py --seed 3
+// --zero-dims 0.15, program 15, with conv2d in the generator): the im2col
+// path cut the padded input's rows with a slice that the verifier rejects
+// on the empty batch dim. No outputs, so nothing is computed; an image with
+// no rows but padding is all padding, so every output is the bias.
+// RUN: graph-run %s --entry=conv_empty_batch --input=0x7x5x3xf32= \
+// RUN:   --expected-output=0x7x2x2xf32= --quiet | FileCheck %s
+// RUN: graph-run %s --entry=conv_empty_image --input=1x2x0x3xf32= \
+// RUN:   --expected-output=1x1x1x2xf32=0.5 --quiet | FileCheck %s
+func.func @conv_empty_batch(%x: tensor<0x7x5x3xf32>) -> tensor<0x7x2x2xf32> {
+  %w = graph.constant dense<0.5> : tensor<7x7x2x2xf32>
+  %r = graph.conv2d %x, %w {strides = array<i64: 2, 1>} : (tensor<0x7x5x3xf32>, tensor<7x7x2x2xf32>) -> tensor<0x7x2x2xf32>
+  return %r : tensor<0x7x2x2xf32>
+}
+func.func @conv_empty_image(%x: tensor<1x2x0x3xf32>) -> tensor<1x1x1x2xf32> {
+  %w = graph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]]> : tensor<1x2x2x2xf32>
+  %b = graph.constant dense<0.5> : tensor<1xf32>
+  %r = graph.conv2d %x, %w, %b {padding = array<i64: 1, 0, 1, 0>} : (tensor<1x2x0x3xf32>, tensor<1x2x2x2xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
+  return %r : tensor<1x1x1x2xf32>
+}

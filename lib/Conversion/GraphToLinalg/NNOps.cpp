@@ -364,9 +364,12 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             ow = out.getDimSize(3);
     MLIRContext *ctx = b.getContext();
 
-    // No input channels (or an empty kernel): every output is the bias, or
-    // zero; the strategies below would slice out of an empty operand.
-    if (w.getDimSize(1) == 0 || kh == 0 || kw == 0) {
+    // No input channels, an empty kernel or an empty image (every tap
+    // reads padding), or no outputs at all (an empty batch): every output
+    // is the bias, or zero; the strategies below would slice out of an
+    // empty operand.
+    if (w.getDimSize(1) == 0 || kh == 0 || kw == 0 || x.getDimSize(2) == 0 ||
+        x.getDimSize(3) == 0 || llvm::is_contained(out.getShape(), 0)) {
       Value r = fill(b, loc, nchwSizes(b, loc, op.getInput(), out), et,
                      b.getZeroAttr(et));
       r = addBias(b, loc, r, op.getBias(), f, 2);
