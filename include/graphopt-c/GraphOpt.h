@@ -66,6 +66,7 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
  *                    pipeline's generic kernels as loops on the CPU
  *   opt-level=0..3   LLVM optimization level;  timing=0|1
  *   object-file=F.o  also write an AOT object;  dump-llvm-ir=F.ll
+ *   header-file=F.h  with object-file: its C header (checked call)
  *   shared-libs=A.so,B.so  libraries providing fusion.custom_call kernels
  *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES
  *                      being one entry per argument separated by ';', each

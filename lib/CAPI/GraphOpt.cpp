@@ -238,6 +238,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ok = flag(ro.timing);
     else if (key == "object-file")
       ro.objectFile = value.str();
+    else if (key == "header-file")
+      ro.headerFile = value.str();
     else if (key == "dump-llvm-ir")
       ro.dumpLLVMIR = value.str();
     else if (key == "shared-libs") {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunnerInternal.h"
+#include "graphopt/Runtime/AOTHeader.h"
 #include "graphopt/Runtime/CompileCache.h"
 
 #include "graphopt/Pipelines/Pipelines.h"
@@ -863,6 +864,10 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     if (llvm::Error e =
             emitObject(module, options.objectFile, options.optLevel))
       return std::move(e);
+    if (!options.headerFile.empty())
+      if (llvm::Error e =
+              writeAOTHeader(*sig, target->cuda, options.headerFile))
+        return std::move(e);
   }
 
   std::unique_ptr<Runner> runner(new Runner());

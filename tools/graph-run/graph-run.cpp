@@ -155,6 +155,14 @@ static cl::opt<std::string> emitObject(
              "file (position independent; for cuda with the device code "
              "embedded) exporting _mlir_ciface_<entry>; see docs/AOT.md"),
     cl::init(""), cl::cat(category));
+static cl::opt<std::string> emitHeader(
+    "emit-header",
+    cl::desc("With --emit-object: also write a C header for the object's "
+             "entry (descriptor types, _mlir_ciface_<entry>, and "
+             "graphopt_<entry>_run, which checks the inputs' sizes and "
+             "returns a status with a message instead of crashing); see "
+             "docs/AOT.md"),
+    cl::init(""), cl::cat(category));
 static cl::opt<bool> compileOnly(
     "compile-only",
     cl::desc("Compile (and write --emit-object) without running: no GPU "
@@ -259,6 +267,9 @@ int main(int argc, char **argv) {
                 llvm::Twine(cudaDevice.getValue()));
   options.cudaDevice = cudaDevice;
   options.objectFile = emitObject;
+  if (!emitHeader.empty() && emitObject.empty())
+    return fail("--emit-header describes an object: give --emit-object too");
+  options.headerFile = emitHeader;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);
   options.optLevel = optLevel;
@@ -294,6 +305,8 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(runner.takeError()));
     if (!emitObject.empty())
       llvm::outs() << "wrote " << emitObject << "\n";
+    if (!emitHeader.empty())
+      llvm::outs() << "wrote " << emitHeader << "\n";
     return 0;
   }
   auto count = [](size_t n, StringRef noun) {

@@ -81,6 +81,9 @@ struct RunnerOptions {
   /// runtime (CPU: libmlir_c_runner_utils and the allocator; CUDA:
   /// libGraphOptCUDARuntime) and call _mlir_ciface_<entry>.
   std::string objectFile;
+  /// With objectFile: write the C header of the object's entry here
+  /// (AOTHeader.h: descriptor types, checked call).
+  std::string headerFile;
   /// Compile (and write objectFile) without preparing to run: no GPU needed.
   bool compileOnly = false;
   /// LLVM optimization level for the JIT (0-3).
