@@ -157,9 +157,12 @@ static bool fillPadBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   // The source first: the fills then depend on it, so that CSE cannot
   // merge the border fills of two pads of the same shape into one tensor
   // (which bufferization would then copy for each).
-  result = tensor::InsertSliceOp::create(rewriter, loc, pad.getSource(), result,
-                                         attrs(low), attrs(srcType.getShape()),
-                                         attrs(ones));
+  // (An empty source is not inserted: the fills below then cover the
+  // whole result, and a slice at an offset into an empty dim is rejected.)
+  if (srcType.getNumElements() > 0)
+    result = tensor::InsertSliceOp::create(
+        rewriter, loc, pad.getSource(), result, attrs(low),
+        attrs(srcType.getShape()), attrs(ones));
   for (int64_t d = 0; d < rank; ++d) {
     for (bool isHigh : {false, true}) {
       int64_t n = isHigh ? high[d] : low[d];

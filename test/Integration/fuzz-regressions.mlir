@@ -90,3 +90,21 @@ func.func @conv_empty_image(%x: tensor<1x2x0x3xf32>) -> tensor<1x1x1x2xf32> {
   %r = graph.conv2d %x, %w, %b {padding = array<i64: 1, 0, 1, 0>} : (tensor<1x2x0x3xf32>, tensor<1x2x2x2xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
   return %r : tensor<1x1x1x2xf32>
 }
+
+// Poolings of images without channels (fuzz_graph.py --seed 20261204
+// --zero-dims 0.1 --images 0.8 --weight conv=40 --weight pool=20, programs
+// 2, 107 and 294): with --vectorize=false or dynamic batches the padded
+// image was bufferized through a subview at an offset into the empty dim,
+// which the verifier rejects. The results are empty.
+// RUN: graph-run %s --entry=avg_pool_no_channels --vectorize=false \
+// RUN:   --input=2x0x13x16xf32= --expected-output=2x0x5x8xf32= --quiet | FileCheck %s
+// RUN: graph-run %s --entry=max_pool_no_channels --specialize-shapes=false \
+// RUN:   --input=1x0x18x12xf32= --expected-output=1x0x5x12xf32= --quiet | FileCheck %s
+func.func @avg_pool_no_channels(%x: tensor<2x0x13x16xf32>) -> tensor<2x0x5x8xf32> {
+  %r = graph.avg_pool2d %x {kernel = array<i64: 3, 2>, strides = array<i64: 3, 2>, padding = array<i64: 2, 1, 0, 0>} : (tensor<2x0x13x16xf32>) -> tensor<2x0x5x8xf32>
+  return %r : tensor<2x0x5x8xf32>
+}
+func.func @max_pool_no_channels(%x: tensor<?x0x18x12xf32>) -> tensor<?x0x5x12xf32> {
+  %r = graph.max_pool2d %x {kernel = array<i64: 5, 5>, strides = array<i64: 3, 1>, padding = array<i64: 0, 2, 0, 2>} : (tensor<?x0x18x12xf32>) -> tensor<?x0x5x12xf32>
+  return %r : tensor<?x0x5x12xf32>
+}

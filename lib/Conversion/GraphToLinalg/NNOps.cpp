@@ -70,6 +70,15 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, int64_t top,
   SmallVector<int64_t> shape(t.getShape());
   shape[2] += top + bottom;
   shape[3] += left + right;
+  // An empty image (a static 0 dim): all padding. (As a pad, its
+  // bufferization would copy the source through a subview at an offset
+  // the verifier rejects on the empty dim.)
+  if (llvm::is_contained(t.getShape(), 0)) {
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, x);
+    sizes[2] = b.getIndexAttr(shape[2]);
+    sizes[3] = b.getIndexAttr(shape[3]);
+    return fill(b, loc, sizes, t.getElementType(), value);
+  }
   SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0),
                                    b.getIndexAttr(top), b.getIndexAttr(left)};
   SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0),
