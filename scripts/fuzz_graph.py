@@ -18,7 +18,10 @@ sum/mean/max/min (keepdims or not), softmax, conv2d (kernels 1x1 to 7x7,
 strides 1-3, symmetric or asymmetric padding, dilations, grouped and
 depthwise, with or without bias; dense constant weights, sometimes computed
 at run time) and max/avg_pool2d (ceil_mode, count_include_pad, dilations,
-i32 max pooling); operands are sometimes
+i32 max pooling), graph.if (a condition from a reduction compared with a
+threshold; branches of shape-preserving ops over captured values) and
+graph.loop (a for loop of 0-5 trips carrying one value through a bounded
+body; the iteration number is not used); operands are sometimes
 `graph.constant`s (dense or splat, including the identities 0, -0.0 and 1)
 so that folding and canonicalization have something to do. Every result type
 is written exactly as the spec's inference gives it (checked here).
@@ -287,9 +290,37 @@ def infer_all(prog, arg_types):
             types[n.out] = arg_types[n.out]
         elif n.op == "const":
             types[n.out] = n.out.shape
+        elif n.op in ("if", "loop"):
+            types[n.out] = infer_control_flow(n, types)
         else:
             types[n.out] = infer(n, [types[v] for v in n.ins])
     return types
+
+
+def infer_region(region, source_types, types):
+    """Adds the types of a region's values to `types`; returns its result's."""
+    phs, nodes, out = region
+    for ph, t in zip(phs, source_types):
+        types[ph.out] = t
+    for m in nodes:
+        types[m.out] = (m.out.shape if m.op == "const"
+                        else infer(m, [types[v] for v in m.ins]))
+    return types[out]
+
+
+def infer_control_flow(n, types):
+    """A graph.if's or graph.loop's result type (its regions' types added to
+    `types`); Risky when the regions' result types differ from it (dims a
+    dynamic variant would have to reconcile)."""
+    ins = [types[v] for v in n.ins]
+    if n.op == "if":
+        t = infer_region(n.attrs["then"], ins[1:], types)
+        if infer_region(n.attrs["else"], ins[1:], types) != t:
+            raise Risky()
+        return t
+    if infer_region(n.attrs["body"], ins, types) != ins[0]:
+        raise Risky()
+    return ins[0]
 
 
 def dynamic_arg_types(prog):
@@ -634,6 +665,22 @@ def evaluate_node(n):
                  np.matmul(ex, ey) + matmul_acc_err(x, y) + U * np.abs(r))
             check_float(r, op)
             o.data, o.err = np.asarray(r), np.asarray(e)
+    elif op == "capture":
+        pass  # set by the control-flow op that owns the region
+    elif op == "if":
+        for key in ("then", "else"):
+            evaluate_region(a[key], n.ins[1:])
+        taken = a["then" if bool(X[0]) else "else"][2]
+        o.data, o.err = np.array(taken.data), np.array(taken.err)
+    elif op == "loop":
+        data, err = X[0], E[0]
+        for _ in range(a["trips"]):
+            phs, nodes, out = a["body"]
+            phs[0].out.data, phs[0].out.err = data, err
+            for m in nodes:
+                evaluate_node(m)
+            data, err = out.data, out.err
+        o.data, o.err = np.array(data), np.array(err)
     elif op == "conv2d":
         (x, w), (ex, ew) = X[:2], E[:2]
         oh, ow = o.shape[2:]
@@ -723,6 +770,15 @@ def evaluate_node(n):
     if o.data.shape != o.shape:
         raise AssertionError("%s: reference shape %s != inferred %s"
                              % (op, o.data.shape, o.shape))
+
+
+def evaluate_region(region, sources):
+    """Evaluates a region's ops with its placeholders bound to `sources`."""
+    phs, nodes, _ = region
+    for ph, src in zip(phs, sources):
+        ph.out.data, ph.out.err = src.data, src.err
+    for m in nodes:
+        evaluate_node(m)
 
 
 def evaluate(prog):
@@ -820,9 +876,22 @@ def print_program(prog, types):
     ti = lambda v: tstr(types[v], v.dtype)
     lines = []
     k = 0
-    for n in prog.nodes:
+
+    def region_lines(region, sources, yield_prefix, indent):
+        phs, nodes, out = region
+        for ph, src in zip(phs, sources):
+            names[ph.out] = names[src]
+        for m in nodes:
+            node_lines(m, indent)
+        vals = yield_prefix + [(names[out], ti(out))]
+        lines.append("%sgraph.yield %s : %s" % (
+            indent, ", ".join(v for v, _ in vals),
+            ", ".join(t for _, t in vals)))
+
+    def node_lines(n, indent="  "):
+        nonlocal k
         if n.op == "arg":
-            continue
+            return
         name = "%%%s%d" % ("c" if n.op == "const" else "v", k)
         k += 1
         names[n.out] = name
@@ -864,6 +933,34 @@ def print_program(prog, types):
                 " keepdims" if a["keepdims"] else "", sig)
         elif op == "softmax":
             body = "graph.softmax %s axis = %d%s" % (ins[0], a["axis"], sig)
+        elif op == "if":
+            lines.append("%s%s = graph.if %s : tensor<i1> -> %s {" % (
+                indent, name, ins[0], ti(n.out)))
+            region_lines(a["then"], n.ins[1:], [], indent + "  ")
+            lines.append(indent + "} else {")
+            region_lines(a["else"], n.ins[1:], [], indent + "  ")
+            lines.append(indent + "}")
+            return
+        elif op == "loop":
+            lines.append("%s%s_n = graph.constant dense<%d> : tensor<i64>"
+                         % (indent, name, a["trips"]))
+            lines.append("%s%s_t = graph.constant dense<true> : tensor<i1>"
+                         % (indent, name))
+            lines.append("%s%s = graph.loop %s_n, %s_t, %s : (tensor<i64>, "
+                         "tensor<i1>, %s) -> %s {" % (
+                             indent, name, name, name, ins[0], ti(n.ins[0]),
+                             ti(n.out)))
+            lines.append("%s^bb0(%s_i: tensor<i64>, %s_x: %s):" % (
+                indent, name, name, ti(n.out)))
+            phs = a["body"][0]
+            names[phs[0].out] = name + "_x"
+            saved = names[n.ins[0]]
+            names[n.ins[0]] = name + "_x"  # region_lines maps it to the arg
+            region_lines(a["body"], [n.ins[0]],
+                         [(name + "_t", "tensor<i1>")], indent + "  ")
+            names[n.ins[0]] = saved
+            lines.append(indent + "}")
+            return
         elif op in WINDOW:
             attrs = []
             for key in ("kernel", "strides", "padding", "dilations"):
@@ -879,7 +976,10 @@ def print_program(prog, types):
                 op, ", ".join(ins), ", ".join(attrs), itys, ti(n.out))
         else:
             raise AssertionError(op)
-        lines.append("  %s = %s" % (name, body))
+        lines.append("%s%s = %s" % (indent, name, body))
+
+    for n in prog.nodes:
+        node_lines(n)
     params = ", ".join("%s: %s" % (names[n.out], ti(n.out)) for n in args)
     rets = ", ".join(ti(v) for v in prog.outputs)
     head = "func.func @main(%s) -> %s {" % (
@@ -1273,10 +1373,106 @@ class Gen:
             a["ceil_mode"] = True
         return self.emit(kind + "_pool2d", [x], a, x.dtype)
 
+    # -- control flow -------------------------------------------------------
+    #
+    # A region is closed: its ops read placeholders ("capture" nodes) that
+    # stand for the control-flow op's operands (graph.if) or its carried
+    # value (graph.loop's block argument), and constants made inside it.
+    # It is kept in the op's attrs as (placeholders, nodes, result), not in
+    # the program's node list.
+
+    def region_step(self, cur, others, bounded):
+        """One shape-preserving op on `cur` inside a region: a unary op, or
+        a binary op with a constant or another placeholder of its type.
+        `bounded`: only ops that keep values in range when repeated."""
+        r = self.rng
+        if cur.dtype == "i32":
+            op = r.choice(["neg", "abs", "relu", "add", "max"])
+            if op in ("neg", "abs", "relu"):
+                return self.emit(op, [cur], {}, "i32")
+            return self.emit(op, [cur, self.const((), "i32",
+                                                  r.randint(-3, 3))], {}, "i32")
+        if bounded:
+            k = r.random()
+            if k < 0.4:
+                return self.emit(r.choice(["tanh", "sigmoid", "relu", "neg",
+                                           "abs"]), [cur], {}, "f32")
+            c = self.const(r.choice([(), cur.shape]), "f32",
+                           r.choice([0.5, 0.75, 1.25, -0.5]))
+            y = self.emit("mul", [cur, c], {}, "f32")
+            return self.emit("add", [y, self.const((), "f32", 0.25)], {},
+                             "f32")
+        same = [v for v in others if v is not cur and v.shape == cur.shape and
+                v.dtype == cur.dtype]
+        k = r.random()
+        if same and k < 0.3:
+            return self.emit(r.choice(["add", "sub", "mul", "max"]),
+                             [cur, r.choice(same)], {}, "f32")
+        if k < 0.7:
+            op = r.choice(["neg", "abs", "relu", "tanh", "sigmoid", "silu",
+                           "exp"])
+            if op == "exp":
+                cur = self.emit("tanh", [cur], {}, "f32")
+            return self.emit(op, [cur], {}, "f32")
+        c = self.const(self.compat_shape(cur.shape), "f32")
+        y = self.emit(r.choice(["add", "mul", "min"]), [cur, c], {}, "f32")
+        if y.shape != cur.shape:
+            raise Invalid("a region op changed the shape")
+        return y
+
+    def region(self, sources, steps, bounded=False):
+        """A closed region over placeholders of `sources` with `steps` ops
+        from the first: (placeholders, nodes, result)."""
+        saved, self.tent = self.tent, []
+        try:
+            phs = []
+            for i, src in enumerate(sources):
+                ph = Node("capture", [], {"index": i}, src.dtype, src.shape)
+                ph.out.data, ph.out.err = src.data, src.err
+                phs.append(ph)
+            cur = phs[0].out
+            for _ in range(steps):
+                cur = self.region_step(cur, [p.out for p in phs], bounded)
+            return phs, self.tent, cur
+        finally:
+            self.tent = saved
+
+    def g_if(self):
+        r = self.rng
+        a = self.pick(lambda v: v.dtype in ("f32", "i32"))
+        # The condition: a reduction of some float value compared with a
+        # threshold half a unit away from it.
+        b = self.pick(lambda v: v.dtype == "f32" and numel(v.shape) > 0)
+        s = self.emit("reduce", [b], {"kind": r.choice(["sum", "max"]),
+                                      "axes": list(range(len(b.shape))),
+                                      "keepdims": False}, "f32")
+        t = self.const((), "f32",
+                       round(float(s.data) + r.choice([-0.5, 0.5]), 3))
+        c = self.emit("compare", [s, t], {"dir": r.choice(["lt", "gt"])}, "i1")
+        sources = [a]
+        others = [v for v in self.pool if v is not a and v.shape == a.shape
+                  and v.dtype == a.dtype]
+        if others and r.random() < 0.4:
+            sources.append(r.choice(others))
+        then = self.region(sources, r.randint(1, 3))
+        other = self.region(sources, r.randint(0, 2))
+        if then[2].shape != a.shape or other[2].shape != a.shape:
+            raise Invalid("branches of different shapes")
+        return self.emit("if", [c] + sources, {"then": then, "else": other},
+                         a.dtype, a.shape)
+
+    def g_loop(self):
+        r = self.rng
+        x = self.pick(lambda v: v.dtype in ("f32", "i32"))
+        body = self.region([x], r.randint(1, 2), bounded=True)
+        return self.emit("loop", [x], {"trips": r.choice([0, 1, 2, 3, 5]),
+                                       "body": body}, x.dtype, x.shape)
+
     GENS = [("binary", 24), ("unary", 22), ("select", 5), ("cast", 5),
             ("matmul", 9), ("transpose", 5), ("reshape", 6),
             ("broadcast_to", 4), ("concat", 5), ("slice", 5), ("reduce", 8),
-            ("softmax", 4), ("conv", 16), ("pool", 8)]
+            ("softmax", 4), ("conv", 16), ("pool", 8), ("if", 5),
+            ("loop", 4)]
 
     # -- the program ----------------------------------------------------------
 
