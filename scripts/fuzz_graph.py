@@ -7,12 +7,13 @@
 Program I of a run (I = 0 .. N-1) is generated from `random.Random` seeded
 with (S, I) alone, so `--seed S --only I` regenerates exactly one program.
 Each program is a `func.func @main` with 1-3 tensor arguments (f32 mostly,
-sometimes i32; ranks 0-4, dims 1-7, some of them 1 to exercise broadcasting;
+sometimes i32 or i64; ranks 0-4, dims 1-7, some of them 1 to exercise broadcasting;
 or an NCHW image with H and W up to 18)
 and 1-8 randomly chosen ops (plus the helper ops some of them need), drawn
 from the ops of docs/Dialects/Graph.md: add sub mul div max min, neg abs exp
 log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, compare + select,
-cast f32 <-> i32, matmul (1-D, 2-D, batched, broadcast batch), transpose,
+cast f32 <-> i32/i64, i32 <-> i64 and f32 -> f16/bf16 -> f32 round trips
+(a rounding closer to a tie than the error bound is not drawn), matmul (1-D, 2-D, batched, broadcast batch), transpose,
 reshape (with and without -1), broadcast_to, concat, slice, reduce
 sum/mean/max/min (keepdims or not), softmax, conv2d (kernels 1x1 to 7x7,
 strides 1-3, symmetric or asymmetric padding, dilations, grouped and
@@ -100,6 +101,24 @@ ZERO_DIM_P = 0.0
 # and generator weights that replace the defaults (--weight NAME=W).
 IMAGE_P = 0.3
 GEN_WEIGHTS = {}
+
+
+# Integer element types and their NumPy types; f16 and bf16 values appear
+# only between a cast from f32 and the cast back (round trips).
+NP_INT = {"i32": np.int32, "i64": np.int64}
+INTS = tuple(NP_INT)
+HALF = ("f16", "bf16")
+
+
+def round_half(x, dtype):
+    """x (float64, rounded to f32 first, as the program holds it) rounded to
+    f16 or bf16 (nearest, ties to even), as float64."""
+    x32 = np.asarray(x, dtype=np.float32)
+    if dtype == "f16":
+        return x32.astype(np.float16).astype(np.float64)
+    bits = x32.view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
 class Invalid(Exception):
@@ -636,9 +655,20 @@ def evaluate_node(n):
         r = np.where(c, t, f)
         o.data = r
         o.err = np.where(c, E[1], E[2]) + np.zeros(r.shape)
+    elif op == "cast" and o.dtype in HALF:
+        x, ex = X[0], E[0]
+        if x.size and np.max(np.abs(x) + ex) > 60000:
+            raise Invalid("beyond the f16 range")
+        r = round_half(x, o.dtype)
+        # The program's f32 value is within the error bound of x: both ends
+        # must round alike.
+        if np.any(round_half(x - SAFETY * ex, o.dtype) !=
+                  round_half(x + SAFETY * ex, o.dtype)):
+            raise Invalid("a %s rounding too close to call" % o.dtype)
+        o.data, o.err = r, np.zeros(r.shape)
     elif op == "cast":
         x = X[0]
-        if o.dtype == "i32":
+        if o.dtype in INTS:
             ex = E[0]
             if x.size and np.max(np.abs(x)) > ICAP:
                 raise Invalid("cast of a large value")
@@ -840,7 +870,7 @@ def tstr(shape, dtype):
 
 
 def fmt_scalar(x, dtype):
-    if dtype == "i32":
+    if dtype in INTS:
         return str(int(x))
     x = float(np.float32(x))
     if x == 0:
@@ -1035,7 +1065,8 @@ class Gen:
     def rand_data(self, shape, dtype):
         if dtype == "f32":
             return f32(self.np.uniform(-2.0, 2.0, shape))
-        return self.np.integers(-8, 8, shape, endpoint=True).astype(np.int32)
+        return self.np.integers(-8, 8, shape, endpoint=True).astype(
+            NP_INT[dtype])
 
     def const(self, shape, dtype, value=None):
         r = self.rng
@@ -1049,11 +1080,12 @@ class Gen:
                 value = r.choice([0, 1, 1, 2, -1, r.randint(-4, 4)])
         if splat:
             data = np.full(shape, value, dtype=np.float32 if dtype == "f32"
-                           else np.int32)
+                           else NP_INT[dtype])
         elif dtype == "f32":
             data = f32(np.round(self.np.uniform(-2.0, 2.0, shape), 3))
         else:
-            data = self.np.integers(-4, 4, shape, endpoint=True).astype(np.int32)
+            data = self.np.integers(-4, 4, shape, endpoint=True).astype(
+                NP_INT[dtype])
         return self.emit("const", [], {"data": data, "splat": splat}, dtype,
                          shape)
 
@@ -1129,7 +1161,7 @@ class Gen:
             a, b = b, a
         c = self.emit("compare", [a, b],
                       {"dir": r.choice(["eq", "ne", "lt", "le", "gt", "ge"])}, "i1")
-        dt = a.dtype if r.random() < 0.7 else r.choice(["f32", "i32"])
+        dt = a.dtype if r.random() < 0.7 else r.choice(["f32", "i32", "i64"])
         t = self.partner(c, dt, 0.8)
         if r.random() < 0.2:
             f = t
@@ -1147,19 +1179,26 @@ class Gen:
 
     def g_cast(self):
         r = self.rng
-        a = self.pick(lambda v: v.dtype in ("f32", "i32"))
+        a = self.pick(lambda v: v.dtype in ("f32",) + INTS)
         if a.dtype == "f32":
+            if r.random() < 0.35:
+                # A round trip through f16 or bf16.
+                h = self.emit("cast", [a], {}, r.choice(HALF))
+                return self.emit("cast", [h], {}, "f32")
             if r.random() < 0.6:
                 a = self.emit("mul", [a, self.const((), "f32",
                                                     r.choice([3.0, 4.0, 7.5]))],
                               {}, "f32")
-            return self.emit("cast", [a], {}, "i32")
+            return self.emit("cast", [a], {}, r.choice(INTS))
+        if r.random() < 0.3:
+            return self.emit("cast", [a], {},
+                             "i64" if a.dtype == "i32" else "i32")
         return self.emit("cast", [a], {}, "f32")
 
     def g_matmul(self):
         r = self.rng
-        dt = "f32" if r.random() < 0.8 else "i32"
-        if dt == "i32" and not any(v.dtype == "i32" and v.shape for v in self.pool):
+        dt = "f32" if r.random() < 0.8 else r.choice(INTS)
+        if dt != "f32" and not any(v.dtype == dt and v.shape for v in self.pool):
             dt = "f32"
         x = self.pick(lambda v: v.dtype == dt and len(v.shape) >= 1)
         as_lhs = r.random() < 0.7
@@ -1358,7 +1397,7 @@ class Gen:
         r = self.rng
         kind = r.choice(["max", "max", "avg"])
         x = self.pick(lambda v: len(v.shape) == 4 and
-                      (v.dtype == "f32" or (kind == "max" and v.dtype == "i32")))
+                      (v.dtype == "f32" or (kind == "max" and v.dtype in INTS)))
         h, w = x.shape[2:]
         kh, kw = r.choice([(2, 2), (2, 2), (3, 3), (3, 3), (1, 2), (3, 2),
                            (4, 4), (5, 5)])
@@ -1386,12 +1425,13 @@ class Gen:
         a binary op with a constant or another placeholder of its type.
         `bounded`: only ops that keep values in range when repeated."""
         r = self.rng
-        if cur.dtype == "i32":
+        if cur.dtype in INTS:
             op = r.choice(["neg", "abs", "relu", "add", "max"])
             if op in ("neg", "abs", "relu"):
-                return self.emit(op, [cur], {}, "i32")
-            return self.emit(op, [cur, self.const((), "i32",
-                                                  r.randint(-3, 3))], {}, "i32")
+                return self.emit(op, [cur], {}, cur.dtype)
+            return self.emit(op, [cur, self.const((), cur.dtype,
+                                                  r.randint(-3, 3))], {},
+                             cur.dtype)
         if bounded:
             k = r.random()
             if k < 0.4:
@@ -1439,7 +1479,7 @@ class Gen:
 
     def g_if(self):
         r = self.rng
-        a = self.pick(lambda v: v.dtype in ("f32", "i32"))
+        a = self.pick(lambda v: v.dtype in ("f32",) + INTS)
         # The condition: a reduction of some float value compared with a
         # threshold half a unit away from it.
         b = self.pick(lambda v: v.dtype == "f32" and numel(v.shape) > 0)
@@ -1463,7 +1503,7 @@ class Gen:
 
     def g_loop(self):
         r = self.rng
-        x = self.pick(lambda v: v.dtype in ("f32", "i32"))
+        x = self.pick(lambda v: v.dtype in ("f32",) + INTS)
         body = self.region([x], r.randint(1, 2), bounded=True)
         return self.emit("loop", [x], {"trips": r.choice([0, 1, 2, 3, 5]),
                                        "body": body}, x.dtype, x.shape)
@@ -1491,7 +1531,8 @@ class Gen:
             while numel(base) > MAX_ELEMS:
                 base = base[:2] + (base[3], max(base[2] // 2, 1))
         for i in range(nargs):
-            dt = "f32" if r.random() < 0.85 else "i32"
+            k = r.random()
+            dt = "f32" if k < 0.85 else "i32" if k < 0.95 else "i64"
             k = r.random()
             if i == 0 or k < 0.3:
                 shape = base
@@ -1530,7 +1571,7 @@ class Gen:
         # (up to 3 results); sometimes an unused value is left for DCE.
         used = {id(v) for n in self.nodes for v in n.ins}
         sinks = [n.out for n in self.nodes if n.op not in ("arg", "const")
-                 and id(n.out) not in used and n.out.dtype != "i1"
+                 and id(n.out) not in used and n.out.dtype not in ("i1",) + HALF
                  and n.out is not self.last]
         r.shuffle(sinks)
         outs = [self.last] + sinks[:r.choice([0, 1, 2, 2, 2])]
@@ -1541,7 +1582,7 @@ class Gen:
     def commit(self):
         for n in self.tent:
             self.nodes.append(n)
-            if n.out.dtype != "i1":
+            if n.out.dtype not in ("i1",) + HALF:
                 self.pool.append(n.out)
         self.tent = []
 
@@ -1601,8 +1642,10 @@ class Case:
         for i, v in enumerate(prog.outputs):
             if v.dtype == "f32":
                 want = f32(v.data)
+            elif v.dtype == "f16":
+                want = v.data.astype(np.float16)
             else:
-                want = v.data.astype(np.int32)
+                want = v.data.astype(NP_INT.get(v.dtype, np.int32))
             np.save(os.path.join(workdir, "expected%d.npy" % i),
                     np.array(want, order="C", copy=True))
             self.flags.append("--expected-output=@expected%d.npy" % i)
@@ -1744,7 +1787,7 @@ def candidates(prog):
     # Return an earlier value instead.
     for i in ops:
         n = prog.nodes[i]
-        if n.out.dtype == "i1" or n.out in prog.outputs:
+        if n.out.dtype in ("i1", "bf16") or n.out in prog.outputs:
             continue
         for j in range(len(prog.outputs)):
             p, m = copy_program(prog)
@@ -1760,12 +1803,12 @@ def candidates(prog):
     # Cut: an op's result becomes an argument (or a constant) holding its data.
     for i in ops:
         n = prog.nodes[i]
-        if n.out.dtype == "i1":
+        if n.out.dtype in ("i1",) + HALF:
             continue
         for as_const in (False, True):
             p, m = copy_program(prog)
             data = (f32(n.out.data) if n.out.dtype == "f32"
-                    else n.out.data.astype(np.int32))
+                    else n.out.data.astype(NP_INT[n.out.dtype]))
             if as_const:
                 new = Node("const", [], {"data": data, "splat": False},
                            n.out.dtype, n.out.shape)
