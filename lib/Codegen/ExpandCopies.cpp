@@ -1,11 +1,13 @@
-//===- ExpandCopies.cpp - graph-cpu-expand-copies --------------------------===//
+//===- ExpandCopies.cpp - graph-cpu-expand-copies
+//--------------------------===//
 //
 // memref.copy between strided buffers -> scf.for loops of loads and stores.
 // finalize-memref-to-llvm lowers a copy between contiguous buffers to a
 // memcpy, and any other to a call of the runtime's memrefCopy, which copies
 // element by element through the descriptors (a packed panel row of 16
-// floats cost a call and ~1 us). Loops with static bounds let LLVM
-// vectorize the innermost dim instead.
+// floats cost a call and ~1 us). Loops let LLVM vectorize the innermost
+// dim instead, and leave AOT objects without a call into MLIR's runtime
+// library (a dynamic concat's strided copies needed it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,16 +35,22 @@ bool isContiguous(MemRefType type) {
          type.areTrailingDimsContiguous(type.getRank());
 }
 
-/// Replaces `copy` with a loop nest over its (static) shape.
+/// Replaces `copy` with a loop nest over its shape (dynamic sizes read
+/// from the source).
 void expand(RewriterBase &rewriter, memref::CopyOp copy) {
   auto type = cast<MemRefType>(copy.getSource().getType());
   Location loc = copy.getLoc();
   rewriter.setInsertionPoint(copy);
-  SmallVector<Value> ivs;
+  SmallVector<Value> ivs, bounds;
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (int64_t size : type.getShape()) {
-    Value ub = arith::ConstantIndexOp::create(rewriter, loc, size);
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    bounds.push_back(
+        ShapedType::isDynamic(size)
+            ? memref::DimOp::create(rewriter, loc, copy.getSource(), d)
+                  .getResult()
+            : arith::ConstantIndexOp::create(rewriter, loc, size).getResult());
+  for (Value ub : bounds) {
     auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
     rewriter.setInsertionPointToStart(loop.getBody());
     ivs.push_back(loop.getInductionVar());
@@ -61,8 +69,7 @@ struct GraphCPUExpandCopiesPass
     getOperation().walk([&](memref::CopyOp copy) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
-      if (!source || !target || !source.hasStaticShape() ||
-          source.getRank() == 0)
+      if (!source || !target || source.getRank() == 0)
         return;
       if (isContiguous(source) && isContiguous(target))
         return;

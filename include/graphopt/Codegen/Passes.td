@@ -260,10 +260,12 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
     elements one by one through their descriptors: tens of cycles per
     element, and a call per copy. Bufferization emits such copies for
     slices written out of place (the columns of a split matmul, a 16-wide
-    row of a packed panel). This pass expands every such copy with a
-    static shape into a loop nest of loads and stores, whose innermost loop
-    LLVM vectorizes and unrolls. Contiguous copies are left alone: they
-    become `memcpy`.
+    row of a packed panel, a dynamic concat's operands). This pass expands
+    every such copy of rank >= 1 into a loop nest of loads and stores
+    (dynamic bounds read from the source with `memref.dim`), whose
+    innermost loop LLVM vectorizes and unrolls; compiled code then never
+    calls `memrefCopy`, so ahead-of-time objects need only libc and libm.
+    Contiguous copies are left alone: they become `memcpy`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -15,3 +15,9 @@ func.func @mask(%v: tensor<4xi32>) -> tensor<4xi1> {
 func.func @"not.c"(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %x : tensor<2xf32>
 }
+// A dynamic concat, whose operands are copied into column slices of the
+// result (strided copies, once calls of MLIR's runtime memrefCopy).
+func.func @concat(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> tensor<?x6xf32> {
+  %r = graph.concat %x, %y axis = 1 : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x6xf32>
+  return %r : tensor<?x6xf32>
+}
