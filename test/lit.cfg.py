@@ -48,6 +48,7 @@ config.environment["GRAPHOPT_CACHE_DIR"] = "off"
 
 tool_dirs = [config.graphopt_tools_dir, config.llvm_tools_dir]
 tools = ["graph-opt", "graph-run", "mlir-opt", "mlir-translate", "llc", "llvm-nm",
+         "llvm-objdump",
          "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

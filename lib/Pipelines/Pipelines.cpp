@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 
 using namespace mlir;
 using namespace mlir::graphopt;
@@ -44,6 +45,40 @@ int64_t mlir::graphopt::getHostVectorWidth() {
   if (features.lookup("avx512f"))
     return 16;
   if (features.lookup("avx2") || features.lookup("avx"))
+    return 8;
+  return 4;
+}
+
+int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
+                                             llvm::StringRef features) {
+  if ((cpu.empty() || cpu == "host") &&
+      (features.empty() || features == "host"))
+    return getHostVectorWidth();
+  // The CPU's features (the host's for "host", none for an unknown name:
+  // the backend reports that), then the explicit ones, in order.
+  llvm::StringMap<bool> has;
+  if (cpu.empty() || cpu == "host") {
+    has = llvm::sys::getHostCPUFeatures();
+  } else {
+    llvm::SmallVector<llvm::StringRef> cpuFeatures;
+    llvm::X86::getFeaturesForCPU(cpu, cpuFeatures, /*NeedPlus=*/false);
+    for (llvm::StringRef f : cpuFeatures)
+      has[f] = true;
+  }
+  if (features != "host") {
+    llvm::SmallVector<llvm::StringRef> items;
+    features.split(items, ',', -1, false);
+    for (llvm::StringRef f : items) {
+      f = f.trim();
+      if (f.consume_front("+"))
+        has[f] = true;
+      else if (f.consume_front("-"))
+        has[f] = false;
+    }
+  }
+  if (has.lookup("avx512f"))
+    return 16;
+  if (has.lookup("avx2") || has.lookup("avx"))
     return 8;
   return 4;
 }
@@ -129,7 +164,9 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   if (options.vectorize) {
     GraphCPUTileAndVectorizePassOptions tv;
     tv.vectorWidth =
-        options.vectorWidth > 0 ? options.vectorWidth : getHostVectorWidth();
+        options.vectorWidth > 0
+            ? options.vectorWidth
+            : getTargetVectorWidth(options.targetCPU, options.targetFeatures);
     tv.l1CacheBytes = options.l1CacheBytes;
     tv.l2CacheBytes = options.l2CacheBytes;
     fn.addPass(createGraphCPUTileAndVectorizePass(tv));

@@ -69,7 +69,7 @@ struct CompilePipelineOptions
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("f32 lanes per SIMD register (16: AVX-512, 8: AVX2; 0: "
-                     "from the host CPU)"),
+                     "from target-cpu / target-features, else the host CPU)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> l1CacheBytes{
       *this, "l1-cache-bytes",
@@ -187,6 +187,11 @@ void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 /// The vector width (f32 lanes) of the host CPU: 16 with AVX-512, 8 with AVX2
 /// or AVX, 4 otherwise.
 int64_t getHostVectorWidth();
+
+/// The same for the CPU code is generated for (the pipeline's target-cpu
+/// and target-features: an x86 CPU name such as x86-64-v3 or znver4, and
+/// "+avx512f,-avx2"-style features; empty or "host": the host's).
+int64_t getTargetVectorWidth(llvm::StringRef cpu, llvm::StringRef features);
 
 /// Registers `graph-optimize-pipeline`, `graph-compile-pipeline`,
 /// `graph-cpu-pipeline` and `graph-cuda-pipeline` for textual

@@ -21,3 +21,9 @@ func.func @concat(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> tensor<?x6xf32> {
   %r = graph.concat %x, %y axis = 1 : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x6xf32>
   return %r : tensor<?x6xf32>
 }
+// A 64x64 matmul with ReLU, for objects compiled for a named CPU.
+func.func @matmul(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %m = graph.matmul %x, %w : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %r = graph.relu %m : tensor<64x64xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
