@@ -240,6 +240,8 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
       ro.objectFile = value.str();
     else if (key == "header-file")
       ro.headerFile = value.str();
+    else if (key == "compile-threads")
+      ok = !value.getAsInteger(10, ro.compileThreads);
     else if (key == "dump-llvm-ir")
       ro.dumpLLVMIR = value.str();
     else if (key == "shared-libs") {

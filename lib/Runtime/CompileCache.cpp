@@ -2,10 +2,11 @@
 //
 // An entry file:
 //
-//   "GOPTCC01"  u64 checksum  u64 constant count  u64 object size
+//   "GOPTCC02"  u64 checksum  u64 constant count  u64 object size
 //   per constant: u64 name size, name, u64 data size, zeros to a 64-byte
 //                 boundary, data
-//   the object code
+//   the object code (Runner.cpp frames the program's objects in it: u64
+//   count, u64 size of each, their bytes)
 //
 // The checksum is xxh3 over the xxh3 of each constant (name and data) and
 // of the object, in order: a truncated or overwritten entry fails it.
@@ -37,7 +38,7 @@
 using namespace mlir;
 using namespace mlir::graphopt::runtime;
 
-static constexpr char kMagic[8] = {'G', 'O', 'P', 'T', 'C', 'C', '0', '1'};
+static constexpr char kMagic[8] = {'G', 'O', 'P', 'T', 'C', 'C', '0', '2'};
 static constexpr size_t kAlign = 64;
 static constexpr char kSuffix[] = ".gobj";
 

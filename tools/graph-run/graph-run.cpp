@@ -155,6 +155,12 @@ static cl::opt<std::string> emitObject(
              "file (position independent; for cuda with the device code "
              "embedded) exporting _mlir_ciface_<entry>; see docs/AOT.md"),
     cl::init(""), cl::cat(category));
+static cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("CPU JIT: threads for LLVM code generation (the module is split "
+             "by function into parts; the code does not depend on the "
+             "count); default 0: the cores the process may use"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string> emitHeader(
     "emit-header",
     cl::desc("With --emit-object: also write a C header for the object's "
@@ -270,6 +276,7 @@ int main(int argc, char **argv) {
   if (!emitHeader.empty() && emitObject.empty())
     return fail("--emit-header describes an object: give --emit-object too");
   options.headerFile = emitHeader;
+  options.compileThreads = compileThreads;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);
   options.optLevel = optLevel;

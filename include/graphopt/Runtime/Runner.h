@@ -88,6 +88,10 @@ struct RunnerOptions {
   bool compileOnly = false;
   /// LLVM optimization level for the JIT (0-3).
   unsigned optLevel = 3;
+  /// CPU JIT: threads LLVM code generation runs on (the module is split
+  /// into parts by function; the code is the same for any count); 0: the
+  /// cores this process may use.
+  unsigned compileThreads = 0;
   /// Print per-pass and per-phase timing to stderr.
   bool timing = false;
   /// Write the LLVM IR handed to the JIT (after LLVM optimization) here.
