@@ -39,6 +39,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -465,6 +466,41 @@ cacheConfiguration(const RunnerOptions &options,
 }
 
 static std::string frameObjects(llvm::ArrayRef<std::string> objects);
+
+/// Records in `stats` how storing the compiled program in the cache went;
+/// a failure is also a warning, once per process (a read-only cache
+/// directory is not worth one per compile).
+static void noteCacheStore(Runner::CompileStats &stats, llvm::Error stored,
+                           const CompileCache &cache, StringRef key) {
+  if (stored) {
+    stats.cache = Runner::CompileStats::Cache::NotStored;
+    stats.cacheNote = llvm::toString(std::move(stored));
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true))
+      llvm::errs() << "graphopt: warning: " << stats.cacheNote
+                   << " (compiled programs are not cached; set "
+                      "GRAPHOPT_CACHE_DIR to a writable directory, or to "
+                      "'off')\n";
+    return;
+  }
+  stats.cache = Runner::CompileStats::Cache::Stored;
+  stats.cacheNote = cache.entryPath(key);
+}
+
+/// --timing's report of a compile: the phases' seconds (`llvmPhase`
+/// describes the LLVM phase) and what the cache did.
+static void printCompileTiming(const Runner::CompileStats &stats,
+                               StringRef llvmPhase) {
+  llvm::errs() << llvm::format("graphopt: lowering %.3f s, ",
+                               stats.lowerSeconds)
+               << llvmPhase << "\n";
+  if (stats.cache == Runner::CompileStats::Cache::Stored)
+    llvm::errs() << "graphopt: compile cache: stored " << stats.cacheNote
+                 << "\n";
+  else if (stats.cache == Runner::CompileStats::Cache::NotStored)
+    llvm::errs() << "graphopt: compile cache: not stored (" << stats.cacheNote
+                 << ")\n";
+}
 
 /// Step 9 (cache miss): the object code the engine compiled and the
 /// constants it addresses, as the entry of `key`.
@@ -1117,33 +1153,15 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
         constants.push_back(
             {c.name,
              llvm::ArrayRef<char>(static_cast<const char *>(c.data), c.size)});
-      if (llvm::Error e =
-              cache->store(cacheKey, frameObjects(*objects), constants)) {
-        runner->stats.cache = CompileStats::Cache::NotStored;
-        runner->stats.cacheNote = llvm::toString(std::move(e));
-        static std::atomic<bool> warned{false};
-        if (!warned.exchange(true))
-          llvm::errs() << "graphopt: warning: " << runner->stats.cacheNote
-                       << " (compiled programs are not cached; set "
-                          "GRAPHOPT_CACHE_DIR to a writable directory, or "
-                          "to 'off')\n";
-      } else {
-        runner->stats.cache = CompileStats::Cache::Stored;
-        runner->stats.cacheNote = cache->entryPath(cacheKey);
-      }
+      noteCacheStore(runner->stats,
+                     cache->store(cacheKey, frameObjects(*objects), constants),
+                     *cache, cacheKey);
     }
-    if (options.timing) {
-      llvm::errs() << llvm::format("graphopt: lowering %.3f s, LLVM %.3f s "
-                                   "(%zu parts, %u threads)\n",
-                                   lowerTime, jitTime, objects->size(),
-                                   threads);
-      if (runner->stats.cache == CompileStats::Cache::Stored)
-        llvm::errs() << "graphopt: compile cache: stored "
-                     << runner->stats.cacheNote << "\n";
-      else if (runner->stats.cache == CompileStats::Cache::NotStored)
-        llvm::errs() << "graphopt: compile cache: not stored ("
-                     << runner->stats.cacheNote << ")\n";
-    }
+    if (options.timing)
+      printCompileTiming(runner->stats,
+                         llvm::formatv("LLVM {0:f3} s ({1} parts, {2} threads)",
+                                       jitTime, objects->size(), threads)
+                             .str());
     return runner;
   }
   auto engine = createEngine(module, options, libs, *externals,
@@ -1168,34 +1186,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     return runner->cuda->error("loading the kernels failed");
   double jitTime = secondsSince(t1);
   runner->stats.jitSeconds = jitTime;
-  if (cache) {
-    if (llvm::Error e = storeInCache(*cache, cacheKey, *runner->engine,
-                                     *externals)) {
-      runner->stats.cache = CompileStats::Cache::NotStored;
-      runner->stats.cacheNote = llvm::toString(std::move(e));
-      // Once per process: a read-only cache directory is not worth a
-      // warning per compile.
-      static std::atomic<bool> warned{false};
-      if (!warned.exchange(true))
-        llvm::errs() << "graphopt: warning: " << runner->stats.cacheNote
-                     << " (compiled programs are not cached; set "
-                        "GRAPHOPT_CACHE_DIR to a writable directory, or to "
-                        "'off')\n";
-    } else {
-      runner->stats.cache = CompileStats::Cache::Stored;
-      runner->stats.cacheNote = cache->entryPath(cacheKey);
-    }
-  }
-  if (options.timing) {
-    llvm::errs() << llvm::format(
-        "graphopt: lowering %.3f s, LLVM JIT %.3f s\n", lowerTime, jitTime);
-    if (runner->stats.cache == CompileStats::Cache::Stored)
-      llvm::errs() << "graphopt: compile cache: stored "
-                   << runner->stats.cacheNote << "\n";
-    else if (runner->stats.cache == CompileStats::Cache::NotStored)
-      llvm::errs() << "graphopt: compile cache: not stored ("
-                   << runner->stats.cacheNote << ")\n";
-  }
+  if (cache)
+    noteCacheStore(runner->stats,
+                   storeInCache(*cache, cacheKey, *runner->engine, *externals),
+                   *cache, cacheKey);
+  if (options.timing)
+    printCompileTiming(runner->stats,
+                       llvm::formatv("LLVM JIT {0:f3} s", jitTime).str());
   return runner;
 }
 
