@@ -1,5 +1,4 @@
-//===- ExpandCopies.cpp - graph-cpu-expand-copies
-//--------------------------===//
+//===- ExpandCopies.cpp - graph-cpu-expand-copies -----------------------===//
 //
 // memref.copy between strided buffers -> scf.for loops of loads and stores.
 // finalize-memref-to-llvm lowers a copy between contiguous buffers to a

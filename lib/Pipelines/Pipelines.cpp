@@ -40,8 +40,9 @@ static void buildLoopsToLLVM(OpPassManager &pm,
                              const CompilePipelineOptions &options,
                              bool gpuRuntime = false);
 
-int64_t mlir::graphopt::getHostVectorWidth() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+/// f32 lanes per SIMD register of a CPU with `features`: 16 with AVX-512,
+/// 8 with AVX2 or AVX, 4 otherwise.
+static int64_t vectorWidthOf(const llvm::StringMap<bool> &features) {
   if (features.lookup("avx512f"))
     return 16;
   if (features.lookup("avx2") || features.lookup("avx"))
@@ -49,11 +50,12 @@ int64_t mlir::graphopt::getHostVectorWidth() {
   return 4;
 }
 
+int64_t mlir::graphopt::getHostVectorWidth() {
+  return vectorWidthOf(llvm::sys::getHostCPUFeatures());
+}
+
 int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
                                              llvm::StringRef features) {
-  if ((cpu.empty() || cpu == "host") &&
-      (features.empty() || features == "host"))
-    return getHostVectorWidth();
   // The CPU's features (the host's for "host", none for an unknown name:
   // the backend reports that), then the explicit ones, in order.
   llvm::StringMap<bool> has;
@@ -76,11 +78,7 @@ int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
         has[f] = false;
     }
   }
-  if (has.lookup("avx512f"))
-    return 16;
-  if (has.lookup("avx2") || has.lookup("avx"))
-    return 8;
-  return 4;
+  return vectorWidthOf(has);
 }
 
 void mlir::graphopt::buildGraphOptimizePipeline(

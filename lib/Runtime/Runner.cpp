@@ -52,17 +52,17 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
-#include <thread>
 
 #include <atomic>
 #include <chrono>
-#include <sched.h>
-#include <unistd.h>
-#include <functional>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <sched.h>
 #include <set>
+#include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::graphopt::runtime;
@@ -502,12 +502,10 @@ static void printCompileTiming(const Runner::CompileStats &stats,
                  << ")\n";
 }
 
-/// Step 9 (cache miss): the object code the engine compiled and the
-/// constants it addresses, as the entry of `key`.
-static llvm::Error storeInCache(CompileCache &cache, StringRef key,
-                                ExecutionEngine &engine,
-                                llvm::ArrayRef<ExternalConstant> externals) {
-  // ExecutionEngine hands its object out only as a file.
+/// The object code `engine` compiled (ExecutionEngine hands it out only as
+/// a file, written in the cache's directory).
+static llvm::Expected<std::string> engineObject(CompileCache &cache,
+                                                ExecutionEngine &engine) {
   auto file = cache.temporaryFile();
   if (!file)
     return file.takeError();
@@ -520,13 +518,20 @@ static llvm::Error storeInCache(CompileCache &cache, StringRef key,
   if (!object || (*object)->getBufferSize() == 0)
     return llvm::createStringError("the JIT's object code could not be "
                                    "read back for the compile cache");
+  return (*object)->getBuffer().str();
+}
+
+/// Step 9 (cache miss): the program's objects and the constants they
+/// address, as the entry of `key`.
+static llvm::Error storeInCache(CompileCache &cache, StringRef key,
+                                llvm::ArrayRef<std::string> objects,
+                                llvm::ArrayRef<ExternalConstant> externals) {
   std::vector<CachedConstant> constants;
   for (const ExternalConstant &c : externals)
     constants.push_back(
         {c.name, llvm::ArrayRef<char>(static_cast<const char *>(c.data),
                                       c.size)});
-  return cache.store(key, frameObjects({(*object)->getBuffer().str()}),
-                     constants);
+  return cache.store(key, frameObjects(objects), constants);
 }
 
 namespace {
@@ -543,6 +548,19 @@ static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachine() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   return llvm::orc::JITTargetMachineBuilder::detectHost();
+}
+
+/// hostMachine() and the data layout of its target.
+static llvm::Expected<
+    std::pair<llvm::orc::JITTargetMachineBuilder, llvm::DataLayout>>
+hostMachineAndLayout() {
+  auto jtmb = hostMachine();
+  if (!jtmb)
+    return jtmb.takeError();
+  auto layout = jtmb->getDefaultDataLayoutForTarget();
+  if (!layout)
+    return layout.takeError();
+  return std::make_pair(std::move(*jtmb), std::move(*layout));
 }
 
 /// The name of the packed wrapper ExecutionEngine adds for `fn`.
@@ -605,7 +623,7 @@ static llvm::Expected<std::string> compilePart(StringRef bitcode,
   return std::string(buffer.begin(), buffer.end());
 }
 
-/// The compile threads: `requested`, or (0) the cores this process may use.
+/// The cores this process may use (defined with the thread choice, step 3).
 static int64_t availableCores();
 
 /// Step 8 (CPU): the LLVM-dialect `module` as host objects. Its functions
@@ -627,14 +645,11 @@ compileObjects(ModuleOp module, StringRef entry, unsigned optLevel,
       translateModuleToLLVMIR(module, ctx);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
-  auto jtmb = hostMachine();
-  if (!jtmb)
-    return jtmb.takeError();
-  auto layout = jtmb->getDefaultDataLayoutForTarget();
-  if (!layout)
-    return layout.takeError();
-  llvmModule->setDataLayout(*layout);
-  llvmModule->setTargetTriple(jtmb->getTargetTriple());
+  auto host = hostMachineAndLayout();
+  if (!host)
+    return host.takeError();
+  llvmModule->setDataLayout(host->second);
+  llvmModule->setTargetTriple(host->first.getTargetTriple());
   llvm::Function *fn = llvmModule->getFunction(("_mlir_ciface_" + entry).str());
   if (!fn || fn->isDeclaration())
     return llvm::createStringError("no function _mlir_ciface_%s in the "
@@ -756,15 +771,13 @@ static llvm::Error loadObjects(LoadedProgram &parts,
                                llvm::ArrayRef<ExternalConstant> constants,
                                StringRef entry,
                                llvm::ArrayRef<std::string> libs) {
-  auto jtmb = hostMachine();
-  if (!jtmb)
-    return jtmb.takeError();
-  auto layout = jtmb->getDefaultDataLayoutForTarget();
-  if (!layout)
-    return layout.takeError();
+  auto host = hostMachineAndLayout();
+  if (!host)
+    return host.takeError();
+  const llvm::DataLayout &layout = host->second;
   auto jit =
       llvm::orc::LLJITBuilder()
-          .setJITTargetMachineBuilder(*jtmb)
+          .setJITTargetMachineBuilder(host->first)
           .setObjectLinkingLayerCreator(
               [](llvm::orc::ExecutionSession &session)
                   -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
@@ -785,7 +798,7 @@ static llvm::Error loadObjects(LoadedProgram &parts,
   if (!jit)
     return jit.takeError();
   llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
-  char prefix = layout->getGlobalPrefix();
+  char prefix = layout.getGlobalPrefix();
   for (const std::string &lib : libs) {
     auto generator =
         llvm::orc::DynamicLibrarySearchGenerator::Load(lib.c_str(), prefix);
@@ -798,8 +811,7 @@ static llvm::Error loadObjects(LoadedProgram &parts,
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
-  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
-                                        *layout);
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(), layout);
   if (llvm::Error e = main.define(llvm::orc::absoluteSymbols(
           runtimeSymbols(interner, constants))))
     return e;
@@ -1147,16 +1159,10 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
         runtimeAllocator ? _mlir_memref_to_llvm_free : std::free;
     double jitTime = secondsSince(t1);
     runner->stats.jitSeconds = jitTime;
-    if (cache) {
-      std::vector<CachedConstant> constants;
-      for (const ExternalConstant &c : *externals)
-        constants.push_back(
-            {c.name,
-             llvm::ArrayRef<char>(static_cast<const char *>(c.data), c.size)});
+    if (cache)
       noteCacheStore(runner->stats,
-                     cache->store(cacheKey, frameObjects(*objects), constants),
+                     storeInCache(*cache, cacheKey, *objects, *externals),
                      *cache, cacheKey);
-    }
     if (options.timing)
       printCompileTiming(runner->stats,
                          llvm::formatv("LLVM {0:f3} s ({1} parts, {2} threads)",
@@ -1186,10 +1192,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     return runner->cuda->error("loading the kernels failed");
   double jitTime = secondsSince(t1);
   runner->stats.jitSeconds = jitTime;
-  if (cache)
+  if (cache) {
+    auto object = engineObject(*cache, *runner->engine);
     noteCacheStore(runner->stats,
-                   storeInCache(*cache, cacheKey, *runner->engine, *externals),
+                   object ? storeInCache(*cache, cacheKey, *object, *externals)
+                          : object.takeError(),
                    *cache, cacheKey);
+  }
   if (options.timing)
     printCompileTiming(runner->stats,
                        llvm::formatv("LLVM JIT {0:f3} s", jitTime).str());
