@@ -240,8 +240,24 @@ struct OperandSource {
 /// activation that fusion tiling sliced per output tile), so that it is
 /// packed once, not once per tile. Stays at `operand` when the slice's
 /// offset along `cutDim` is not known to be a multiple of `multiple`.
+/// `v` without the slices that take all of it (a matmul split at a column
+/// remainder slices its A whole, and the remainder split again slices that
+/// slice whole).
+static Value skipWholeSlices(Value v) {
+  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!slice.getSourceType().hasStaticShape() ||
+        slice.getSourceType() != slice.getResultType() ||
+        !llvm::all_of(slice.getStaticOffsets(),
+                      [](int64_t o) { return o == 0; }))
+      break;
+    v = slice.getSource();
+  }
+  return v;
+}
+
 static OperandSource findSource(RewriterBase &rewriter, Value operand,
                                 int64_t cutDim, int64_t multiple) {
+  operand = skipWholeSlices(operand);
   OperandSource src{operand, rewriter.getIndexAttr(0)};
   int64_t kDim = 1 - cutDim;
   auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>();
@@ -259,7 +275,7 @@ static OperandSource findSource(RewriterBase &rewriter, Value operand,
       srcType.getDimSize(cutDim) % multiple != 0 ||
       !isMultipleOf(offsets[cutDim], multiple))
     return src;
-  return {slice.getSource(), offsets[cutDim]};
+  return {skipWholeSlices(slice.getSource()), offsets[cutDim]};
 }
 
 /// True when `operand` comes from a constant (through the slices

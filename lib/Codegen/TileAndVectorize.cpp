@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -284,6 +285,8 @@ struct GraphCPUTileAndVectorizePass
     if (!ShapedType::isDynamic(nCols) && nCols > block &&
         nCols % block != 0) {
       int64_t main = nCols / block * block;
+      if (succeeded(overlapNarrowTail(rewriter, op, main)))
+        return success();
       // A lane-wise consumer is split at the same column, so that each
       // half of the matmul can apply its half in registers.
       linalg::GenericOp epilogueHalves[2];
@@ -319,15 +322,27 @@ struct GraphCPUTileAndVectorizePass
             // The tail's slice is of the fill with the head inserted, at
             // columns the head does not cover.
             Value source = slice.getSource();
+            tensor::InsertSliceOp headInserted;
             if (auto insert = source.getDefiningOp<tensor::InsertSliceOp>();
                 insert && insert.getSource() == halves[0]->getResult(0) &&
-                getConstantIntValue(slice.getMixedOffsets()[nDim]) == main)
+                getConstantIntValue(slice.getMixedOffsets()[nDim]) == main) {
               source = insert.getDest();
+              headInserted = insert;
+            }
             if (source != fill.getResult(0))
               continue;
+            // The tail's output is a slice of the tensor the head is
+            // inserted into (whose dest becomes the unfilled tensor below),
+            // not of that tensor before the insertion: one-shot
+            // bufferization would then see the tail written into an older
+            // version of the head's buffer, and copy the head out of it.
+            // (Not with a split epilogue, whose halves are the results:
+            // the matmul halves' results must stay its only readers.)
             rewriter.setInsertionPoint(half);
             Value dest = tensor::ExtractSliceOp::create(
-                rewriter, slice.getLoc(), fill.getOutputs()[0],
+                rewriter, slice.getLoc(),
+                headInserted && !epilogueHalves[0] ? headInserted.getResult()
+                                                   : fill.getOutputs()[0],
                 slice.getMixedOffsets(), slice.getMixedSizes(),
                 slice.getMixedStrides());
             Value filled = linalg::FillOp::create(rewriter, fill.getLoc(),
@@ -473,6 +488,79 @@ struct GraphCPUTileAndVectorizePass
       }
     }
     return registerTile(rewriter, op, mr, nr);
+  }
+
+  /// A matmul whose columns after the whole blocks (`main`) are fewer than
+  /// a vector (49 = 32 + 16 + 1 tiles of a Winograd convolution on a 14x14
+  /// image; 196 = 6 x 32 + 4 pixels) computes them as one whole vector
+  /// ending at the last column, overlapping the block before it: the
+  /// overlapped columns are computed twice, to the same values. As blocks
+  /// of their own, one column ran the register kernel at a sixteenth of
+  /// its rate, from an A it did not pack (the 1-column remainder of a
+  /// [256 x 256] x [256 x 49] matmul took as long as its 32-column block).
+  /// Only for an output that starts as a zero fill (the result does not
+  /// depend on what is overwritten) with no lane-wise consumer (whose
+  /// epilogue the split matmul would apply in registers).
+  LogicalResult overlapNarrowTail(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t main) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+    if (!matmul || matmul.hasUserDefinedMaps() || !hasStaticLoops(op) ||
+        !op.hasPureTensorSemantics())
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t m = ranges[0], n = ranges[1], k = ranges[2];
+    if (main <= 0 || n - main >= vectorWidth || n < vectorWidth)
+      return failure();
+    linalg::FillOp fill = zeroFillOf(op.getDpsInitOperand(0)->get());
+    graphopt::LaneWiseEpilogue e;
+    if (!fill || (fuseMatmulEpilogues &&
+                  graphopt::matchLaneWiseUser(op->getResult(0), e)))
+      return failure();
+    Location loc = op.getLoc();
+    Value a = op.getDpsInputOperand(0)->get();
+    Value b = op.getDpsInputOperand(1)->get();
+    Value zero = fill.getInputs()[0];
+    auto columns = [&](Value v, int64_t col, int64_t rows, int64_t cols) {
+      auto type = cast<RankedTensorType>(v.getType());
+      return tensor::ExtractSliceOp::create(
+                 rewriter, loc,
+                 RankedTensorType::get({rows, cols}, type.getElementType()), v,
+                 ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(col)},
+                 ArrayRef<OpFoldResult>{rewriter.getIndexAttr(rows),
+                                        rewriter.getIndexAttr(cols)},
+                 ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                        rewriter.getIndexAttr(1)})
+          .getResult();
+    };
+    auto part = [&](Value dest, int64_t col,
+                    int64_t cols) -> std::pair<linalg::MatmulOp, Value> {
+      Value out = linalg::FillOp::create(rewriter, loc, zero,
+                                         columns(dest, col, m, cols))
+                      .getResult(0);
+      auto mm = linalg::MatmulOp::create(
+          rewriter, loc, TypeRange{out.getType()},
+          ValueRange{a, columns(b, col, k, cols)}, ValueRange{out});
+      Value inserted = tensor::InsertSliceOp::create(
+          rewriter, loc, mm.getResult(0), dest,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(col)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m),
+                                 rewriter.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(1)});
+      return {mm, inserted};
+    };
+    rewriter.setInsertionPoint(op);
+    // The tail's output is a slice of the tensor the head is inserted
+    // into, so that both are written in place in one buffer.
+    auto [head, withHead] = part(fill.getOutputs()[0], 0, main);
+    auto [tail, whole] = part(withHead, n - vectorWidth, vectorWidth);
+    rewriter.replaceOp(op, whole);
+    eraseIfUnused(rewriter, fill);
+    LogicalResult h = tileMatmul(rewriter, head);
+    LogicalResult t = tileMatmul(rewriter, tail);
+    return success(succeeded(h) && succeeded(t));
   }
 
   /// A single-row matmul (a matrix-vector product: a classifier or a
@@ -791,6 +879,45 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
+  /// Gives every linalg op that starts from a shared zero fill a fill of
+  /// its own, of a tensor.empty of its own. CSE merges the identical fills
+  /// of same-shaped outputs (the 16 matmuls of a Winograd convolution, a
+  /// layer's Q, K and V projections); a matmul then takes the fill over
+  /// (its register blocks start from zero) and inserts its result into the
+  /// fill's empty tensor, which the others insert into too: one-shot
+  /// bufferization then writes all but one of them into buffers of their
+  /// own and copies them back, element by element.
+  void unshareFills(RewriterBase &rewriter, func::FuncOp fn) {
+    SmallVector<linalg::FillOp> fills;
+    fn.walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse() &&
+          fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+        fills.push_back(fill);
+    });
+    for (linalg::FillOp fill : fills) {
+      auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+      SmallVector<OpOperand *> inits;
+      for (OpOperand &use : fill->getResult(0).getUses())
+        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(use.getOwner()) &&
+            cast<linalg::LinalgOp>(use.getOwner()).isDpsInit(&use))
+          inits.push_back(&use);
+      if (inits.size() < 2)
+        continue;
+      // The first keeps the original.
+      for (OpOperand *init : llvm::drop_begin(inits)) {
+        Operation *user = init->getOwner();
+        rewriter.setInsertionPoint(user);
+        auto ownEmpty = tensor::EmptyOp::create(
+            rewriter, empty.getLoc(), empty.getType(), empty.getDynamicSizes());
+        auto ownFill =
+            linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs(),
+                                   ValueRange{ownEmpty.getResult()});
+        rewriter.modifyOpInPlace(user,
+                                 [&] { init->set(ownFill.getResult(0)); });
+      }
+    }
+  }
+
   /// A copy whose input index along some dim is the innermost loop (times
   /// 1 or 2) plus other loops (`q + j`, `2q + j`: the im2col of a stride-1
   /// or stride-2 convolution) reads `vw` consecutive (or every other)
@@ -1045,6 +1172,7 @@ struct GraphCPUTileAndVectorizePass
       if (failed(applyPatternsGreedily(fn, std::move(uplift))))
         return signalPassFailure();
     }
+    unshareFills(rewriter, fn);
     // Slices of constants that matmuls read (a convolution's weight taps)
     // become constants, which the packed kernel packs at compile time.
     {
@@ -1145,6 +1273,20 @@ struct GraphCPUTileAndVectorizePass
     fn.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       hoistLoopInvariantSubsets(rewriter, loop);
+
+    // Every tensor.empty an allocation of its own (bufferization.
+    // alloc_tensor, which CSE does not merge): merged, the same-shaped
+    // outputs of independent ops (the 16 matmuls of a Winograd
+    // convolution, a layer's Q, K and V projections) are slices of one
+    // tensor, and one-shot bufferization writes all but one of them into a
+    // buffer of their own and copies them over, element by element.
+    SmallVector<tensor::EmptyOp> empties;
+    fn.walk([&](tensor::EmptyOp e) { empties.push_back(e); });
+    for (tensor::EmptyOp e : empties) {
+      rewriter.setInsertionPoint(e);
+      rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(
+          e, e.getType(), e.getDynamicSizes());
+    }
   }
 };
 

@@ -132,7 +132,9 @@ static void buildGraphToLinalg(OpPassManager &pm,
   // graph -> linalg on tensors; elementwise fusion (inside each group on
   // the CPU, where each group is then generated as one tiled loop nest).
   OpPassManager &fn = pm.nest<func::FuncOp>();
-  fn.addPass(createConvertGraphToLinalgPass());
+  ConvertGraphToLinalgPassOptions lowering;
+  lowering.winograd = cpu && options.winograd;
+  fn.addPass(createConvertGraphToLinalgPass(lowering));
   addUpstream(fn, "canonicalize");
   if (options.fuseElementwise) {
     fn.addPass(createGraphFuseElementwisePass());

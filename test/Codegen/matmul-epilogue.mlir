@@ -54,17 +54,44 @@ func.func @split_columns(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>, %res: 
   return %a : tensor<64x196xf32>
 }
 
-// Split without a consumer: the two halves write every element, so the
-// head is inserted into the unfilled output and no loop zero-fills the
-// whole 64 x 196 tensor (each half zeroes its own blocks in registers).
+// Split without a consumer: the 4 columns after the whole blocks are one
+// 16-column vector block ending at the last column, [180, 196), which
+// overlaps the 192-column part and computes columns 180-191 again (to the
+// same values: the output starts as a zero fill); both parts write into the
+// unfilled output, the tail into the tensor the head is inserted into, and
+// no loop zero-fills the whole 64 x 196 tensor (each part zeroes its own
+// blocks in registers).
 // CHECK-LABEL: func.func @split_plain
 // CHECK-NOT: -> (tensor<64x196xf32>)
 // CHECK: -> (tensor<64x192xf32>)
 // CHECK-NOT: -> (tensor<64x196xf32>)
-// CHECK: -> (tensor<64x4xf32>)
+// CHECK: %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [64, 192] [1, 1] : tensor<64x192xf32> into tensor<64x196xf32>
+// CHECK: tensor.extract_slice %arg1[0, 180] [128, 16] [1, 1] : tensor<128x196xf32> to tensor<128x16xf32>
+// CHECK: -> (tensor<64x16xf32>)
 // CHECK-NOT: -> (tensor<64x196xf32>)
+// CHECK: tensor.insert_slice %{{.+}} into %[[HEAD]][0, 180] [64, 16] [1, 1] : tensor<64x16xf32> into tensor<64x196xf32>
 // CHECK: return
 func.func @split_plain(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>) -> tensor<64x196xf32> {
   %m = graph.matmul %x, %w : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
   return %m : tensor<64x196xf32>
+}
+
+// Two same-shaped matmuls: CSE merged their zero fills (and the empty
+// tensors under them) before this pass. Each gets a fill of its own, and
+// empty tensors leave the pass as bufferization.alloc_tensor (which CSE
+// does not merge), so that each result has a buffer of its own, written in
+// place: merged, one-shot bufferization wrote the second into a new buffer
+// and copied it over element by element.
+// (Checked once copies are expanded into loops: copies between a buffer
+// and itself that bufferization leaves are folded by then.)
+// RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-after=graph-cpu-expand-copies -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUF
+// BUF-LABEL: func.func @same_shapes
+// BUF-COUNT-2: memref.alloc() {alignment = 64 : i64} : memref<64x196xf32>
+// BUF-NOT: memref.alloc() {{.*}} : memref<64x196xf32>
+// BUF-NOT: memref.load
+// BUF: return
+func.func @same_shapes(%x: tensor<64x128xf32>, %w1: tensor<128x196xf32>, %w2: tensor<128x196xf32>) -> (tensor<64x196xf32>, tensor<64x196xf32>) {
+  %a = graph.matmul %x, %w1 : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+  %b = graph.matmul %x, %w2 : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+  return %a, %b : tensor<64x196xf32>, tensor<64x196xf32>
 }

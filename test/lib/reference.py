@@ -1181,6 +1181,24 @@ def conv2d_direct_rgb(rng):
     return [x], [as_f32(conv2d(x, formula_weight((16, 3, 3, 3))))]
 
 
+# Winograd F(2x2, 3x3) (GraphToLinalg/Winograd.cpp), in
+# test/Integration/winograd.mlir; the weights are formula_weight's literal.
+@case
+def conv2d_winograd_odd(rng):
+    x = uniform(rng, (2, 16, 13, 11), -1, 1)
+    b = uniform(rng, (24,), -1, 1)
+    r = uniform(rng, (2, 24, 13, 11), -1, 1)
+    y = conv2d(x, formula_weight((24, 16, 3, 3)), b, (1, 1), (1, 1, 1, 1)) + f64(r)
+    return [x, b, r], [as_f32(np.maximum(y, 0))]
+
+
+@case
+def conv2d_winograd_asymmetric(rng):
+    x = uniform(rng, (1, 16, 15, 17), -1, 1)
+    return [x], [as_f32(conv2d(x, formula_weight((16, 16, 3, 3)), None,
+                               (1, 1), (2, 0, 1, 1)))]
+
+
 @case
 def conv2d_direct_pad(rng):
     x = uniform(rng, (1, 8, 15, 17), -1, 1)

@@ -38,6 +38,9 @@ class GPUDialect;
 namespace memref {
 class MemRefDialect;
 }
+namespace bufferization {
+class BufferizationDialect;
+}
 class RewritePatternSet;
 } // namespace mlir
 

@@ -63,7 +63,8 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::tensor::TensorDialect", "::mlir::affine::AffineDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
   let statistics = [
     Statistic<"numVectorized", "vectorized-ops", "linalg ops vectorized">,

@@ -47,8 +47,11 @@ namespace mlir::graphopt {
 #define GEN_PASS_DECL
 #include "graphopt/Conversion/Passes.h.inc"
 
-/// Patterns lowering every `graph` op to linalg/tensor/arith/math on tensors.
-void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// Patterns lowering every `graph` op to linalg/tensor/arith/math on tensors;
+/// `winograd`: 3x3 convolutions with constant weights as Winograd F(2x2,
+/// 3x3) where it is chosen (see the pass's `winograd` option).
+void populateGraphToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                             bool winograd = false);
 
 /// Patterns lowering `fusion.attention` to a flash-attention loop nest (scf
 /// loops over blocks of `blockRows` query rows and `blockCols` key/value

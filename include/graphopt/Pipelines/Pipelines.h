@@ -62,6 +62,14 @@ struct CompilePipelineOptions
                      "tiled online-softmax loop nest (off: attention is "
                      "expanded into matmul, softmax and elementwise ops)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("CPU: 3x3 stride-1 f32 convolutions with constant "
+                     "weights and enough channels and pixels as Winograd "
+                     "F(2x2, 3x3) (2.25x fewer multiplications; sums "
+                     "rounded in another order than the direct "
+                     "convolution's; convert-graph-to-linalg's winograd)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),

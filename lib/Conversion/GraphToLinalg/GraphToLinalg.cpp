@@ -1323,7 +1323,7 @@ struct ConvertGraphToLinalgPass
     target.addIllegalOp<fusion::CustomCallOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
-    populateGraphToLinalgConversionPatterns(patterns);
+    populateGraphToLinalgConversionPatterns(patterns, winograd);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
@@ -1333,7 +1333,7 @@ struct ConvertGraphToLinalgPass
 } // namespace
 
 void mlir::graphopt::populateGraphToLinalgConversionPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool winograd) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantLowering, CompareLowering, SelectLowering, CastLowering,
                MatMulLowering, TransposeLowering, ReshapeLowering,
@@ -1351,7 +1351,7 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
            UnaryLowering<ErfOp>, UnaryLowering<HardSwishOp>,
            UnaryLowering<HardSigmoidOp>, UnaryLowering<LeakyReluOp>,
            UnaryLowering<ClampOp>>(ctx);
-  populateNNLoweringPatterns(patterns);
+  populateNNLoweringPatterns(patterns, winograd);
   graph::populateGraphDecompositionPatterns(patterns);
   populateControlFlowLoweringPatterns(patterns);
   populateCustomCallLoweringPatterns(patterns);

@@ -9,6 +9,7 @@
 #define GRAPHOPT_LIB_CONVERSION_GRAPHTOLINALG_UTILS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -32,8 +33,35 @@ Value buildElementwise(
 /// Scalar conversion with graph.cast semantics.
 Value castBody(OpBuilder &b, Location loc, Value x, Type to);
 
-/// conv2d, pooling, gather, dynamic_update_slice, pad, argmax, cumsum.
-void populateNNLoweringPatterns(RewritePatternSet &patterns);
+/// conv2d, pooling, gather, dynamic_update_slice, pad, argmax, cumsum;
+/// `winograd`: 3x3 stride-1 convolutions with constant weights as
+/// Winograd F(2x2, 3x3) where `isWinogradConv` chooses it.
+void populateNNLoweringPatterns(RewritePatternSet &patterns, bool winograd);
+
+/// The phase images of a padded image `xp` ([C, 2 hq, 2 wq] or larger):
+/// q[c][a][e][y][x] = xp[c][2y + a][2x + e], [C, 2, 2, hq, wq].
+Value phaseImages(OpBuilder &b, Location loc, Value xp, int64_t hq, int64_t wq);
+
+// Winograd F(2x2, 3x3) convolutions (Winograd.cpp).
+
+/// True for the convolutions the Winograd form is chosen for: f32, a
+/// static batch, a 3x3 kernel, stride 1, no dilation, at least 16 input and
+/// output channels, and at least 32 output tiles of 2x2 pixels per image.
+/// (The weight must also be a constant: `constantWeight`.)
+bool isWinogradConv(RankedTensorType x, RankedTensorType w,
+                    RankedTensorType out, ArrayRef<int64_t> strides,
+                    ArrayRef<int64_t> dil);
+/// The f32 value of `v`, a constant or a fusion.group argument bound to
+/// one; null otherwise.
+DenseElementsAttr constantWeight(Value v);
+/// The 16 transformed weights U[xi * 4 + nu] = (G g G^T)[xi][nu], each
+/// [F, C], of a [F, C, 3, 3] weight.
+SmallVector<DenseElementsAttr> winogradWeights(DenseElementsAttr weight);
+/// One image of the convolution: `xp` is the padded image [C, 2 th + 2,
+/// 2 tw + 2], `u` the transformed weights; returns [F, 2 th, 2 tw] (the
+/// output, with a row and a column more than it has when it is odd).
+Value winogradConv(OpBuilder &b, Location loc, Value xp,
+                   ArrayRef<DenseElementsAttr> u, int64_t th, int64_t tw);
 /// Marks the graph.gather ops under `root` whose rank-0 index the host
 /// knows (a graph.loop's counter, a scalar made into a tensor, a constant):
 /// they are lowered to a slice at that offset. Run before the conversion,

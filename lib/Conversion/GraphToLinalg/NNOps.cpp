@@ -312,23 +312,7 @@ Value phaseGemmConv(OpBuilder &b, Location loc, Value xp, Value weight,
   std::pair<int64_t, int64_t> extent =
       phaseExtent(oh, ow, w.getDimSize(2), w.getDimSize(3));
   int64_t hq = extent.first, wq = extent.second;
-  MLIRContext *ctx = b.getContext();
-  AffineExpr d0, d1, d2, d3, d4;
-  bindDims(ctx, d0, d1, d2, d3, d4);
-  auto phasesType = RankedTensorType::get({c, 2, 2, hq, wq}, et);
-  Value phases =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{phasesType}, ValueRange{xp},
-          ValueRange{tensor::EmptyOp::create(b, loc, phasesType.getShape(),
-                                             et)},
-          ArrayRef<AffineMap>{
-              AffineMap::get(5, 0, {d0, d3 * 2 + d1, d4 * 2 + d2}, ctx),
-              AffineMap::getMultiDimIdentityMap(5, ctx)},
-          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
-          [](OpBuilder &nb, Location nl, ValueRange a) {
-            linalg::YieldOp::create(nb, nl, a[0]);
-          })
-          .getResult(0);
+  Value phases = phaseImages(b, loc, xp, hq, wq);
   Value xf = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({c, 4 * hq * wq}, et), phases,
       SmallVector<ReassociationIndices>{{0}, {1, 2, 3, 4}});
@@ -351,7 +335,9 @@ Value addBias(OpBuilder &b, Location loc, Value y, Value bias, int64_t f,
 }
 
 struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+  Conv2DLowering(MLIRContext *ctx, bool winograd)
+      : OpRewritePattern(ctx), winograd(winograd) {}
+  bool winograd;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -384,6 +370,38 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       r = addBias(b, loc, r, op.getBias(), f, 2);
       replaceWithCast(b, op, r);
       return success();
+    }
+
+    // Winograd F(2x2, 3x3) (Winograd.cpp): the image padded to whole 2x2
+    // output tiles plus the kernel's halo, [C, 2 th + 2, 2 tw + 2].
+    if (winograd && groups == 1 && isWinogradConv(x, w, out, strides, dil)) {
+      if (DenseElementsAttr weight = constantWeight(op.getWeight())) {
+        int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
+        Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1],
+                               2 * th + 2 - x.getDimSize(2) - pad[0],
+                               2 * tw + 2 - x.getDimSize(3) - pad[1],
+                               b.getZeroAttr(et));
+        SmallVector<DenseElementsAttr> u = winogradWeights(weight);
+        Value r = forEachImage(
+            b, loc, x.getDimSize(0), RankedTensorType::get({f, oh, ow}, et),
+            [&](OpBuilder &nb, Location nl, Value n) -> Value {
+              Value y = winogradConv(nb, nl, image(nb, nl, xpe, n), u, th, tw);
+              if (oh == 2 * th && ow == 2 * tw)
+                return y;
+              auto one = nb.getIndexAttr(1), zero = nb.getIndexAttr(0);
+              return tensor::ExtractSliceOp::create(
+                         nb, nl, RankedTensorType::get({f, oh, ow}, et), y,
+                         ArrayRef<OpFoldResult>{zero, zero, zero},
+                         ArrayRef<OpFoldResult>{nb.getIndexAttr(f),
+                                                nb.getIndexAttr(oh),
+                                                nb.getIndexAttr(ow)},
+                         ArrayRef<OpFoldResult>{one, one, one})
+                  .getResult();
+            });
+        r = addBias(b, loc, r, op.getBias(), f, 2);
+        replaceWithCast(b, op, r);
+        return success();
+      }
     }
 
     // Tap chains: stride 1 on the padded image (one extra zero row at the
@@ -1070,6 +1088,29 @@ struct SplitLowering : OpRewritePattern<SplitOp> {
 
 } // namespace
 
+Value mlir::graphopt::lowering::phaseImages(OpBuilder &b, Location loc,
+                                            Value xp, int64_t hq, int64_t wq) {
+  RankedTensorType xpType = tensorTypeOf(xp);
+  Type et = xpType.getElementType();
+  int64_t c = xpType.getDimSize(0);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  auto phasesType = RankedTensorType::get({c, 2, 2, hq, wq}, et);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{phasesType}, ValueRange{xp},
+             ValueRange{
+                 tensor::EmptyOp::create(b, loc, phasesType.getShape(), et)},
+             ArrayRef<AffineMap>{
+                 AffineMap::get(5, 0, {d0, d3 * 2 + d1, d4 * 2 + d2}, ctx),
+                 AffineMap::getMultiDimIdentityMap(5, ctx)},
+             SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange a) {
+               linalg::YieldOp::create(nb, nl, a[0]);
+             })
+      .getResult(0);
+}
+
 void mlir::graphopt::lowering::markHostIndexGathers(Operation *root) {
   root->walk([](GatherOp op) {
     Value index = op.getIndices();
@@ -1088,9 +1129,9 @@ void mlir::graphopt::lowering::markHostIndexGathers(Operation *root) {
 }
 
 void mlir::graphopt::lowering::populateNNLoweringPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<Conv2DLowering, MaxPool2DLowering, AvgPool2DLowering,
-               GatherLowering, DynamicUpdateSliceLowering, PadLowering,
-               ArgMaxLowering, CumSumLowering, SplitLowering>(
-      patterns.getContext());
+    RewritePatternSet &patterns, bool winograd) {
+  patterns.add<Conv2DLowering>(patterns.getContext(), winograd);
+  patterns.add<MaxPool2DLowering, AvgPool2DLowering, GatherLowering,
+               DynamicUpdateSliceLowering, PadLowering, ArgMaxLowering,
+               CumSumLowering, SplitLowering>(patterns.getContext());
 }
