@@ -1193,6 +1193,14 @@ def conv2d_winograd_odd(rng):
 
 
 @case
+def conv2d_winograd_rows(rng):
+    x = uniform(rng, (1, 16, 7, 7), -1, 1)
+    b = uniform(rng, (32,), -1, 1)
+    y = conv2d(x, formula_weight((32, 16, 3, 3)), b, (1, 1), (1, 1, 1, 1))
+    return [x, b], [as_f32(np.maximum(y, 0))]
+
+
+@case
 def conv2d_winograd_asymmetric(rng):
     x = uniform(rng, (1, 16, 15, 17), -1, 1)
     return [x], [as_f32(conv2d(x, formula_weight((16, 16, 3, 3)), None,

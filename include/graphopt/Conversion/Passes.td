@@ -43,7 +43,7 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
   let options = [
     Option<"winograd", "winograd", "bool", /*default=*/"false",
            "3x3, stride-1 f32 convolutions with constant weights, at least "
-           "16 input and output channels and 32 output tiles of 2x2 pixels "
+           "16 input and output channels and 8 output tiles of 2x2 pixels "
            "per image, as Winograd F(2x2, 3x3): 16 matmuls over the "
            "transformed input with the weights transformed at compile time, "
            "2.25x fewer multiplications (rounding differs from the direct "

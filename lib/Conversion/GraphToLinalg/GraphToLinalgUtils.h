@@ -46,7 +46,7 @@ Value phaseImages(OpBuilder &b, Location loc, Value xp, int64_t hq, int64_t wq);
 
 /// True for the convolutions the Winograd form is chosen for: f32, a
 /// static batch, a 3x3 kernel, stride 1, no dilation, at least 16 input and
-/// output channels, and at least 32 output tiles of 2x2 pixels per image.
+/// output channels, and at least 8 output tiles of 2x2 pixels per image.
 /// (The weight must also be a constant: `constantWeight`.)
 bool isWinogradConv(RankedTensorType x, RankedTensorType w,
                     RankedTensorType out, ArrayRef<int64_t> strides,

@@ -13,6 +13,9 @@
 //
 //   M[xi, nu] = U[xi, nu] x V[xi, nu]       [F, C] x [C, T] -> [F, T]
 //
+// (with fewer than 32 tiles, transposed: M^T = V^T U^T, [T, C] x [C, F],
+// so that the weights are the wide operand: ResNet's 7x7 layers, 16 tiles)
+//
 // so the convolution is 16 matmuls with 16 F C T multiply-adds, where the
 // direct convolution does 9 per output pixel, 36 F C T: 2.25x fewer. U
 // (the transformed weights) is computed here, at compile time; V (the
@@ -59,13 +62,14 @@ constexpr double kG[4][3] = {
 /// A^T: row i of the output transform, over the transformed positions xi.
 constexpr int kAT[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 
-/// The fewest tiles (2x2 output pixels) per image for which the Winograd
-/// form is chosen. Measured one layer at a time (graph-run, one thread,
-/// AMD Zen 4): ResNet's 56x56 (784 tiles), 28x28 (196) and 14x14 (49)
-/// layers are faster than the direct kernel; at 7x7 (16 tiles, 512
-/// channels) the transformed weights, 16/9 the size of the direct
-/// kernel's, are read for only 16 columns of tiles and it is slower.
-constexpr int64_t kMinTiles = 32;
+/// Tiles (2x2 output pixels) per image from which the tiles are the
+/// matmuls' columns, [F, C] x [C, T]; with fewer, they are the rows, [T, C]
+/// x [C, F] (a column block of 16 would use half of the 8 x 32 register
+/// block; as rows the weights are the wide, packed operand, as in the
+/// direct convolutions with pixels as rows).
+constexpr int64_t kTilesAsColumns = 32;
+/// The fewest tiles for which the Winograd form is chosen.
+constexpr int64_t kMinTiles = 8;
 /// The fewest input and output channels: the matmuls' K and M (an RGB stem
 /// has 3 input channels, a K too short for the packed kernel; the direct
 /// kernel runs all taps and channels as one K of 27).
@@ -155,6 +159,9 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
   int64_t c = xpType.getDimSize(0);
   int64_t f = cast<RankedTensorType>(u[0].getType()).getDimSize(0);
   int64_t tiles = th * tw;
+  // Few tiles (ResNet's 7x7 layers: 16): the tiles are the matmuls' rows,
+  // M^T = V^T U^T, [T, C] x [C, F]; every [F, T] below is then [T, F].
+  bool rows = tiles < kTilesAsColumns;
   Value q = phaseImages(b, loc, xp, th + 1, tw + 1);
 
   // V[xi, nu][c][ti][tj] = sum over (r, s) of B^T[xi][r] B^T[nu][s] *
@@ -186,33 +193,62 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
             signs.push_back(coef);
           }
       SmallVector<AffineMap> maps(inputs.size() + 1, id3);
-      Value v =
-          linalg::GenericOp::create(
-              b, loc, TypeRange{vType}, inputs,
-              ValueRange{tensor::EmptyOp::create(b, loc, vType.getShape(), et)},
-              maps,
-              SmallVector<utils::IteratorType>(3,
-                                               utils::IteratorType::parallel),
-              [&](OpBuilder &nb, Location nl, ValueRange a) {
-                SmallVector<std::pair<int, Value>> terms;
-                for (auto [sign, value] : llvm::zip(signs, a.drop_back()))
-                  terms.push_back({sign, value});
-                linalg::YieldOp::create(nb, nl, signedSum(nb, nl, terms));
-              })
-              .getResult(0);
+      RankedTensorType outType = vType;
+      if (rows) {
+        // V^T[ti][tj][c]: the inputs read transposed.
+        outType = RankedTensorType::get({th, tw, c}, et);
+        AffineExpr dt, dj, dc;
+        bindDims(ctx, dt, dj, dc);
+        for (AffineMap &map : llvm::drop_end(maps))
+          map = AffineMap::get(3, 0, {dc, dt, dj}, ctx);
+      }
+      Value v = linalg::GenericOp::create(
+                    b, loc, TypeRange{outType}, inputs,
+                    ValueRange{tensor::EmptyOp::create(b, loc,
+                                                       outType.getShape(), et)},
+                    maps,
+                    SmallVector<utils::IteratorType>(
+                        3, utils::IteratorType::parallel),
+                    [&](OpBuilder &nb, Location nl, ValueRange a) {
+                      SmallVector<std::pair<int, Value>> terms;
+                      for (auto [sign, value] : llvm::zip(signs, a.drop_back()))
+                        terms.push_back({sign, value});
+                      linalg::YieldOp::create(nb, nl, signedSum(nb, nl, terms));
+                    })
+                    .getResult(0);
       Value v2 = tensor::CollapseShapeOp::create(
-          b, loc, RankedTensorType::get({c, tiles}, et), v,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}});
-      Value weight = arith::ConstantOp::create(b, loc, u[xi * 4 + nu]);
+          b, loc,
+          RankedTensorType::get(rows ? ArrayRef<int64_t>{tiles, c}
+                                     : ArrayRef<int64_t>{c, tiles},
+                                et),
+          v,
+          rows ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
+               : SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      DenseElementsAttr uk = u[xi * 4 + nu];
+      if (rows) {
+        // U^T, [C, F].
+        SmallVector<float> values(uk.getValues<float>());
+        std::vector<float> t(values.size());
+        for (int64_t fi = 0; fi < f; ++fi)
+          for (int64_t ci = 0; ci < c; ++ci)
+            t[ci * f + fi] = values[fi * c + ci];
+        uk = DenseElementsAttr::get(RankedTensorType::get({c, f}, et),
+                                    ArrayRef<float>(t));
+      }
+      Value weight = arith::ConstantOp::create(b, loc, uk);
       Value init =
           linalg::FillOp::create(
               b, loc,
               ValueRange{arith::ConstantOp::create(b, loc, b.getZeroAttr(et))},
-              ValueRange{tensor::EmptyOp::create(
-                  b, loc, ArrayRef<int64_t>{f, tiles}, et)})
+              ValueRange{
+                  tensor::EmptyOp::create(b, loc,
+                                          rows ? ArrayRef<int64_t>{tiles, f}
+                                               : ArrayRef<int64_t>{f, tiles},
+                                          et)})
               .getResult(0);
       m.push_back(linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                           ValueRange{weight, v2},
+                                           rows ? ValueRange{v2, weight}
+                                                : ValueRange{weight, v2},
                                            ValueRange{init})
                       .getResult(0));
     }
@@ -222,15 +258,16 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
   // separate sums the Ms were read 36 times, not 16): S[xi][j] = sum over nu
   // of A^T[j][nu] M[xi, nu], then Y[i][j] = sum over xi of A^T[i][xi]
   // S[xi][j]. Written into the slices (i, j) of one [2, 2, F, T] tensor.
-  auto phasesType = RankedTensorType::get({2, 2, f, tiles}, et);
+  int64_t yRows = rows ? tiles : f, yCols = rows ? f : tiles;
+  auto phasesType = RankedTensorType::get({2, 2, yRows, yCols}, et);
   Value phases = tensor::EmptyOp::create(b, loc, phasesType.getShape(), et);
-  auto yType = RankedTensorType::get({f, tiles}, et);
+  auto yType = RankedTensorType::get({yRows, yCols}, et);
   auto sliceAt = [&](int i, int j) {
     return SmallVector<OpFoldResult>{b.getIndexAttr(i), b.getIndexAttr(j), zero,
                                      zero};
   };
-  SmallVector<OpFoldResult> ySizes = {one, one, b.getIndexAttr(f),
-                                      b.getIndexAttr(tiles)};
+  SmallVector<OpFoldResult> ySizes = {one, one, b.getIndexAttr(yRows),
+                                      b.getIndexAttr(yCols)};
   SmallVector<OpFoldResult> yStrides(4, one);
   SmallVector<Value> dests;
   for (int i = 0; i < 2; ++i)
@@ -267,15 +304,22 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
           b, loc, outputs.getResult(i * 2 + j), phases, sliceAt(i, j), ySizes,
           yStrides);
 
-  // out[f][2 ti + i][2 tj + j] = phases[i][j][f][ti][tj].
+  // out[f][2 ti + i][2 tj + j] = phases[i][j][f][ti][tj] (tiles as rows:
+  // phases[i][j][ti][tj][f]).
   Value expanded = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({2, 2, f, th, tw}, et), phases,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+      b, loc,
+      RankedTensorType::get(rows ? ArrayRef<int64_t>{2, 2, th, tw, f}
+                                 : ArrayRef<int64_t>{2, 2, f, th, tw},
+                            et),
+      phases,
+      rows ? SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4}}
+           : SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
   Value interleaved = linalg::TransposeOp::create(
                           b, loc, expanded,
                           tensor::EmptyOp::create(
                               b, loc, ArrayRef<int64_t>{f, th, 2, tw, 2}, et),
-                          ArrayRef<int64_t>{2, 3, 0, 4, 1})
+                          rows ? ArrayRef<int64_t>{4, 2, 0, 3, 1}
+                               : ArrayRef<int64_t>{2, 3, 0, 4, 1})
                           ->getResult(0);
   return tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({f, 2 * th, 2 * tw}, et), interleaved,
