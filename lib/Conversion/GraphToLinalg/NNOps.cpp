@@ -1,9 +1,11 @@
 //===- NNOps.cpp - lowering of the neural-network graph ops ---------------===//
 //
-// conv2d (for groups = 1: tap matmuls on the padded image, or on its phase
-// images for stride 2, or im2col + the tiled matmul; linalg's depthwise and
-// grouped convolutions otherwise), pooling, gather, dynamic_update_slice,
-// pad, argmax and cumsum, to linalg/tensor/scf on tensors.
+// conv2d (for groups = 1: Winograd F(2x2, 3x3) for 3x3 stride-1 ones with
+// constant weights when enabled (Winograd.cpp), tap matmuls on the padded
+// image, or on its phase images for stride 2, or im2col + the tiled matmul;
+// linalg's depthwise and grouped convolutions otherwise), pooling, gather,
+// dynamic_update_slice, pad, argmax and cumsum, to linalg/tensor/scf on
+// tensors.
 //
 // Convolutions and pooling need static spatial dims (H, W); the batch dim
 // may be dynamic.
