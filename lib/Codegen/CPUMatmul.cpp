@@ -235,11 +235,6 @@ struct OperandSource {
 };
 } // namespace
 
-/// Follows a unit-stride slice of a matmul operand that keeps all of K (dim
-/// `1 - cutDim`) back to the tensor it was cut from (a weight or an
-/// activation that fusion tiling sliced per output tile), so that it is
-/// packed once, not once per tile. Stays at `operand` when the slice's
-/// offset along `cutDim` is not known to be a multiple of `multiple`.
 /// `v` without the slices that take all of it (a matmul split at a column
 /// remainder slices its A whole, and the remainder split again slices that
 /// slice whole).
@@ -255,6 +250,11 @@ static Value skipWholeSlices(Value v) {
   return v;
 }
 
+/// Follows a unit-stride slice of a matmul operand that keeps all of K (dim
+/// `1 - cutDim`) back to the tensor it was cut from (a weight or an
+/// activation that fusion tiling sliced per output tile), so that it is
+/// packed once, not once per tile. Stays at `operand` when the slice's
+/// offset along `cutDim` is not known to be a multiple of `multiple`.
 static OperandSource findSource(RewriterBase &rewriter, Value operand,
                                 int64_t cutDim, int64_t multiple) {
   operand = skipWholeSlices(operand);

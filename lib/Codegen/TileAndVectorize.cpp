@@ -879,8 +879,8 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
-  /// Gives every linalg op that starts from a shared zero fill a fill of
-  /// its own, of a tensor.empty of its own. CSE merges the identical fills
+  /// Gives every matmul that starts from a shared zero fill a fill of its
+  /// own, of a tensor.empty of its own. CSE merges the identical fills
   /// of same-shaped outputs (the 16 matmuls of a Winograd convolution, a
   /// layer's Q, K and V projections); a matmul then takes the fill over
   /// (its register blocks start from zero) and inserts its result into the

@@ -54,14 +54,12 @@ bool isWinogradConv(RankedTensorType x, RankedTensorType w,
 /// The f32 value of `v`, a constant or a fusion.group argument bound to
 /// one; null otherwise.
 DenseElementsAttr constantWeight(Value v);
-/// The 16 transformed weights U[xi * 4 + nu] = (G g G^T)[xi][nu], each
-/// [F, C], of a [F, C, 3, 3] weight.
-SmallVector<DenseElementsAttr> winogradWeights(DenseElementsAttr weight);
 /// One image of the convolution: `xp` is the padded image [C, 2 th + 2,
-/// 2 tw + 2], `u` the transformed weights; returns [F, 2 th, 2 tw] (the
-/// output, with a row and a column more than it has when it is odd).
+/// 2 tw + 2], `weight` the constant [F, C, 3, 3] weight (transformed here,
+/// at compile time); returns [F, 2 th, 2 tw] (the output, with a row and a
+/// column more than it has when it is odd).
 Value winogradConv(OpBuilder &b, Location loc, Value xp,
-                   ArrayRef<DenseElementsAttr> u, int64_t th, int64_t tw);
+                   DenseElementsAttr weight, int64_t th, int64_t tw);
 /// Marks the graph.gather ops under `root` whose rank-0 index the host
 /// knows (a graph.loop's counter, a scalar made into a tensor, a constant):
 /// they are lowered to a slice at that offset. Run before the conversion,

@@ -383,11 +383,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
                                2 * th + 2 - x.getDimSize(2) - pad[0],
                                2 * tw + 2 - x.getDimSize(3) - pad[1],
                                b.getZeroAttr(et));
-        SmallVector<DenseElementsAttr> u = winogradWeights(weight);
         Value r = forEachImage(
             b, loc, x.getDimSize(0), RankedTensorType::get({f, oh, ow}, et),
             [&](OpBuilder &nb, Location nl, Value n) -> Value {
-              Value y = winogradConv(nb, nl, image(nb, nl, xpe, n), u, th, tw);
+              Value y =
+                  winogradConv(nb, nl, image(nb, nl, xpe, n), weight, th, tw);
               if (oh == 2 * th && ow == 2 * tw)
                 return y;
               auto one = nb.getIndexAttr(1), zero = nb.getIndexAttr(0);

@@ -90,6 +90,42 @@ Value signedSum(OpBuilder &b, Location loc,
   return acc;
 }
 
+/// The 16 transformed weights U[xi * 4 + nu] = (G g G^T)[xi][nu] of a
+/// [F, C, 3, 3] weight g, each [F, C], or [C, F] when `transposed` (the
+/// tiles as the matmuls' rows), computed in double and rounded once.
+SmallVector<DenseElementsAttr> transformedWeights(DenseElementsAttr weight,
+                                                  bool transposed) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  int64_t f = type.getDimSize(0), c = type.getDimSize(1);
+  SmallVector<float> g(weight.getValues<float>());
+  std::vector<std::vector<float>> u(16, std::vector<float>(f * c));
+  for (int64_t fi = 0; fi < f; ++fi)
+    for (int64_t ci = 0; ci < c; ++ci) {
+      const float *k = &g[(fi * c + ci) * 9];
+      // t = G k (4x3), then u = t G^T (4x4).
+      double t[4][3] = {};
+      for (int xi = 0; xi < 4; ++xi)
+        for (int col = 0; col < 3; ++col)
+          for (int row = 0; row < 3; ++row)
+            t[xi][col] += kG[xi][row] * k[row * 3 + col];
+      int64_t at = transposed ? ci * f + fi : fi * c + ci;
+      for (int xi = 0; xi < 4; ++xi)
+        for (int nu = 0; nu < 4; ++nu) {
+          double s = 0;
+          for (int col = 0; col < 3; ++col)
+            s += t[xi][col] * kG[nu][col];
+          u[xi * 4 + nu][at] = static_cast<float>(s);
+        }
+    }
+  auto uType = RankedTensorType::get(transposed ? ArrayRef<int64_t>{c, f}
+                                                : ArrayRef<int64_t>{f, c},
+                                     type.getElementType());
+  SmallVector<DenseElementsAttr> result;
+  for (const std::vector<float> &values : u)
+    result.push_back(DenseElementsAttr::get(uType, ArrayRef<float>(values)));
+  return result;
+}
+
 } // namespace
 
 bool lowering::isWinogradConv(RankedTensorType x, RankedTensorType w,
@@ -118,50 +154,18 @@ DenseElementsAttr lowering::constantWeight(Value v) {
   return attr;
 }
 
-SmallVector<DenseElementsAttr>
-lowering::winogradWeights(DenseElementsAttr weight) {
-  auto type = cast<RankedTensorType>(weight.getType());
-  int64_t f = type.getDimSize(0), c = type.getDimSize(1);
-  SmallVector<float> g(weight.getValues<float>());
-  if (weight.isSplat())
-    g.assign(type.getNumElements(), weight.getSplatValue<float>());
-  std::vector<std::vector<float>> u(16, std::vector<float>(f * c));
-  for (int64_t fi = 0; fi < f; ++fi)
-    for (int64_t ci = 0; ci < c; ++ci) {
-      const float *k = &g[(fi * c + ci) * 9];
-      // t = G k (4x3), then u = t G^T (4x4), in double.
-      double t[4][3] = {};
-      for (int xi = 0; xi < 4; ++xi)
-        for (int col = 0; col < 3; ++col)
-          for (int row = 0; row < 3; ++row)
-            t[xi][col] += kG[xi][row] * k[row * 3 + col];
-      for (int xi = 0; xi < 4; ++xi)
-        for (int nu = 0; nu < 4; ++nu) {
-          double s = 0;
-          for (int col = 0; col < 3; ++col)
-            s += t[xi][col] * kG[nu][col];
-          u[xi * 4 + nu][fi * c + ci] = static_cast<float>(s);
-        }
-    }
-  auto uType = RankedTensorType::get({f, c}, type.getElementType());
-  SmallVector<DenseElementsAttr> result;
-  for (const std::vector<float> &values : u)
-    result.push_back(DenseElementsAttr::get(uType, ArrayRef<float>(values)));
-  return result;
-}
-
 Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
-                             ArrayRef<DenseElementsAttr> u, int64_t th,
-                             int64_t tw) {
+                             DenseElementsAttr weight, int64_t th, int64_t tw) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType xpType = tensorTypeOf(xp);
   Type et = xpType.getElementType();
   int64_t c = xpType.getDimSize(0);
-  int64_t f = cast<RankedTensorType>(u[0].getType()).getDimSize(0);
+  int64_t f = cast<RankedTensorType>(weight.getType()).getDimSize(0);
   int64_t tiles = th * tw;
   // Few tiles (ResNet's 7x7 layers: 16): the tiles are the matmuls' rows,
   // M^T = V^T U^T, [T, C] x [C, F]; every [F, T] below is then [T, F].
   bool rows = tiles < kTilesAsColumns;
+  SmallVector<DenseElementsAttr> u = transformedWeights(weight, rows);
   Value q = phaseImages(b, loc, xp, th + 1, tw + 1);
 
   // V[xi, nu][c][ti][tj] = sum over (r, s) of B^T[xi][r] B^T[nu][s] *
@@ -224,18 +228,7 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
           v,
           rows ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
                : SmallVector<ReassociationIndices>{{0}, {1, 2}});
-      DenseElementsAttr uk = u[xi * 4 + nu];
-      if (rows) {
-        // U^T, [C, F].
-        SmallVector<float> values(uk.getValues<float>());
-        std::vector<float> t(values.size());
-        for (int64_t fi = 0; fi < f; ++fi)
-          for (int64_t ci = 0; ci < c; ++ci)
-            t[ci * f + fi] = values[fi * c + ci];
-        uk = DenseElementsAttr::get(RankedTensorType::get({c, f}, et),
-                                    ArrayRef<float>(t));
-      }
-      Value weight = arith::ConstantOp::create(b, loc, uk);
+      Value uk = arith::ConstantOp::create(b, loc, u[xi * 4 + nu]);
       Value init =
           linalg::FillOp::create(
               b, loc,
@@ -247,8 +240,8 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
                                           et)})
               .getResult(0);
       m.push_back(linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                           rows ? ValueRange{v2, weight}
-                                                : ValueRange{weight, v2},
+                                           rows ? ValueRange{v2, uk}
+                                                : ValueRange{uk, v2},
                                            ValueRange{init})
                       .getResult(0));
     }
