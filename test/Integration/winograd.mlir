@@ -1,7 +1,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 
 // 3x3, stride-1 f32 convolutions with constant weights, at least 16 input
-// and output channels and 32 output tiles of 2x2 pixels per image, are
+// and output channels and 8 output tiles of 2x2 pixels per image, are
 // computed as Winograd F(2x2, 3x3) (lib/Conversion/GraphToLinalg/
 // Winograd.cpp): the weights transformed at compile time, the input's
 // phase images transformed into 16 [C, tiles] matrices, 16 matmuls, and
@@ -14,7 +14,8 @@
 // misplaced tap, tile or phase is O(0.1).
 
 // Batch 2, an odd 13 x 11 output (7 x 6 tiles: the last row and column
-// are computed and dropped), bias, a residual and ReLU.
+// are computed and dropped), bias, a residual and ReLU. 42 tiles, fewer
+// than 64: the tiles are the matmuls' rows.
 // RUN: %reference conv2d_winograd_odd %t/a
 // RUN: graph-run %s --entry=odd --quiet \
 // RUN:   --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy \
@@ -25,7 +26,8 @@
 // RUN:   --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy \
 // RUN:   --expected-output=@%t/a/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
-// Asymmetric padding [top 2, left 0, bottom 1, right 1]: 16 x 16 outputs.
+// Asymmetric padding [top 2, left 0, bottom 1, right 1]: 16 x 16 outputs,
+// 64 tiles: the tiles are the matmuls' columns, [16, 16] x [16, 64].
 // RUN: %reference conv2d_winograd_asymmetric %t/b
 // RUN: graph-run %s --entry=asymmetric --quiet --input=@%t/b/x0.npy \
 // RUN:   --expected-output=@%t/b/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
@@ -40,18 +42,21 @@
 
 // The lowering: the input padded to whole tiles plus the kernel's halo
 // (7 x 6 tiles: 16 x 14), split into its phase images, 16 input-transform
-// ops, 16 [24, 16] x [16, 42] matmuls on constant weights, one op writing
-// the four output phases, the interleave, and the odd row and column cut.
+// ops, 16 [42, 16] x [16, 24] matmuls on constant (transposed transformed)
+// weights, one op writing the four output phases, the interleave, and the
+// odd row and column cut.
 // RUN: graph-opt %s --convert-graph-to-linalg=winograd=true | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @odd
 // IR: tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 2, 2]
 // IR: linalg.generic {{.+}} outs(%{{.+}} : tensor<16x2x2x8x7xf32>)
-// IR-COUNT-16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<24x16xf32>, tensor<16x42xf32>)
-// IR: linalg.generic {{.+}} outs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<24x42xf32>, tensor<24x42xf32>, tensor<24x42xf32>, tensor<24x42xf32>)
-// IR: linalg.transpose ins(%{{.+}} : tensor<2x2x24x7x6xf32>) outs(%{{.+}} : tensor<24x7x2x6x2xf32>) permutation = [2, 3, 0, 4, 1]
+// IR-COUNT-16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<42x16xf32>, tensor<16x24xf32>)
+// IR: linalg.generic {{.+}} outs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<42x24xf32>, tensor<42x24xf32>, tensor<42x24xf32>, tensor<42x24xf32>)
+// IR: linalg.transpose ins(%{{.+}} : tensor<2x2x7x6x24xf32>) outs(%{{.+}} : tensor<24x7x2x6x2xf32>) permutation = [4, 2, 0, 3, 1]
 // IR: tensor.extract_slice %{{.+}}[0, 0, 0] [24, 13, 11] [1, 1, 1] : tensor<24x14x12xf32> to tensor<24x13x11xf32>
 // IR-LABEL: func.func @asymmetric
 // IR-COUNT-16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<16x16xf32>, tensor<16x64xf32>)
+// IR: linalg.generic {{.+}} outs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>)
+// IR: linalg.transpose ins(%{{.+}} : tensor<2x2x16x8x8xf32>) outs(%{{.+}} : tensor<16x8x2x8x2xf32>) permutation = [2, 3, 0, 4, 1]
 // IR-LABEL: func.func @rows
 // IR-COUNT-16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<16x16xf32>, tensor<16x32xf32>)
 // IR: linalg.transpose ins(%{{.+}} : tensor<2x2x4x4x32xf32>) outs(%{{.+}} : tensor<32x4x2x4x2xf32>) permutation = [4, 2, 0, 3, 1]
