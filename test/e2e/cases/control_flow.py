@@ -131,3 +131,41 @@ def torch_cond():
     if x.sum() <= 0:
         x = -x
     return Spec(CondModel(), (x,), more_inputs=[(-x,)])
+
+
+class CellLoop(nn.Module):
+    """nn.GRUCell, nn.LSTMCell and nn.RNNCell (tanh and relu) stepped by a
+    Python loop (aten.gru_cell, lstm_cell, rnn_tanh_cell, rnn_relu_cell)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRUCell(8, 16)
+        self.lstm = nn.LSTMCell(8, 16)
+        self.tanh = nn.RNNCell(8, 16)
+        self.relu = nn.RNNCell(8, 16, nonlinearity="relu", bias=False)
+
+    def forward(self, x) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor,
+                                  torch.Tensor, torch.Tensor]:
+        b = x.size(1)
+        h = torch.zeros(b, 16)
+        hc = (torch.zeros(b, 16), torch.zeros(b, 16))
+        ht = torch.zeros(b, 16)
+        hr = torch.zeros(b, 16)
+        for t in range(x.size(0)):
+            h = self.gru(x[t], h)
+            hc = self.lstm(x[t], hc)
+            ht = self.tanh(x[t], ht)
+            hr = self.relu(x[t], hr)
+        return h, hc[0], hc[1], ht, hr
+
+
+@case(tags=("control-flow", "v2"))
+def rnn_cells_unrolled():
+    """torch.export unrolls the Python loop: 5 steps of each cell."""
+    return CellLoop().eval(), (randn(5, 3, 8),)
+
+
+@case(tags=("control-flow", "torchscript", "v2"))
+def rnn_cells_scripted():
+    """The same cells inside a TorchScript loop (graph.loop)."""
+    return torch.jit.script(CellLoop().eval()), (randn(5, 3, 8),)

@@ -678,20 +678,29 @@ class _TorchScriptImporter:
         # Tensors defined before the loop and written in it (out[t] = h) are
         # carried too.
         mutated = self._mutated_outer([block])
-        init_v = [self._as_value(v, "loop-carried value") for v in init] + \
-            [self._as_value(self.env[m], "loop-carried value") for m in mutated]
+        # A tuple or list of tensors (an LSTM state (h, c)) is carried as its
+        # tensors, and rebuilt in the body and after the loop.
+        specs = [_structure(v) for v in init] + \
+            [_structure(self.env[m]) for m in mutated]
+        init_v = [self._as_value(v, "loop-carried value")
+                  for v in _flatten(list(init) + [self.env[m] for m in mutated])]
         n = len(init)
 
         def body(iv, carried):
             self.env[params[0]] = iv
-            for p, v in zip(params[1:], carried[:n]):
+            rebuilt = _rebuild_all(specs, carried)
+            for p, v in zip(params[1:], rebuilt[:n]):
                 self.env[p] = v
-            for m, v in zip(mutated, carried[n:]):
+            for m, v in zip(mutated, rebuilt[n:]):
                 self.env[m] = v
             self.emit_nodes(block.nodes())
             vals = [self.env[r] for r in rets] + [self.env[m] for m in mutated]
             cont = self._rank0(ctx.to_bool(vals[0]))
-            nxt = [self._as_value(v, "loop-carried value") for v in vals[1:]]
+            if [_structure(v) for v in vals[1:]] != specs:
+                raise Unsupported("a loop-carried tuple or list changes its "
+                                  "structure in the loop")
+            nxt = [self._as_value(v, "loop-carried value")
+                   for v in _flatten(vals[1:])]
             nxt = [ctx.tensor(v, c.dtype) if v.dtype != c.dtype else v
                    for v, c in zip(nxt, carried)]
             return cont, nxt
@@ -701,13 +710,39 @@ class _TorchScriptImporter:
         if not init_v:
             raise Unsupported("a loop without loop-carried values has no effect "
                               "to compile")
+        hints = [h for h, spec in zip(hints, specs)
+                 for _ in range(_count_leaves(spec))]
         results = b.loop(trip_v, cond_v, init_v, body,
                          iv_hint=params[0].debugName().split(".")[0] or "iv",
                          carried_hints=hints)
+        results = _rebuild_all(specs, results)
         for o, v in zip(node.outputs(), results[:n]):
             self.env[o] = v
         for m, v in zip(mutated, results[n:]):
             self._assign(m, v)
+
+
+def _structure(x):
+    """None for a leaf; (tuple or list, [the items' structures]) for a
+    container (of any depth)."""
+    if isinstance(x, (list, tuple)):
+        return (type(x), [_structure(v) for v in x])
+    return None
+
+
+def _count_leaves(spec) -> int:
+    return 1 if spec is None else sum(_count_leaves(s) for s in spec[1])
+
+
+def _rebuild_all(specs, leaves) -> List[Any]:
+    """The values of `specs` from their flattened `leaves`, in order."""
+    it = iter(leaves)
+
+    def build(spec):
+        if spec is None:
+            return next(it)
+        return spec[0](build(s) for s in spec[1])
+    return [build(s) for s in specs]
 
 
 def _flatten(xs) -> List[Any]:

@@ -333,3 +333,75 @@ def _dim_or_sym(x: Value, axis: int):
 
 op("aten.lstm.input", check=_check_rnn)(lambda ctx, a: _rnn(ctx, a, "lstm"))
 op("aten.gru.input", check=_check_rnn)(lambda ctx, a: _rnn(ctx, a, "gru"))
+
+
+# ---------------------------------------------------------------------------
+# Recurrent cells: one time step, as nn.LSTMCell / GRUCell / RNNCell call it
+# ---------------------------------------------------------------------------
+
+def _cell_gates(ctx, a, x, h, dt):
+    """x W_ih^T + b_ih and h W_hh^T + b_hh, [B, G*H] each."""
+    b = ctx.b
+    xw = b.matmul(x, b.transpose(ctx.tensor(a.w_ih, dt), [1, 0]))
+    hw = b.matmul(h, b.transpose(ctx.tensor(a.w_hh, dt), [1, 0]))
+    if a.get("b_ih") is not None:
+        xw = b.binary("add", xw, ctx.tensor(a.b_ih, dt))
+    if a.get("b_hh") is not None:
+        hw = b.binary("add", hw, ctx.tensor(a.b_hh, dt))
+    return xw, hw
+
+
+def _cell_input(ctx, a, h):
+    x = ctx.to_float(ctx.tensor(a.input))
+    h = ctx.tensor(h, x.dtype)
+    if x.rank != 2 or h.rank != 2:
+        raise Unsupported("recurrent cells take a batched [B, I] input and "
+                          "[B, H] state (nn.LSTMCell/GRUCell/RNNCell add the "
+                          "batch dim themselves)")
+    return x, h
+
+
+@op("aten.lstm_cell")
+def _lstm_cell(ctx, a):
+    """(h', c') with i, f, g, o = split(x W_ih^T + b_ih + h W_hh^T + b_hh):
+    c' = sigmoid(f) c + sigmoid(i) tanh(g), h' = sigmoid(o) tanh(c')."""
+    b = ctx.b
+    hx = list(a.hx)
+    if len(hx) != 2:
+        raise Unsupported("lstm_cell takes hx = (h, c)")
+    x, h = _cell_input(ctx, a, hx[0])
+    c = ctx.tensor(hx[1], x.dtype)
+    hidden = h.shape[1]
+    xw, hw = _cell_gates(ctx, a, x, h, x.dtype)
+    i, f, g, o = b.split(b.binary("add", xw, hw), 1, [hidden] * 4)
+    c2 = b.binary("add", b.binary("mul", b.unary("sigmoid", f), c),
+                  b.binary("mul", b.unary("sigmoid", i), b.unary("tanh", g)))
+    h2 = b.binary("mul", b.unary("sigmoid", o), b.unary("tanh", c2))
+    return h2, c2
+
+
+@op("aten.gru_cell")
+def _gru_cell(ctx, a):
+    """h' = (1 - z) n + z h with r = sigmoid(x_r + h_r), z = sigmoid(x_z +
+    h_z), n = tanh(x_n + r h_n) (the biases inside x_* and h_*)."""
+    b = ctx.b
+    x, h = _cell_input(ctx, a, a.hx)
+    hidden = h.shape[1]
+    xw, hw = _cell_gates(ctx, a, x, h, x.dtype)
+    xr, xz, xn = b.split(xw, 1, [hidden] * 3)
+    hr, hz, hn = b.split(hw, 1, [hidden] * 3)
+    r = b.unary("sigmoid", b.binary("add", xr, hr))
+    z = b.unary("sigmoid", b.binary("add", xz, hz))
+    n = b.unary("tanh", b.binary("add", xn, b.binary("mul", r, hn)))
+    return b.binary("add", n, b.binary("mul", z, b.binary("sub", h, n)))
+
+
+def _rnn_cell(ctx, a, activation: str):
+    """h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)."""
+    x, h = _cell_input(ctx, a, a.hx)
+    xw, hw = _cell_gates(ctx, a, x, h, x.dtype)
+    return ctx.b.unary(activation, ctx.b.binary("add", xw, hw))
+
+
+op("aten.rnn_tanh_cell")(lambda ctx, a: _rnn_cell(ctx, a, "tanh"))
+op("aten.rnn_relu_cell")(lambda ctx, a: _rnn_cell(ctx, a, "relu"))
