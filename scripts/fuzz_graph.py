@@ -11,7 +11,9 @@ sometimes i32 or i64; ranks 0-4, dims 1-7, some of them 1 to exercise broadcasti
 or an NCHW image with H and W up to 18)
 and 1-8 randomly chosen ops (plus the helper ops some of them need), drawn
 from the ops of docs/Dialects/Graph.md: add sub mul div max min, neg abs exp
-log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, compare + select,
+log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, sin cos tan asin
+acos atan sinh cosh asinh acosh atanh (operands kept inside their domains and
+away from tan's poles), compare + select,
 cast f32 <-> i32/i64, i32 <-> i64 and f32 -> f16/bf16 -> f32 round trips
 (a rounding closer to a tie than the error bound is not drawn), matmul (1-D, 2-D, batched, broadcast batch), transpose,
 reshape (with and without -1), broadcast_to, concat, slice, reduce
@@ -381,8 +383,10 @@ def dynamic_arg_types(prog):
 # ----------------------------------------------------------------------------
 
 BINARY = ("add", "sub", "mul", "div", "max", "min")
+TRIG = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+        "acosh", "atanh")
 UNARY = ("neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt", "tanh",
-         "sigmoid", "gelu", "silu")
+         "sigmoid", "gelu", "silu") + TRIG
 INT_OK = BINARY + ("neg", "abs", "relu")
 
 
@@ -413,6 +417,17 @@ UFN = {
     "sigmoid": lambda x, a: sigmoid(x),
     "silu": lambda x, a: x * sigmoid(x),
     "gelu": lambda x, a: gelu(x, a["approx"]),
+    "sin": lambda x, a: np.sin(x),
+    "cos": lambda x, a: np.cos(x),
+    "tan": lambda x, a: np.tan(x),
+    "asin": lambda x, a: np.arcsin(x),
+    "acos": lambda x, a: np.arccos(x),
+    "atan": lambda x, a: np.arctan(x),
+    "sinh": lambda x, a: np.sinh(x),
+    "cosh": lambda x, a: np.cosh(x),
+    "asinh": lambda x, a: np.arcsinh(x),
+    "acosh": lambda x, a: np.arccosh(x),
+    "atanh": lambda x, a: np.arctanh(x),
 }
 
 
@@ -624,6 +639,15 @@ def evaluate_node(n):
                 raise Invalid("exp of a large value")
             if op in ("log", "sqrt", "rsqrt") and x.size and np.min(x - ex) < 0.25:
                 raise Invalid("%s of a value not safely positive" % op)
+            if op in ("sinh", "cosh") and x.size and np.max(np.abs(x)) > 11:
+                raise Invalid("%s of a large value" % op)
+            if op in ("asin", "acos", "atanh") and x.size and \
+                    np.max(np.abs(x) + ex) > 0.95:
+                raise Invalid("%s of a value not safely inside (-1, 1)" % op)
+            if op == "acosh" and x.size and np.min(x - ex) < 1.25:
+                raise Invalid("acosh of a value not safely above 1")
+            if op == "tan" and x.size and np.max(np.abs(x) + ex) > 1.3:
+                raise Invalid("tan of a value near a pole")
             r = UFN[op](x, a)
             # Propagated error: f's change over [x - ex, x + ex] (the
             # functions are smooth and the intervals tiny), plus the error
@@ -1148,6 +1172,17 @@ class Gen:
             a = self.positive(a, 0.5)
         if op == "exp" and a.data.size and np.max(a.data) > 8:
             a = self.emit("tanh", [a], {}, "f32")
+        if op in ("sinh", "cosh") and a.data.size and np.max(np.abs(a.data)) > 8:
+            a = self.emit("tanh", [a], {}, "f32")
+        if op in ("asin", "acos", "atanh", "tan"):
+            # tanh(x) * 0.9: inside (-0.9, 0.9), away from the domain's
+            # ends and from tan's poles.
+            t = self.emit("tanh", [a], {}, "f32")
+            cshape = () if r.random() < 0.5 else t.shape
+            a = self.emit("mul", [t, self.const(cshape, "f32", value=0.9)],
+                          {}, "f32")
+        if op == "acosh":
+            a = self.positive(a, 1.25)
         if op == "gelu":
             attrs = {"approx": r.choice(["none", "tanh"]),
                      "explicit": r.random() < 0.3}

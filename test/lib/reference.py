@@ -1207,6 +1207,22 @@ def conv2d_winograd_asymmetric(rng):
                                (1, 1), (2, 0, 1, 1)))]
 
 
+# Trigonometric and hyperbolic functions, computed in float64 on the f32
+# inputs and rounded once: `a` in the inverse functions' domain (-1, 1), `b`
+# in acosh's [1, inf), `c` over several periods. 37 elements: two whole
+# 16-lane vectors and a remainder.
+@case
+def trig(rng):
+    a = uniform(rng, (37,), -0.95, 0.95)
+    b = uniform(rng, (37,), 1.0, 4.0)
+    c = uniform(rng, (37,), -10.0, 10.0)
+    A, B, C = f64(a), f64(b), f64(c)
+    outs = [np.sin(C), np.cos(C), np.tan(C), np.arcsin(A), np.arccos(A),
+            np.arctan(C), np.sinh(C), np.cosh(C), np.arcsinh(C),
+            np.arccosh(B), np.arctanh(A)]
+    return [a, b, c], [as_f32(y) for y in outs]
+
+
 @case
 def conv2d_direct_pad(rng):
     x = uniform(rng, (1, 8, 15, 17), -1, 1)

@@ -322,6 +322,17 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
             return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x));
           })
           .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
+          .Case([&](SinOp) { return math::SinOp::create(b, loc, x); })
+          .Case([&](CosOp) { return math::CosOp::create(b, loc, x); })
+          .Case([&](TanOp) { return math::TanOp::create(b, loc, x); })
+          .Case([&](AsinOp) { return math::AsinOp::create(b, loc, x); })
+          .Case([&](AcosOp) { return math::AcosOp::create(b, loc, x); })
+          .Case([&](AtanOp) { return math::AtanOp::create(b, loc, x); })
+          .Case([&](SinhOp) { return math::SinhOp::create(b, loc, x); })
+          .Case([&](CoshOp) { return math::CoshOp::create(b, loc, x); })
+          .Case([&](AsinhOp) { return math::AsinhOp::create(b, loc, x); })
+          .Case([&](AcoshOp) { return math::AcoshOp::create(b, loc, x); })
+          .Case([&](AtanhOp) { return math::AtanhOp::create(b, loc, x); })
           .Case([&](HardSigmoidOp) { return hardSigmoid(b, loc, x); })
           .Case([&](HardSwishOp) {
             return arith::MulFOp::create(b, loc, x, hardSigmoid(b, loc, x));
@@ -1351,6 +1362,11 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
            UnaryLowering<ErfOp>, UnaryLowering<HardSwishOp>,
            UnaryLowering<HardSigmoidOp>, UnaryLowering<LeakyReluOp>,
            UnaryLowering<ClampOp>>(ctx);
+  patterns
+      .add<UnaryLowering<SinOp>, UnaryLowering<CosOp>, UnaryLowering<TanOp>,
+           UnaryLowering<AsinOp>, UnaryLowering<AcosOp>, UnaryLowering<AtanOp>,
+           UnaryLowering<SinhOp>, UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>,
+           UnaryLowering<AcoshOp>, UnaryLowering<AtanhOp>>(ctx);
   populateNNLoweringPatterns(patterns, winograd);
   graph::populateGraphDecompositionPatterns(patterns);
   populateControlFlowLoweringPatterns(patterns);

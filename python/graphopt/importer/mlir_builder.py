@@ -547,8 +547,9 @@ class FunctionBuilder:
 
     def unary(self, op: str, x: Value, attrs: Optional[Dict[str, object]] = None) -> Value:
         """Elementwise unary op: ``neg abs exp log sqrt rsqrt tanh sigmoid
-        relu silu erf hardswish hardsigmoid leaky_relu clamp`` (the last two
-        with attributes)."""
+        relu silu erf hardswish hardsigmoid sin cos tan asin acos atan sinh
+        cosh asinh acosh atanh leaky_relu clamp`` (the last two with
+        attributes)."""
         a = format_attr_dict(attrs or {})
         a = f" {a}" if a else ""
         return self._op(x.type, f"graph.{op} {x}{a} : {x.type} -> {x.type}",

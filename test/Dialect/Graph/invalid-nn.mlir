@@ -853,6 +853,23 @@ func.func @leaky_relu_float_only(%x: tensor<4xi32>) {
 
 // -----
 
+func.func @sin_float_only(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'graph.sin' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  %0 = graph.sin %x : tensor<4xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @atanh_result_type(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'graph.atanh' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf16>'}}
+  // expected-error @+1 {{'graph.atanh' op failed to infer returned types}}
+  %0 = graph.atanh %x : tensor<4xf32> -> tensor<4xf16>
+  return
+}
+
+// -----
+
 func.func @clamp_no_i1(%x: tensor<4xi1>) {
   // expected-error @+1 {{'graph.clamp' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xi1>'}}
   %0 = graph.clamp %x {min = 0.0 : f64} : tensor<4xi1> -> tensor<4xi1>

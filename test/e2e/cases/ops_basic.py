@@ -18,6 +18,11 @@ def positive(*shape):
     return torch.rand(*shape) * 2 + 0.1
 
 
+def unit(*shape):
+    """Values in (-0.95, 0.95): for asin, acos, atanh."""
+    return (torch.rand(*shape) * 2 - 1) * 0.95
+
+
 # ------------------------------------------------------------------ unary
 
 _UNARY = {
@@ -37,6 +42,17 @@ _UNARY = {
     "pow_scalar": (lambda x: torch.pow(x, 3.0), randn),
     "pow_fractional": (lambda x: x ** 0.5, positive),
     "reciprocal": (torch.reciprocal, positive),
+    "sin": (torch.sin, randn),
+    "cos": (torch.cos, randn),
+    "tan": (torch.tan, randn),
+    "asin": (torch.asin, unit),
+    "acos": (torch.acos, unit),
+    "atan": (torch.atan, randn),
+    "sinh": (torch.sinh, randn),
+    "cosh": (torch.cosh, randn),
+    "asinh": (torch.asinh, randn),
+    "acosh": (lambda x: torch.acosh(x + 1.0), positive),
+    "atanh": (torch.atanh, unit),
 }
 
 

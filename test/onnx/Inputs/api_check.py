@@ -18,7 +18,7 @@ try:
 except UnsupportedOpsError as e:
     print("errors:", len(e.errors))
     for r in e.errors:
-        if r.op == "Sin":
+        if r.op == "Unique":
             print(r.op, r.node, r.reason)
 
 path = d / "conv_reshape.onnx"

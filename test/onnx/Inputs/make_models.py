@@ -52,8 +52,8 @@ def unsupported(d: Path):
     value, a double input, and a node downstream of a problem."""
     nodes = [
         helper.make_node("Cast", ["x"], ["xd"], name="to_double", to=TP.DOUBLE),
-        helper.make_node("Sin", ["x"], ["s"], name="sine"),
-        helper.make_node("Relu", ["s"], ["r"], name="relu_after_sine"),
+        helper.make_node("Unique", ["x"], ["s"], name="unique"),
+        helper.make_node("Relu", ["s"], ["r"], name="relu_after_unique"),
         helper.make_node("Pad", ["x", "pads"], ["p"], name="pad_reflect_huge", mode="reflect"),
         helper.make_node("Add", ["r", "d"], ["y"], name="add_double"),
     ]

@@ -48,13 +48,18 @@ namespace {
 
 enum class OpClass { Elementwise, Layout, Reduction, Contraction, Other };
 
+bool isTrig(Operation *op) {
+  using namespace g;
+  return isa<GRAPH_TRIG_OPS>(op);
+}
+
 OpClass classify(Operation *op) {
-  if (isa<g::AddOp, g::SubOp, g::MulOp, g::DivOp, g::MaxOp, g::MinOp,
-          g::PowOp, g::NegOp, g::AbsOp, g::ExpOp, g::LogOp, g::SqrtOp,
-          g::RsqrtOp, g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp,
-          g::GeluOp, g::ErfOp, g::HardSwishOp, g::HardSigmoidOp,
-          g::LeakyReluOp, g::ClampOp, g::CompareOp, g::SelectOp, g::CastOp>(
-          op))
+  if (isa<g::AddOp, g::SubOp, g::MulOp, g::DivOp, g::MaxOp, g::MinOp, g::PowOp,
+          g::NegOp, g::AbsOp, g::ExpOp, g::LogOp, g::SqrtOp, g::RsqrtOp,
+          g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp, g::GeluOp, g::ErfOp,
+          g::HardSwishOp, g::HardSigmoidOp, g::LeakyReluOp, g::ClampOp,
+          g::CompareOp, g::SelectOp, g::CastOp>(op) ||
+      isTrig(op))
     return OpClass::Elementwise;
   // Read through an affine map by the consumer's loop nest: fusible like
   // elementwise ops.
@@ -76,7 +81,7 @@ double flopsPerElement(Operation *op) {
       .Case<g::DivOp, g::SqrtOp, g::RsqrtOp>([](auto) { return 4.0; })
       .Case<g::HardSwishOp, g::HardSigmoidOp>([](auto) { return 4.0; })
       .Case<g::BroadcastToOp, g::TransposeOp>([](auto) { return 0.0; })
-      .Default([](Operation *) { return 1.0; });
+      .Default([](Operation *op) { return isTrig(op) ? 20.0 : 1.0; });
 }
 
 RankedTensorType resultType(Operation *op) {

@@ -163,6 +163,17 @@ std::optional<double> unaryFloat(Operation *op, double x) {
         return gelu(x, g.getApproximate() == GeluApproximation::Tanh);
       })
       .Case([&](ErfOp) { return std::erf(x); })
+      .Case([&](SinOp) { return std::sin(x); })
+      .Case([&](CosOp) { return std::cos(x); })
+      .Case([&](TanOp) { return std::tan(x); })
+      .Case([&](AsinOp) { return std::asin(x); })
+      .Case([&](AcosOp) { return std::acos(x); })
+      .Case([&](AtanOp) { return std::atan(x); })
+      .Case([&](SinhOp) { return std::sinh(x); })
+      .Case([&](CoshOp) { return std::cosh(x); })
+      .Case([&](AsinhOp) { return std::asinh(x); })
+      .Case([&](AcoshOp) { return std::acosh(x); })
+      .Case([&](AtanhOp) { return std::atanh(x); })
       .Case([&](HardSwishOp) {
         return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
       })
@@ -347,7 +358,7 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
 
   if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
           ReluOp, SiluOp, GeluOp, ErfOp, HardSwishOp, HardSigmoidOp,
-          LeakyReluOp>(op) ||
+          LeakyReluOp, GRAPH_TRIG_OPS>(op) ||
       (isa<ClampOp>(op) && out.isFloat())) {
     if (out.isFloat()) {
       out.f.resize(n);

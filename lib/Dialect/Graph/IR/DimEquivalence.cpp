@@ -106,7 +106,7 @@ void visit(DimUnion &u, Operation *op) {
   }
   if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
           ReluOp, SiluOp, ErfOp, HardSwishOp, HardSigmoidOp, LeakyReluOp,
-          ClampOp, GeluOp, CastOp, SoftmaxOp>(op)) {
+          ClampOp, GeluOp, CastOp, SoftmaxOp, GRAPH_TRIG_OPS>(op)) {
     Value in = op->getOperand(0);
     if (isRanked(in) && rankOf(in) == rankOf(result))
       for (int64_t d = 0; d < rankOf(in); ++d)

@@ -22,6 +22,12 @@
 #define GET_OP_CLASSES
 #include "graphopt/Dialect/Graph/IR/GraphOps.h.inc"
 
+/// The trigonometric and hyperbolic unary ops (graph.sin ... graph.atanh),
+/// for the isa<> lists of elementwise ops.
+#define GRAPH_TRIG_OPS                                                         \
+  SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp,        \
+      AcoshOp, AtanhOp
+
 namespace mlir::graphopt::graph {
 
 /// Computes the NumPy broadcast of `lhs` and `rhs` into `result`. Dynamic

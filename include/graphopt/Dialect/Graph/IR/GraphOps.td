@@ -152,6 +152,31 @@ def Graph_SiluOp : Graph_UnaryOp<"silu", Graph_FloatTensor,
                                  "`x * sigmoid(x)`">;
 def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor,
                                 "the error function `erf(x)`">;
+
+// Trigonometric and hyperbolic functions and their inverses: libm's on the
+// CPU, libdevice's on CUDA.
+def Graph_SinOp : Graph_UnaryOp<"sin", Graph_FloatTensor,
+    "`sin(x)`">;
+def Graph_CosOp : Graph_UnaryOp<"cos", Graph_FloatTensor,
+    "`cos(x)`">;
+def Graph_TanOp : Graph_UnaryOp<"tan", Graph_FloatTensor,
+    "`tan(x)`">;
+def Graph_AsinOp : Graph_UnaryOp<"asin", Graph_FloatTensor,
+    "`asin(x)` (NaN outside [-1, 1])">;
+def Graph_AcosOp : Graph_UnaryOp<"acos", Graph_FloatTensor,
+    "`acos(x)` (NaN outside [-1, 1])">;
+def Graph_AtanOp : Graph_UnaryOp<"atan", Graph_FloatTensor,
+    "`atan(x)`">;
+def Graph_SinhOp : Graph_UnaryOp<"sinh", Graph_FloatTensor,
+    "`sinh(x)`">;
+def Graph_CoshOp : Graph_UnaryOp<"cosh", Graph_FloatTensor,
+    "`cosh(x)`">;
+def Graph_AsinhOp : Graph_UnaryOp<"asinh", Graph_FloatTensor,
+    "`asinh(x)`">;
+def Graph_AcoshOp : Graph_UnaryOp<"acosh", Graph_FloatTensor,
+    "`acosh(x)` (NaN below 1)">;
+def Graph_AtanhOp : Graph_UnaryOp<"atanh", Graph_FloatTensor,
+    "`atanh(x)` (NaN outside [-1, 1], +-inf at +-1)">;
 def Graph_HardSwishOp : Graph_UnaryOp<"hardswish", Graph_FloatTensor,
                                       "`x * min(max(x + 3, 0), 6) / 6`">;
 def Graph_HardSigmoidOp : Graph_UnaryOp<"hardsigmoid", Graph_FloatTensor,

@@ -35,6 +35,17 @@ _UNARY = [
     ("Tanh", "tanh", FLOATS, None),
     ("Sigmoid", "sigmoid", FLOATS, None),
     ("Erf", "erf", FLOATS, None),
+    ("Sin", "sin", FLOATS, np.sin),
+    ("Cos", "cos", FLOATS, np.cos),
+    ("Tan", "tan", FLOATS, np.tan),
+    ("Asin", "asin", FLOATS, np.arcsin),
+    ("Acos", "acos", FLOATS, np.arccos),
+    ("Atan", "atan", FLOATS, np.arctan),
+    ("Sinh", "sinh", FLOATS, np.sinh),
+    ("Cosh", "cosh", FLOATS, np.cosh),
+    ("Asinh", "asinh", FLOATS, np.arcsinh),
+    ("Acosh", "acosh", FLOATS, np.arccosh),
+    ("Atanh", "atanh", FLOATS, np.arctanh),
     ("HardSwish", "hardswish", FLOATS, None),
 ]
 

@@ -190,7 +190,8 @@ def _float_unary(name: str):
 
 
 for _name in ("exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf",
-              "hardswish", "hardsigmoid", "silu"):
+              "hardswish", "hardsigmoid", "silu", "sin", "cos", "tan", "asin",
+              "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh"):
     op(f"aten.{_name}")(_float_unary(_name))
 
 
