@@ -160,8 +160,24 @@ def _plain_torch_dtypes(torch):
 _TORCH_LOCK = threading.RLock()
 
 
+class _Scalar:
+    """A Python int, float or bool argument: a specialization key, not an
+    input of the compiled program. The model is imported with its value
+    (torch.export and the TorchScript importer make it a constant) and a
+    call with another value compiles again, as torch.compile does for
+    Python scalars it has not made dynamic."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def key(self):
+        return ("scalar", type(self.value), self.value)
+
+
 def _as_numpy(value, index: int) -> np.ndarray:
-    """One argument as a C-contiguous NumPy array (no copy when possible)."""
+    """One argument as a C-contiguous NumPy array (no copy when possible);
+    a Python scalar as a _Scalar."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
         if (value.device.type == "cpu" and not value.requires_grad
@@ -180,14 +196,25 @@ def _as_numpy(value, index: int) -> np.ndarray:
         return np.asarray(value, order="C")
     if isinstance(value, np.generic):
         return np.asarray(value)
+    if isinstance(value, (bool, int, float)):
+        return _Scalar(value)
     raise TypeError(
-        f"argument {index}: expected a torch.Tensor or a NumPy array, got "
-        f"{type(value).__name__}")
+        f"argument {index}: expected a torch.Tensor, a NumPy array or a "
+        f"Python int, float or bool, got {type(value).__name__}")
+
+
+def _tensors(arrays) -> list:
+    """The arrays of `arrays` that are program inputs (not _Scalar)."""
+    return [a for a in arrays if not isinstance(a, _Scalar)]
 
 
 def _as_torch(value):
     torch = _torch()
     if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, _Scalar):
+        return value.value
+    if isinstance(value, (bool, int, float)):
         return value
     return torch.from_numpy(np.asarray(value, order="C"))
 
@@ -203,6 +230,9 @@ def _normalize_dynamic_dims(dynamic_dims, example_arrays) -> dict:
                 f"takes {len(example_arrays)} input(s))")
         if isinstance(dims, int):
             dims = [dims]
+        if isinstance(example_arrays[i], _Scalar):
+            raise ValueError(f"dynamic_dims: input {i} is a Python scalar, "
+                             "which has no dims (it is a specialization key)")
         rank = example_arrays[i].ndim
         norm = []
         for d in dims:
@@ -300,6 +330,9 @@ class CompiledModule:
         self.entry = self.options.pop("entry", "main")
         arrays = [_as_numpy(a, i) for i, a in enumerate(example_args)]
         self.dynamic_dims = _normalize_dynamic_dims(dynamic_dims, arrays)
+        # Which arguments are Python scalars (specialization keys): fixed by
+        # the example arguments.
+        self._scalar_args = tuple(isinstance(a, _Scalar) for a in arrays)
         self._cache: dict = {}
         self._torch_calls: dict = {}
         self._lock = threading.Lock()
@@ -372,10 +405,25 @@ class CompiledModule:
     def _key(self, arrays) -> tuple:
         # np.dtype objects, not their names: dtype.name is computed in
         # Python on every access (~5 us a call in NumPy 2).
+        scalars = tuple(isinstance(a, _Scalar) for a in arrays)
+        if scalars != self._scalar_args:
+            wrong = next(i for i, (x, y) in enumerate(zip(scalars, self._scalar_args))
+                         if x != y) if len(scalars) == len(self._scalar_args) else None
+            if wrong is None:
+                raise TypeError(f"expected {len(self._scalar_args)} arguments, "
+                                f"got {len(scalars)}")
+            raise TypeError(
+                f"argument {wrong}: compiled for a "
+                f"{'Python scalar' if self._scalar_args[wrong] else 'tensor'}, "
+                f"got a {'Python scalar' if scalars[wrong] else 'tensor'}")
         if not self.dynamic_dims:
-            return tuple((a.dtype, a.shape) for a in arrays)
+            return tuple(a.key() if isinstance(a, _Scalar) else (a.dtype, a.shape)
+                         for a in arrays)
         key = []
         for i, a in enumerate(arrays):
+            if isinstance(a, _Scalar):
+                key.append(a.key())
+                continue
             dyn = self.dynamic_dims.get(i, ())
             shape = tuple(None if d in dyn else n
                           for d, n in enumerate(a.shape))
@@ -405,7 +453,7 @@ class CompiledModule:
         t1 = time.perf_counter()
         specialize = None
         if not self.dynamic_dims:
-            specialize = [a.shape for a in list(arrays) + self._params]
+            specialize = [a.shape for a in _tensors(arrays) + self._params]
         program = _native.Program(
             mlir, self.entry, optimize=self.optimize,
             vectorize=self.options.get("vectorize"),
@@ -425,7 +473,8 @@ class CompiledModule:
         self.mlir = mlir
         self.program = program
         if self.timing:
-            sig = ", ".join(f"{a.dtype}{list(a.shape)}" for a in arrays)
+            sig = ", ".join(repr(a.value) if isinstance(a, _Scalar)
+                            else f"{a.dtype}{list(a.shape)}" for a in arrays)
             print(f"graphopt: compiled ({sig}): import {timings['import']:.3f} s, "
                   f"lower {timings['lower']:.3f} s, codegen "
                   f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s"
@@ -483,7 +532,7 @@ class CompiledModule:
             arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
         entry = self._entry_for(arrays)
         self.program = entry.program
-        outs = entry.program.run(arrays + self._params)
+        outs = entry.program.run(_tensors(arrays) + self._params)
         if torch_in is not None and key not in self._torch_calls:
             with self._lock:
                 self._torch_call_for(args, key, entry.program)
@@ -497,8 +546,9 @@ class CompiledModule:
     @property
     def signatures(self) -> list:
         """The input signatures compiled so far: per input (dtype, shape),
-        None marking a dynamic dim."""
-        return [tuple((dtype.name, shape) for dtype, shape in key)
+        None marking a dynamic dim; ("scalar", value) for a Python scalar."""
+        return [tuple(("scalar", k[2]) if k[0] == "scalar" else (k[0].name, k[1])
+                      for k in key)
                 for key in self._cache]
 
     def __repr__(self) -> str:

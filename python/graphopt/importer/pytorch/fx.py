@@ -125,6 +125,10 @@ def import_torch_with_structure(model_or_fn, example_args, *,
     raise ValueError(f"unknown import method {method!r} (use 'export' or 'fx')")
 
 
+def _is_python_scalar(value) -> bool:
+    return isinstance(value, (bool, int, float))
+
+
 class _FunctionModule(torch.nn.Module):
     """Wraps a plain function so that torch.export can capture it."""
 
@@ -294,7 +298,16 @@ class _ExportImporter(FxGraphImporter):
         names = [n.name for n in user]
         if isinstance(self.model, _FunctionModule):
             names = _parameter_names(self.model.fn, len(user)) or names
-        for n, name in zip(user, names):
+        # Python scalars (int, float, bool) are specialized: torch.export
+        # bakes their example value into the graph, so they are not
+        # arguments of the function (graphopt.compile recompiles for
+        # another value).
+        for n in user:
+            if _is_python_scalar(n.meta.get("val")):
+                self.env[n] = n.meta.get("val")
+        named = [(n, name) for n, name in zip(user, names)
+                 if not _is_python_scalar(n.meta.get("val"))]
+        for n, name in named:
             ty = tensor_type_of(n.meta.get("val"))
             if ty is None:
                 raise UnsupportedOpsError([UnsupportedOp(
@@ -324,6 +337,8 @@ class _ExportImporter(FxGraphImporter):
         if kind in ("CUSTOM_OBJ", "TOKEN"):
             return f"input of kind {kind.lower()} is not supported"
         val = node.meta.get("val")
+        if kind == "USER_INPUT" and _is_python_scalar(val):
+            return None  # specialized: its value is a constant of the graph
         if kind == "USER_INPUT" and not (isinstance(val, torch.Tensor) and
                                          val.dtype in DTYPE_TO_MLIR):
             return (f"input {node.name} of type {getattr(val, 'dtype', type(val).__name__)} "
