@@ -167,6 +167,30 @@ const char *graphopt_pipeline_options(void) {
 
 void graphopt_string_free(char *s) { std::free(s); }
 
+/// The passes of `pipeline` to add to a pass manager on the top-level
+/// module: graph-opt's `--pass-pipeline` form, `builtin.module(...)`, names
+/// that module, so its parentheses are taken off (added to the module's
+/// pass manager as they were, they were nested under it and ran on the
+/// modules inside the module: none, so nothing ran); the unwrapped form
+/// (`graph-optimize-pipeline`, `func.func(canonicalize)`) is kept.
+static std::string moduleLevelPipeline(StringRef pipeline) {
+  StringRef text = pipeline.trim();
+  StringRef anchor = "builtin.module(";
+  if (!text.starts_with(anchor) || !text.ends_with(")"))
+    return text.str();
+  // Only if the anchor's parenthesis is the one closed at the end.
+  int depth = 0;
+  for (size_t i = anchor.size() - 1; i < text.size(); ++i) {
+    if (text[i] == '(')
+      ++depth;
+    else if (text[i] == ')' && --depth == 0)
+      return i + 1 == text.size()
+                 ? text.drop_front(anchor.size()).drop_back().str()
+                 : text.str();
+  }
+  return text.str();
+}
+
 char *graphopt_transform(const char *mlirText, const char *pipeline,
                          int debugLocations, char **error) {
   auto ctx = makeContext();
@@ -181,7 +205,7 @@ char *graphopt_transform(const char *mlirText, const char *pipeline,
     PassManager pm(ctx.get());
     std::string parseErr;
     llvm::raw_string_ostream es(parseErr);
-    if (failed(parsePassPipeline(pipeline, pm, es))) {
+    if (failed(parsePassPipeline(moduleLevelPipeline(pipeline), pm, es))) {
       setError(error, "bad pass pipeline '" + std::string(pipeline) +
                           "': " + parseErr);
       return nullptr;

@@ -69,6 +69,32 @@ print("specialized", [s.type_str for s in spec.inputs])
 opt = graphopt.optimize(TEXT)
 print("optimized", "graph.select" in opt)
 # CHECK: optimized True
+# The pipeline runs in every spelling: graph-opt's `builtin.module(...)`
+# (the default; it used to be nested under the module and run on nothing),
+# unwrapped, and a pattern file applied through graph-apply-pdl-patterns.
+# The double negation and the dead exp go; relu becomes leaky_relu.
+DEAD = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %u = graph.exp %x : tensor<4xf32> -> tensor<4xf32>
+  %r = graph.neg %x : tensor<4xf32> -> tensor<4xf32>
+  %s = graph.neg %r : tensor<4xf32> -> tensor<4xf32>
+  %t = graph.relu %s : tensor<4xf32> -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}"""
+for pipeline in (graphopt.DEFAULT_OPTIMIZE_PIPELINE, "graph-optimize-pipeline",
+                 " builtin.module( graph-optimize-pipeline ) "):
+    out = graphopt.optimize(DEAD, pipeline)
+    print("ran", repr(pipeline.strip()), "graph.exp" not in out and "graph.neg" not in out)
+# CHECK: ran 'builtin.module(graph-optimize-pipeline)' True
+# CHECK: ran 'graph-optimize-pipeline' True
+# CHECK: ran 'builtin.module( graph-optimize-pipeline )' True
+import pathlib
+rules = pathlib.Path(__file__).resolve().parents[3] / "examples/patterns/relu_to_leaky_relu.pdll"
+for pipeline in ("builtin.module(graph-apply-pdl-patterns{patterns-file=%s})",
+                 "graph-apply-pdl-patterns{patterns-file=%s}"):
+    out = graphopt.optimize(DEAD, pipeline % rules)
+    print("rules", pipeline.startswith("builtin"), "graph.leaky_relu" in out)
+# CHECK: rules True True
+# CHECK: rules False True
 try:
     graphopt.optimize(TEXT, "builtin.module(no-such-pass)")
 except graphopt.CompileError as e:
