@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -322,4 +323,37 @@ llvm::Error mlir::graphopt::runtime::writeAOTHeader(const EntrySignature &sig,
   out.os() << *text;
   out.keep();
   return llvm::Error::success();
+}
+
+std::string mlir::graphopt::runtime::aotSignatureJSON(const EntrySignature &sig,
+                                                      bool cuda) {
+  auto tensors = [](llvm::ArrayRef<TensorSignature> list) {
+    llvm::json::Array out;
+    for (const TensorSignature &t : list) {
+      llvm::json::Array shape;
+      for (int64_t d : t.shape)
+        shape.push_back(d == kDynamicDim ? int64_t(-1) : d);
+      out.push_back(llvm::json::Object{{"dtype", dtypeName(t.dtype)},
+                                       {"shape", std::move(shape)}});
+    }
+    return out;
+  };
+  llvm::json::Array equalities;
+  for (const ArgDimEquality &e : sig.dimEqualities)
+    equalities.push_back(llvm::json::Object{{"arg", int64_t(e.arg)},
+                                            {"dim", int64_t(e.dim)},
+                                            {"other_arg", e.otherArg},
+                                            {"other_dim", int64_t(e.otherDim)},
+                                            {"size", e.size},
+                                            {"reason", e.reason}});
+  llvm::json::Object root{{"format", 1},
+                          {"entry", sig.name},
+                          {"cuda", cuda},
+                          {"inputs", tensors(sig.inputs)},
+                          {"outputs", tensors(sig.outputs)},
+                          {"dim_equalities", std::move(equalities)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(root));
+  return text;
 }

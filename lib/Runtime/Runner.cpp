@@ -185,7 +185,8 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
 /// Step 7 (ahead of time): compiles the LLVM-dialect `module` to a
 /// relocatable, position-independent object for the host.
 static llvm::Error emitObject(ModuleOp module, StringRef path,
-                              unsigned optLevel) {
+                              unsigned optLevel, const EntrySignature &sig,
+                              bool cuda) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // Only the _mlir_ciface_ wrappers are the object's interface: the
@@ -201,6 +202,18 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
       translateModuleToLLVMIR(*copy, ctx);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  // The entry's signature, for loaders (graphopt.load): a C string
+  // `graphopt_<entry>_signature` (aotSignatureJSON). Not for an entry whose
+  // name is no C identifier (the header refuses those too).
+  if (llvm::all_of(sig.name,
+                   [](char c) { return llvm::isAlnum(c) || c == '_'; }) &&
+      !sig.name.empty() && !llvm::isDigit(sig.name[0])) {
+    llvm::Constant *text = llvm::ConstantDataArray::getString(
+        ctx, aotSignatureJSON(sig, cuda), /*AddNull=*/true);
+    new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, text,
+                             "graphopt_" + sig.name + "_signature");
+  }
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string error;
   const llvm::Target *target =
@@ -1110,8 +1123,8 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   double lowerTime = secondsSince(t0);
 
   if (!options.objectFile.empty()) {
-    if (llvm::Error e =
-            emitObject(module, options.objectFile, options.optLevel))
+    if (llvm::Error e = emitObject(module, options.objectFile, options.optLevel,
+                                   *sig, target->cuda))
       return std::move(e);
     if (!options.headerFile.empty())
       if (llvm::Error e =

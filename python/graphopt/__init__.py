@@ -26,6 +26,7 @@ from ._native import (
     pipeline_options,
     version as _native_version,
 )
+from .aot import LoadedModel, load
 from .compiler import COMPILE_OPTIONS, CompiledModule, compile
 
 __version__ = "0.1.0"
@@ -38,7 +39,7 @@ __all__ = [
     "Program", "TensorSpec", "GraphOptError", "CompileError",
     "ExecutionError", "UnsupportedOpsError", "import_torch",
     "import_torchscript", "torch_backend", "native_version", "LIBRARY_PATH",
-    "import_onnx", "pipeline_options",
+    "import_onnx", "pipeline_options", "load", "LoadedModel",
 ]
 
 

@@ -32,6 +32,15 @@ llvm::Expected<std::string> aotHeaderText(const EntrySignature &sig, bool cuda);
 llvm::Error writeAOTHeader(const EntrySignature &sig, bool cuda,
                            llvm::StringRef path);
 
+/// The entry's signature as JSON, which the object exports as the C string
+/// `graphopt_<entry>_signature` so that a loader (graphopt.load) needs
+/// nothing but the object: {"format": 1, "entry": "main", "cuda": false,
+/// "inputs": [{"dtype": "f32", "shape": [2, -1]}, ...], "outputs": [...],
+/// "dim_equalities": [{"arg": 0, "dim": 1, "other_arg": 1, "other_dim": 0,
+/// "size": 0, "reason": "..."}, ...]} (-1: a dynamic dim; other_arg -1: the
+/// dim must equal `size`).
+std::string aotSignatureJSON(const EntrySignature &sig, bool cuda);
+
 } // namespace mlir::graphopt::runtime
 
 #endif // GRAPHOPT_RUNTIME_AOTHEADER_H

@@ -1,0 +1,204 @@
+"""Loading an ahead-of-time compiled model: ``graphopt.load``.
+
+``graph-run model.mlir --compile-only --emit-object=model.o`` writes an
+object that runs without the compiler (docs/AOT.md); linked as a shared
+library (``cc -shared model.o -o libmodel.so -lm``) it can be called from
+Python without LLVM, MLIR or libGraphOpt.so:
+
+    model = graphopt.load("libmodel.so")
+    y = model(x)                    # NumPy arrays or CPU torch tensors
+
+The object describes itself: it exports its entry's signature as the C
+string ``graphopt_<entry>_signature`` (JSON: element types, shapes with -1
+for dynamic dims, the dynamic dims the program needs equal), from which the
+loader checks every call's inputs -- count, element type, rank, each dim --
+with the messages the JIT's checks give, builds the memref descriptors and
+calls ``_mlir_ciface_<entry>``. Results are copied into NumPy arrays (torch
+tensors when the first input is one) and their buffers freed. Calls of one
+loaded model may come from several threads: the compiled code keeps no
+state between calls.
+"""
+
+import ctypes
+import ctypes.util
+import json
+import os
+import sys
+from typing import List, Optional
+
+import numpy as np
+
+from ._native import ExecutionError, GraphOptError
+
+_DTYPES = {"f32": np.float32, "f16": np.float16, "i1": np.bool_,
+           "i32": np.int32, "i64": np.int64}
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c"))
+_libc.free.argtypes = [ctypes.c_void_p]
+_libc.free.restype = None
+
+
+def _descriptor_type(rank: int):
+    """The memref descriptor of `rank`: allocated, aligned, offset, sizes,
+    strides (MLIR's C interface)."""
+    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+              ("offset", ctypes.c_int64)]
+    if rank:
+        fields += [("sizes", ctypes.c_int64 * rank),
+                   ("strides", ctypes.c_int64 * rank)]
+    return type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
+
+
+def _type_str(t: dict) -> str:
+    dims = "x".join("?" if d < 0 else str(d) for d in t["shape"])
+    return f"tensor<{dims + 'x' if dims else ''}{t['dtype']}>"
+
+
+class LoadedModel:
+    """A compiled model loaded from a shared library (see :func:`load`).
+
+    Attributes: ``path``, ``entry``, ``signature`` (the object's JSON
+    signature, parsed), ``inputs`` and ``outputs`` (their types as
+    ``tensor<...>`` strings)."""
+
+    def __init__(self, path: str, entry: str = "main"):
+        self.path = os.fspath(path)
+        self.entry = entry
+        try:
+            self._lib = ctypes.CDLL(os.path.abspath(self.path))
+        except OSError as e:
+            raise GraphOptError(f"cannot load {self.path}: {e}") from e
+        name = f"graphopt_{entry}_signature"
+        try:
+            address = ctypes.addressof(ctypes.c_char.in_dll(self._lib, name))
+        except ValueError:
+            raise GraphOptError(
+                f"{self.path} has no {name}: not a graphopt object for entry "
+                f"'{entry}' (compile it with graph-run --compile-only "
+                "--emit-object, and give entry= for another entry)") from None
+        self.signature = json.loads(ctypes.cast(address, ctypes.c_char_p).value)
+        if self.signature.get("format") != 1:
+            raise GraphOptError(f"{self.path}: signature format "
+                                f"{self.signature.get('format')} is not supported")
+        if self.signature.get("cuda"):
+            raise GraphOptError(
+                f"{self.path} was compiled for CUDA: its inputs and results are "
+                "device buffers; call it from C with the CUDA runtime "
+                "(docs/AOT.md)")
+        for t in self.signature["inputs"] + self.signature["outputs"]:
+            if t["dtype"] not in _DTYPES:
+                raise GraphOptError(f"{self.path}: element type {t['dtype']} "
+                                    "is not supported by the Python loader")
+        self.inputs = [_type_str(t) for t in self.signature["inputs"]]
+        self.outputs = [_type_str(t) for t in self.signature["outputs"]]
+        self._fn = getattr(self._lib, f"_mlir_ciface_{entry}")
+        self._fn.restype = None
+        self._in_types = [_descriptor_type(len(t["shape"]))
+                          for t in self.signature["inputs"]]
+        out_types = [_descriptor_type(len(t["shape"]))
+                     for t in self.signature["outputs"]]
+        # Several results are consecutive descriptors in one buffer.
+        self._results_type = type("Results", (ctypes.Structure,), {
+            "_fields_": [(f"r{i}", t) for i, t in enumerate(out_types)]})
+
+    def _check(self, arrays: List[np.ndarray]) -> None:
+        sig, entry = self.signature, self.entry
+        want = sig["inputs"]
+        if len(arrays) != len(want):
+            raise ExecutionError(
+                f"@{entry} takes {len(want)} input{'' if len(want) == 1 else 's'}"
+                f" but {len(arrays)} {'was' if len(arrays) == 1 else 'were'} given")
+        for i, (a, t) in enumerate(zip(arrays, want)):
+            if a.dtype != np.dtype(_DTYPES[t["dtype"]]):
+                raise ExecutionError(
+                    f"input {i} of @{entry}: expected element type {t['dtype']} "
+                    f"({_type_str(t)}), got {a.dtype}")
+            if a.ndim != len(t["shape"]):
+                raise ExecutionError(
+                    f"input {i} of @{entry}: expected rank {len(t['shape'])} "
+                    f"({_type_str(t)}), got shape {list(a.shape)}")
+            for d, (got, expected) in enumerate(zip(a.shape, t["shape"])):
+                if expected >= 0 and got != expected:
+                    raise ExecutionError(
+                        f"input {i} of @{entry}: dim {d} is {got}, expected "
+                        f"{expected} ({_type_str(t)})")
+        for e in sig["dim_equalities"]:
+            got = arrays[e["arg"]].shape[e["dim"]]
+            other = e["other_arg"]
+            expected = e["size"] if other < 0 else arrays[other].shape[e["other_dim"]]
+            if got != expected:
+                where = "the static size" if other < 0 else \
+                    f"dim {e['other_dim']} of input {other}"
+                raise ExecutionError(
+                    f"input {e['arg']} of @{entry}: dim {e['dim']} is {got} but "
+                    f"{where} is {expected}; the program needs them equal"
+                    + (f" for {e['reason']}" if e["reason"] else ""))
+
+    def __call__(self, *args):
+        torch = sys.modules.get("torch")
+        torch_in = None
+        arrays = []
+        for i, a in enumerate(args):
+            if torch is not None and isinstance(a, torch.Tensor):
+                torch_in = torch_in if torch_in is not None else a
+                a = a.detach().cpu().numpy()
+            elif not isinstance(a, (np.ndarray, np.generic)):
+                raise TypeError(f"argument {i}: expected a NumPy array or a "
+                                f"torch.Tensor, got {type(a).__name__}")
+            arrays.append(np.asarray(a, order="C"))  # keeps rank 0
+        self._check(arrays)
+        descriptors = []
+        for a, dtype in zip(arrays, self._in_types):
+            d = dtype()
+            d.allocated = d.aligned = a.ctypes.data
+            d.offset = 0
+            if a.ndim:
+                d.sizes[:] = list(a.shape)
+                d.strides[:] = [s // a.itemsize for s in a.strides]
+            descriptors.append(d)
+        results = self._results_type()
+        call_args = [ctypes.byref(d) for d in descriptors]
+        if self.signature["outputs"]:
+            call_args.insert(0, ctypes.byref(results))
+        self._fn(*call_args)
+        outs = []
+        freed = set()
+        inputs = {a.ctypes.data for a in arrays}
+        for i, t in enumerate(self.signature["outputs"]):
+            r = getattr(results, f"r{i}")
+            rank = len(t["shape"])
+            shape = list(r.sizes) if rank else []
+            strides = list(r.strides) if rank else []
+            dtype = np.dtype(_DTYPES[t["dtype"]])
+            count = int(np.prod(shape)) if shape else 1
+            if count == 0:
+                out = np.zeros(shape, dtype)
+            else:
+                span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+                base = (ctypes.c_char * (span * dtype.itemsize)).from_address(
+                    r.aligned + r.offset * dtype.itemsize)
+                flat = np.frombuffer(base, dtype=dtype, count=span)
+                out = np.lib.stride_tricks.as_strided(
+                    flat, shape, [s * dtype.itemsize for s in strides]).copy()
+            outs.append(out)
+        # Free each result buffer once (results may share one), never an
+        # input's (a program may return its argument).
+        for i in range(len(self.signature["outputs"])):
+            ptr = getattr(results, f"r{i}").allocated
+            if ptr and ptr not in freed and ptr not in inputs:
+                freed.add(ptr)
+                _libc.free(ptr)
+        if torch_in is not None:
+            outs = [torch.from_numpy(o).to(torch_in.device) for o in outs]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def __repr__(self) -> str:
+        return (f"<graphopt.LoadedModel {self.path}: @{self.entry}("
+                f"{', '.join(self.inputs)}) -> ({', '.join(self.outputs)})>")
+
+
+def load(path, entry: str = "main") -> LoadedModel:
+    """Loads a shared library built from an object of ``graph-run
+    --compile-only --emit-object`` and returns a callable that checks its
+    inputs and runs entry ``entry`` (see the module docstring)."""
+    return LoadedModel(path, entry)
