@@ -191,6 +191,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
                   "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");
   addUpstream(pm, "buffer-deallocation-pipeline");
   addUpstream(pm, "convert-bufferization-to-memref");
+  // Each temporary freed after its last use, not at the function's end.
+  pm.addNestedPass<func::FuncOp>(createGraphCPUEarlyDeallocPass());
   // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
   // The next packed B panel into L2 while the current one is computed.
@@ -199,6 +201,11 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // faster than the size of a function.
   if (options.outlineKernels)
     pm.addPass(createGraphCPUOutlineKernelsPass());
+  if (!options.memoryReport.empty()) {
+    GraphCPUMemoryReportPassOptions report;
+    report.output = options.memoryReport;
+    pm.addPass(createGraphCPUMemoryReportPass(report));
+  }
   if (options.threads > 1) {
     addUpstream(pm, "convert-scf-to-openmp{num-threads=" +
                         std::to_string(options.threads) + "}");

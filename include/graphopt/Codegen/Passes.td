@@ -329,6 +329,49 @@ def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncO
   ];
 }
 
+def GraphCPUEarlyDeallocPass : Pass<"graph-cpu-early-dealloc", "::mlir::func::FuncOp"> {
+  let summary = "Move each memref.dealloc up to right after the buffer's last use";
+  let description = [{
+    Ownership-based buffer deallocation frees the buffers a block allocates
+    at the end of the block, so every intermediate of a model's host
+    function lived until the call returned (ResNet-18: 404 buffers, 60 MB
+    live at once). This pass moves each `memref.dealloc` of a buffer up to
+    right after the last op of its block that uses the buffer or a view of
+    it (subview, cast, reshape, transpose, ...; a use inside a loop or a
+    branch is the use of the op that holds it), so that the allocator can
+    hand the memory, still in cache, to the buffers allocated after it. A
+    buffer that may flow into another value than a view (a result of a
+    call, a loop or a branch, a yield, a return) keeps its dealloc where it
+    is. Host code of the CPU pipeline only: on CUDA a kernel may still be
+    running when the host reaches the next op.
+  }];
+}
+
+def GraphCPUMemoryReportPass : Pass<"graph-cpu-memory-report", "::mlir::ModuleOp"> {
+  let summary = "Report the buffers each entry allocates and its peak live bytes";
+  let description = [{
+    Reads the bufferized host functions (after buffer deallocation, where
+    each buffer is freed after its last use) in program order and writes,
+    per public function: the heap buffers (`memref.alloc`) with their total
+    bytes, the stack buffers (`memref.alloca`), the peak of the bytes live
+    at once on the heap with the allocation where it is reached, and how
+    much less that is than one buffer per tensor held for the whole call
+    (the sum), which is what freeing dead buffers lets `malloc` reuse.
+    The largest buffers are listed with their locations. A buffer of
+    dynamic size is counted apart (its size is known only at run time); one
+    inside a loop counts once. Changes nothing.
+
+    ```
+    graph-cpu-memory-report: @main: 3 heap buffers, 49152 bytes in all;
+      peak 32768 bytes live (66.7% of one buffer per tensor) ...
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the report ('-': stderr)">,
+  ];
+}
+
 def GraphCPULowerAllocaScopesPass : Pass<"graph-cpu-lower-alloca-scopes", "::mlir::func::FuncOp"> {
   let summary = "Replace memref.alloca_scope by stack save/restore around its body";
   let description = [{

@@ -55,6 +55,12 @@ struct CompilePipelineOptions
       llvm::cl::desc("Write the fusion report here ('-': stderr; .json: "
                      "JSON)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> memoryReport{
+      *this, "memory-report",
+      llvm::cl::desc("CPU: write the memory report here ('-': stderr): per "
+                     "entry, the buffers allocated, their bytes in all and "
+                     "the peak live at once (graph-cpu-memory-report)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> flashAttention{
       *this, "flash-attention",
       llvm::cl::desc("Form fusion.attention from attention subgraphs and "
