@@ -305,6 +305,11 @@ def format_dense(a: np.ndarray, element: Optional[str] = None) -> str:
     return f"dense<{nested(a)}>"
 
 
+class F64Array(list):
+    """A list attribute printed as ``array<f64: ...>`` (plain lists print as
+    ``array<i64: ...>``)."""
+
+
 def format_attr(value) -> str:
     """An attribute value: ints as ``i64``, floats as ``f64``, int lists as
     ``array<i64: ...>``, strings quoted."""
@@ -314,6 +319,10 @@ def format_attr(value) -> str:
         return f"{int(value)} : i64"
     if isinstance(value, (float, np.floating)):
         return f"{format_float(value)} : f64"
+    if isinstance(value, F64Array):
+        if not value:
+            return "array<f64>"
+        return "array<f64: " + ", ".join(format_float(v) for v in value) + ">"
     if isinstance(value, (list, tuple)):
         if not value:
             return "array<i64>"
@@ -754,6 +763,13 @@ class FunctionBuilder:
         ty = x.type.with_shape(list(x.shape[:-2]) + list(output_size))
         return self.generic("adaptive_avg_pool2d", [x],
                             {"output_size": list(output_size)}, ty)
+
+    def resize(self, x: Value, sizes, scales, attrs: Dict[str, object]) -> Value:
+        """``graph.resize`` to ``sizes`` (-1: the dim kept), ``scales`` the
+        per-dim factors of the coordinate formula; ``attrs`` the rest."""
+        ty = x.type.with_shape([d if s == -1 else s for d, s in zip(x.shape, sizes)])
+        return self.with_attrs("resize", x, {"sizes": list(sizes),
+                                             "scales": F64Array(scales), **attrs}, ty)
 
     def batch_norm(self, x, mean, var, weight, bias, epsilon: float) -> Value:
         return self.generic("batch_norm", [x, mean, var, weight, bias],

@@ -4,7 +4,7 @@
 // RUN: graph-opt %s -graph-decompose -graph-optimize -split-input-file | FileCheck %s --check-prefix=OPT
 
 // graph-decompose rewrites the composite ops (batch_norm, layer_norm,
-// scaled_dot_product_attention, split, adaptive_avg_pool2d) into primitive
+// scaled_dot_product_attention, split, adaptive_avg_pool2d, resize) into primitive
 // graph ops; the other ops of the second set are left alone.
 
 // batch_norm: scale = weight * rsqrt(var + eps), shift = bias - mean * scale,
@@ -267,4 +267,31 @@ func.func @not_composite(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> (t
   %2 = graph.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
   %3 = graph.cumsum %x {axis = 3 : i64} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
   return %0, %1, %2, %3 : tensor<1x4x6x6xf32>, tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>, tensor<1x3x8x8xf32>
+}
+
+// -----
+
+// resize, one resized dim at a time. Nearest x2 (half_pixel,
+// round_prefer_floor): one gather per dim, output o reading input
+// floor((o + 0.5) / 2). Linear x2 along the last dim: two gathers at
+// [0, 0, 1, 1] +- the neighbour, weighted .75/.25 (worked out by hand:
+// coordinates -0.25, 0.25, 0.75, 1.25 clamped at the edges), summed.
+// CHECK-LABEL: func.func @resize
+// CHECK-DAG: %[[IDX:.+]] = graph.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+// CHECK-DAG: %[[LO:.+]] = graph.constant dense<[0, 0, 0, 1]> : tensor<4xi64>
+// CHECK-DAG: %[[HI:.+]] = graph.constant dense<[0, 1, 1, 1]> : tensor<4xi64>
+// CHECK-DAG: %[[WLO:.+]] = graph.constant dense<{{\[\[}}2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01]]> : tensor<1x4xf32>
+// CHECK-DAG: %[[WHI:.+]] = graph.constant dense<{{\[\[}}7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01]]> : tensor<1x4xf32>
+// CHECK: %[[R:.+]] = graph.gather %arg0, %[[IDX]] {axis = 2 : i64} : (tensor<1x3x2x2xf32>, tensor<4xi64>) -> tensor<1x3x4x2xf32>
+// CHECK: graph.gather %[[R]], %[[IDX]] {axis = 3 : i64} : (tensor<1x3x4x2xf32>, tensor<4xi64>) -> tensor<1x3x4x4xf32>
+// CHECK: %[[G0:.+]] = graph.gather %arg1, %[[LO]] {axis = 1 : i64} : (tensor<5x2xf32>, tensor<4xi64>) -> tensor<5x4xf32>
+// CHECK: %[[M0:.+]] = graph.mul %[[G0]], %[[WLO]]
+// CHECK: %[[G1:.+]] = graph.gather %arg1, %[[HI]] {axis = 1 : i64} : (tensor<5x2xf32>, tensor<4xi64>) -> tensor<5x4xf32>
+// CHECK: %[[M1:.+]] = graph.mul %[[G1]], %[[WHI]]
+// CHECK: graph.add %[[M0]], %[[M1]] : tensor<5x4xf32>, tensor<5x4xf32> -> tensor<5x4xf32>
+// CHECK-NOT: graph.resize
+func.func @resize(%x: tensor<1x3x2x2xf32>, %y: tensor<5x2xf32>) -> (tensor<1x3x4x4xf32>, tensor<5x4xf32>) {
+  %0 = graph.resize %x {sizes = array<i64: -1, -1, 4, 4>, scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x2x2xf32> -> tensor<1x3x4x4xf32>
+  %1 = graph.resize %y {sizes = array<i64: -1, 4>, scales = array<f64: 1.0, 2.0>, mode = "linear"} : tensor<5x2xf32> -> tensor<5x4xf32>
+  return %0, %1 : tensor<1x3x4x4xf32>, tensor<5x4xf32>
 }

@@ -1157,3 +1157,70 @@ func.func @yield_parent(%x: tensor<4xf32>) {
   // expected-error @+1 {{'graph.yield' op expects parent op to be one of 'graph.if, graph.loop'}}
   graph.yield %x : tensor<4xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// graph.resize
+//===----------------------------------------------------------------------===//
+
+func.func @resize_c1(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+2 {{'graph.resize' op needs one size and one scale per dim of [1x3x4x4], got 2 and 2}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 8, 8>, scales = array<f64: 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_c2(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'graph.resize' op mode 'bilinear' is not nearest, linear or cubic}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 8>, scales = array<f64: 2.0>, mode = "bilinear"} : tensor<4xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_c3(%x: tensor<4xi32>) {
+  // expected-error @+2 {{'graph.resize' op linear interpolation needs a float element type}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 8>, scales = array<f64: 2.0>, mode = "linear"} : tensor<4xi32> -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @resize_c4(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'graph.resize' op roi is given exactly with tf_crop_and_resize}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 8>, scales = array<f64: 2.0>, roi = array<f64: 0.0, 1.0>} : tensor<4xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_c5_kept(%x: tensor<2x4xf32>) {
+  // expected-error @+2 {{'graph.resize' op dim 0 is kept (size -1) but its scale is 2.000000e+00}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: -1, 8>, scales = array<f64: 2.0, 2.0>} : tensor<2x4xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_c5_dynamic(%x: tensor<?x4xf32>) {
+  // expected-error @+2 {{'graph.resize' op resizes dim 0, which is dynamic in [?x4]}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 6, -1>, scales = array<f64: 2.0, 1.0>} : tensor<?x4xf32> -> tensor<6x4xf32>
+  return
+}
+
+// -----
+
+func.func @resize_c5_scale(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'graph.resize' op scale 0 is 0.000000e+00, must be > 0}}
+  // expected-error @+1 {{'graph.resize' op failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 8>, scales = array<f64: 0.0>} : tensor<4xf32> -> tensor<8xf32>
+  return
+}

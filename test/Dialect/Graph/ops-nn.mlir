@@ -328,3 +328,16 @@ func.func @loop(%n: tensor<i64>, %x0: tensor<4xf32>, %d: tensor<?x3xf32>) -> (te
   // CHECK: return %[[F]]#0, %[[F]]#1, %[[W]]
   return %f#0, %f#1, %w : tensor<4xf32>, tensor<f32>, tensor<?x3xf32>
 }
+
+// graph.resize: defaults omitted; every attribute written; a kept dynamic
+// batch dim.
+// CHECK-LABEL: func.func @resize
+// CHECK: graph.resize %{{.+}} {scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00>, sizes = array<i64: -1, -1, 8, 8>} : tensor<?x3x4x4xf32> -> tensor<?x3x8x8xf32>
+// CHECK: graph.resize %{{.+}} {antialias, coordinate_transformation_mode = "align_corners", cubic_coeff_a = -5.000000e-01 : f64, exclude_outside, mode = "cubic", scales = array<f64: 1.000000e+00, 5.000000e-01>, sizes = array<i64: 3, 2>} : tensor<3x4xf16> -> tensor<3x2xf16>
+// CHECK: graph.resize %{{.+}} {coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+01 : f64, mode = "linear", roi = array<f64: 0.000000e+00, 2.000000e-01, 1.000000e+00, 8.000000e-01>, scales = array<f64: 1.000000e+00, 7.500000e-01>, sizes = array<i64: -1, 3>} : tensor<2x4xf32> -> tensor<2x3xf32>
+func.func @resize(%x: tensor<?x3x4x4xf32>, %y: tensor<3x4xf16>, %z: tensor<2x4xf32>) -> (tensor<?x3x8x8xf32>, tensor<3x2xf16>, tensor<2x3xf32>) {
+  %0 = graph.resize %x {sizes = array<i64: -1, -1, 8, 8>, scales = array<f64: 1.0, 1.0, 2.0, 2.0>, mode = "nearest"} : tensor<?x3x4x4xf32> -> tensor<?x3x8x8xf32>
+  %1 = graph.resize %y {sizes = array<i64: 3, 2>, scales = array<f64: 1.0, 0.5>, mode = "cubic", coordinate_transformation_mode = "align_corners", cubic_coeff_a = -0.5, exclude_outside, antialias} : tensor<3x4xf16> -> tensor<3x2xf16>
+  %2 = graph.resize %z {sizes = array<i64: -1, 3>, scales = array<f64: 1.0, 0.75>, mode = "linear", coordinate_transformation_mode = "tf_crop_and_resize", roi = array<f64: 0.0, 0.2, 1.0, 0.8>, extrapolation_value = 10.0} : tensor<2x4xf32> -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<?x3x8x8xf32>, tensor<3x2xf16>, tensor<2x3xf32>
+}

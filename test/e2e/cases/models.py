@@ -57,6 +57,17 @@ def mobilenet_v3_small():
     return model, (randn(1, 3, 224, 224),)
 
 
+@case(tags=("model", "vision", "segmentation"))
+def lraspp_mobilenet_v3_large():
+    """Semantic segmentation: torchvision's LR-ASPP (MobileNetV3-large
+    backbone; bilinear upsampling of its low- and high-resolution branches
+    and of the logits, F.interpolate -> graph.resize). Returns a dict."""
+    import torchvision
+    model = torchvision.models.segmentation.lraspp_mobilenet_v3_large(
+        weights=None, weights_backbone=None, num_classes=5)
+    return _randomize_bn(model), (randn(1, 3, 96, 96),)
+
+
 class DepthwiseSeparable(nn.Module):
     """MobileNet v1 block: 3x3 depthwise conv, BN, ReLU6, 1x1 conv, BN,
     ReLU6."""

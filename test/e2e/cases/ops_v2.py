@@ -227,6 +227,36 @@ def cumsum():
         (randn(4, 10),)
 
 
+# ------------------------------------------------- upsampling (graph.resize)
+
+def _interpolate_case(name, shape, **kw):
+    add_case(name, lambda: ((lambda x: F.interpolate(x, **kw)), (randn(*shape),)),
+             tags=("op", "resize"))
+
+
+_interpolate_case("interpolate_nearest_x2", (2, 3, 5, 7), scale_factor=2, mode="nearest")
+_interpolate_case("interpolate_nearest_size", (1, 2, 6, 8), size=(7, 5), mode="nearest")
+_interpolate_case("interpolate_nearest_exact", (1, 2, 6, 8), scale_factor=1.7,
+                  mode="nearest-exact")
+_interpolate_case("interpolate_bilinear_x2", (2, 3, 5, 7), scale_factor=2, mode="bilinear")
+_interpolate_case("interpolate_bilinear_down", (1, 3, 9, 8), size=(4, 3), mode="bilinear")
+_interpolate_case("interpolate_bilinear_align_corners", (1, 3, 5, 7), scale_factor=2,
+                  mode="bilinear", align_corners=True)
+_interpolate_case("interpolate_bicubic", (1, 2, 6, 8), scale_factor=1.5, mode="bicubic")
+_interpolate_case("interpolate_bilinear_antialias", (1, 2, 12, 10), size=(5, 4),
+                  mode="bilinear", antialias=True)
+_interpolate_case("interpolate_bicubic_antialias", (1, 2, 12, 10), size=(5, 4),
+                  mode="bicubic", antialias=True)
+_interpolate_case("interpolate_linear_1d", (2, 3, 7), scale_factor=2, mode="linear")
+_interpolate_case("interpolate_trilinear", (1, 2, 3, 4, 5), scale_factor=2,
+                  mode="trilinear")
+
+
+@case(tags=("op", "resize"))
+def upsample_module_nearest():
+    return nn.Upsample(scale_factor=2, mode="nearest"), (randn(1, 4, 6, 6),)
+
+
 # --------------------------------------------------------------- attention
 
 @case(tags=("op", "v2"))

@@ -20,6 +20,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::graphopt::graph;
 
@@ -867,6 +869,83 @@ LogicalResult AdaptiveAvgPool2DOp::inferReturnTypes(
   return success();
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(AdaptiveAvgPool2DOp)
+
+LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         ResizeOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  int64_t rank = t.getRank();
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  ArrayRef<double> scales = adaptor.getScales();
+  StringRef mode = adaptor.getMode();
+  StringRef ctm = adaptor.getCoordinateTransformationMode();
+  StringRef nearest = adaptor.getNearestMode();
+  // C1: one size and one scale per dim.
+  if (static_cast<int64_t>(sizes.size()) != rank ||
+      static_cast<int64_t>(scales.size()) != rank)
+    return opError<ResizeOp>(loc, "needs one size and one scale per dim of ",
+                             shapeStr(t.getShape()), ", got ", sizes.size(),
+                             " and ", scales.size());
+  // C2: known modes.
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, mode))
+    return opError<ResizeOp>(loc, "mode '", mode.str(),
+                             "' is not nearest, linear or cubic");
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
+                          ctm))
+    return opError<ResizeOp>(loc, "coordinate_transformation_mode '", ctm.str(),
+                             "' is not known");
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          nearest))
+    return opError<ResizeOp>(loc, "nearest_mode '", nearest.str(),
+                             "' is not known");
+  // C3: linear and cubic interpolate floats; antialias filters them.
+  if (mode != "nearest" && !isa<FloatType>(t.getElementType()))
+    return opError<ResizeOp>(loc, mode.str(),
+                             " interpolation needs a float element type");
+  if (adaptor.getAntialias() && mode == "nearest")
+    return opError<ResizeOp>(loc, "antialias needs linear or cubic mode");
+  // C4: roi with tf_crop_and_resize only, two entries per dim.
+  std::optional<ArrayRef<double>> roi = adaptor.getRoi();
+  if ((ctm == "tf_crop_and_resize") != roi.has_value())
+    return opError<ResizeOp>(loc,
+                             "roi is given exactly with tf_crop_and_resize");
+  if (roi && static_cast<int64_t>(roi->size()) != 2 * rank)
+    return opError<ResizeOp>(loc, "roi needs ", 2 * rank, " entries, got ",
+                             roi->size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    // C5: a kept dim (-1) is not rescaled; a resized dim is static, its
+    // size >= 1 and its scale > 0.
+    if (!(scales[d] > 0) || !std::isfinite(scales[d]))
+      return opError<ResizeOp>(loc, "scale ", d, " is ", scales[d],
+                               ", must be > 0");
+    if (sizes[d] == -1) {
+      if (scales[d] != 1.0)
+        return opError<ResizeOp>(
+            loc, "dim ", d, " is kept (size -1) but its scale is ", scales[d]);
+      if (roi && ((*roi)[d] != 0.0 || (*roi)[rank + d] != 1.0))
+        return opError<ResizeOp>(loc, "dim ", d,
+                                 " is kept (size -1) but its roi is [",
+                                 (*roi)[d], ", ", (*roi)[rank + d], "]");
+      shape.push_back(t.getDimSize(d));
+      continue;
+    }
+    if (sizes[d] < 1)
+      return opError<ResizeOp>(loc, "size ", d, " is ", sizes[d],
+                               ", must be >= 1 (or -1: kept)");
+    if (t.isDynamicDim(d))
+      return opError<ResizeOp>(loc, "resizes dim ", d, ", which is dynamic in ",
+                               shapeStr(t.getShape()));
+    shape.push_back(sizes[d]);
+  }
+  inferred.push_back(RankedTensorType::get(shape, t.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(ResizeOp)
 
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,

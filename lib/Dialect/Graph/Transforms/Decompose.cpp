@@ -13,6 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mlir::graphopt::graph {
@@ -213,6 +214,218 @@ struct DecomposeAdaptiveAvgPool : OpRewritePattern<AdaptiveAvgPool2DOp> {
   }
 };
 
+/// One resized dim of graph.resize: for output index o, `n` input indices
+/// idx[o * n + t] (clamped into the dim) with weights w[o * n + t], plus
+/// extra[o] (the extrapolation value where tf_crop_and_resize maps o
+/// outside the input). ONNX's reference (onnx.reference's Resize, separable
+/// form) is followed step by step: the coordinate, the ratio in (0, 1], the
+/// coefficients, the window of the n nearest indices (ties to the smaller),
+/// exclude_outside, clamping.
+struct ResizeTaps {
+  int64_t n = 0;
+  SmallVector<int64_t> idx;
+  SmallVector<double> w;
+  SmallVector<double> extra;
+};
+
+static SmallVector<double> resizeCoeffs(ResizeOp op, double ratio,
+                                        double scale) {
+  StringRef mode = op.getMode();
+  if (mode == "nearest") {
+    if (ratio == 1.0)
+      return {0, 1};
+    StringRef nm = op.getNearestMode();
+    bool up = nm == "ceil" || (nm == "round_prefer_floor" && ratio > 0.5) ||
+              (nm == "round_prefer_ceil" && ratio >= 0.5);
+    return {up ? 0.0 : 1.0, up ? 1.0 : 0.0};
+  }
+  double a = op.getCubicCoeffA().convertToDouble();
+  SmallVector<double> c;
+  if (!op.getAntialias()) {
+    if (mode == "linear")
+      return {1 - ratio, ratio};
+    double r1 = ratio + 1, q = 1 - ratio, q1 = q + 1;
+    return {((a * r1 - 5 * a) * r1 + 8 * a) * r1 - 4 * a,
+            ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1,
+            ((a + 2) * q - (a + 3)) * q * q + 1,
+            ((a * q1 - 5 * a) * q1 + 8 * a) * q1 - 4 * a};
+  }
+  // Antialias: the filter widened by 1 / scale when downsampling.
+  double s = std::min(scale, 1.0), sum = 0;
+  if (mode == "linear") {
+    int64_t start = static_cast<int64_t>(std::floor(-1 / s)) + 1;
+    for (int64_t i = start; i < start + 2 - 2 * start; ++i)
+      c.push_back(std::clamp(1 - std::fabs((i - ratio) * s), 0.0, 1.0));
+  } else {
+    int64_t start = static_cast<int64_t>(std::floor(-2 / s)) + 1;
+    for (int64_t i = start; i < 2 - start; ++i) {
+      double x = std::fabs(s * (i - ratio)), x2 = x * x, x3 = x2 * x;
+      c.push_back(x <= 1  ? (a + 2) * x3 - (a + 3) * x2 + 1
+                  : x < 2 ? a * x3 - 5 * a * x2 + 8 * a * x - 4 * a
+                          : 0.0);
+    }
+  }
+  for (double v : c)
+    sum += v;
+  for (double &v : c)
+    v /= sum;
+  return c;
+}
+
+static ResizeTaps resizeTaps(ResizeOp op, int64_t dim, int64_t in,
+                             int64_t out) {
+  StringRef ctm = op.getCoordinateTransformationMode();
+  double scale = op.getScales()[dim];
+  double width = scale * static_cast<double>(in);
+  ResizeTaps taps;
+  taps.extra.assign(out, 0.0);
+  for (int64_t o = 0; o < out; ++o) {
+    double x = static_cast<double>(o), xo;
+    bool outside = false;
+    if (ctm == "align_corners") {
+      xo = width == 1 ? 0.0 : x * (in - 1) / (width - 1);
+    } else if (ctm == "asymmetric") {
+      xo = x / scale;
+    } else if (ctm == "tf_crop_and_resize") {
+      ArrayRef<double> roi = *op.getRoi();
+      double r0 = roi[dim], r1 = roi[roi.size() / 2 + dim];
+      xo = width == 1 ? (r1 - r0) * (in - 1) / 2
+                      : x * (r1 - r0) * (in - 1) / (width - 1);
+      xo += r0 * (in - 1);
+      outside = xo < 0 || xo > in - 1;
+    } else if (ctm == "pytorch_half_pixel") {
+      xo = width == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    } else if (ctm == "half_pixel_symmetric") {
+      double adjustment = static_cast<double>(out) / width;
+      double offset = static_cast<double>(in) / 2 * (1 - adjustment);
+      xo = offset + (x + 0.5) / scale - 0.5;
+    } else { // half_pixel
+      xo = (x + 0.5) / scale - 0.5;
+    }
+    double floorXo = std::floor(xo);
+    double ratio = xo == floorXo ? 1.0 : xo - floorXo;
+    SmallVector<double> c = resizeCoeffs(op, ratio, scale);
+    int64_t n = c.size();
+    if (taps.n == 0) {
+      taps.n = n;
+      taps.idx.reserve(out * n);
+      taps.w.reserve(out * n);
+    }
+    int64_t pad = (n + 1) / 2;
+    double xp = xo + pad, p = std::floor(xp), frac = xp - p;
+    int64_t offset;
+    if (n % 2 == 0)
+      offset = frac == 0 ? -(n / 2) : -(n / 2) + 1;
+    else
+      offset = frac <= 0.5 ? -((n - 1) / 2) : -((n - 1) / 2) + 1;
+    int64_t start = static_cast<int64_t>(p) + offset - pad;
+    if (op.getExcludeOutside()) {
+      double sum = 0;
+      for (int64_t t = 0; t < n; ++t) {
+        if (start + t < 0 || start + t >= in)
+          c[t] = 0;
+        sum += c[t];
+      }
+      for (double &v : c)
+        v /= sum == 0 ? 1.0 : sum;
+    }
+    for (int64_t t = 0; t < n; ++t) {
+      taps.idx.push_back(std::clamp<int64_t>(start + t, 0, in - 1));
+      taps.w.push_back(outside ? 0.0 : c[t]);
+    }
+    if (outside)
+      taps.extra[o] = op.getExtrapolationValue().convertToDouble();
+  }
+  return taps;
+}
+
+/// graph.resize, one resized dim at a time: per tap a graph.gather of the
+/// dim at constant indices, times a constant weight per output index
+/// (broadcast along the other dims), summed. Taps are compacted first (per
+/// output index only the nonzero weights), so nearest is one gather and
+/// linear upsampling two.
+struct DecomposeResize : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ResizeOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    int64_t rank = tensorOf(x).getRank();
+    Type et = tensorOf(x).getElementType();
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = op.getSizes()[d];
+      int64_t in = tensorOf(x).getDimSize(d);
+      // A kept dim, or one resampled at its own coordinates (ONNX's
+      // reference skips these too).
+      std::optional<ArrayRef<double>> roi = op.getRoi();
+      bool wholeRoi = !roi || ((*roi)[d] == 0.0 && (*roi)[rank + d] == 1.0);
+      if (size == -1 ||
+          (size == in && std::fabs(op.getScales()[d] - 1) <= 1e-9 && wholeRoi))
+        continue;
+      ResizeTaps taps = resizeTaps(op, d, in, size);
+      // Compact: per output index, the taps of nonzero weight.
+      SmallVector<SmallVector<std::pair<int64_t, double>>> live(size);
+      int64_t width = 0;
+      for (int64_t o = 0; o < size; ++o) {
+        for (int64_t t = 0; t < taps.n; ++t)
+          if (taps.w[o * taps.n + t] != 0)
+            live[o].push_back(
+                {taps.idx[o * taps.n + t], taps.w[o * taps.n + t]});
+        width = std::max<int64_t>(width, live[o].size());
+      }
+      SmallVector<int64_t> bshape(rank, 1);
+      bshape[d] = size;
+      auto constantOf = [&](ArrayRef<float> values) -> Value {
+        auto type = RankedTensorType::get(bshape, b.getF32Type());
+        Value c = ConstantOp::create(b, loc, type,
+                                     DenseElementsAttr::get(type, values));
+        if (!et.isF32())
+          c = CastOp::create(b, loc, c, et);
+        return c;
+      };
+      Value sum;
+      for (int64_t t = 0; t < width; ++t) {
+        SmallVector<int64_t> idx(size, 0);
+        SmallVector<float> w(size, 0.f);
+        bool ones = true;
+        for (int64_t o = 0; o < size; ++o) {
+          if (t < static_cast<int64_t>(live[o].size())) {
+            idx[o] = live[o][t].first;
+            w[o] = static_cast<float>(live[o][t].second);
+          }
+          ones &= w[o] == 1.f;
+        }
+        auto idxType = RankedTensorType::get({size}, b.getI64Type());
+        Value indices = ConstantOp::create(
+            b, loc, idxType, DenseElementsAttr::get(idxType, ArrayRef(idx)));
+        Value g = GatherOp::create(b, loc, x, indices, d);
+        if (!ones)
+          g = MulOp::create(b, loc, g, constantOf(w));
+        sum = sum ? AddOp::create(b, loc, sum, g).getResult() : g;
+      }
+      if (!sum) { // Every output index extrapolated.
+        SmallVector<int64_t> shape(tensorOf(x).getShape());
+        shape[d] = size;
+        auto idxType = RankedTensorType::get({size}, b.getI64Type());
+        Value indices = ConstantOp::create(
+            b, loc, idxType,
+            DenseElementsAttr::get(idxType,
+                                   ArrayRef(SmallVector<int64_t>(size, 0))));
+        Value g = GatherOp::create(b, loc, x, indices, d);
+        sum =
+            MulOp::create(b, loc, g, constantOf(SmallVector<float>(size, 0.f)));
+      }
+      if (llvm::any_of(taps.extra, [](double v) { return v != 0; })) {
+        SmallVector<float> e(taps.extra.begin(), taps.extra.end());
+        sum = AddOp::create(b, loc, sum, constantOf(e));
+      }
+      x = sum;
+    }
+    b.replaceOp(op, x);
+    return success();
+  }
+};
+
 struct GraphDecomposePass
     : mlir::graphopt::graph::impl::GraphDecomposePassBase<GraphDecomposePass> {
   void runOnOperation() override {
@@ -228,6 +441,6 @@ struct GraphDecomposePass
 void mlir::graphopt::graph::populateGraphDecompositionPatterns(
     RewritePatternSet &patterns) {
   patterns.add<DecomposeBatchNorm, DecomposeLayerNorm, DecomposeAttention,
-               DecomposeSplit, DecomposeAdaptiveAvgPool>(
+               DecomposeSplit, DecomposeAdaptiveAvgPool, DecomposeResize>(
       patterns.getContext());
 }

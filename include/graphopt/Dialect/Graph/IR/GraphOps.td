@@ -567,6 +567,55 @@ def Graph_AdaptiveAvgPool2DOp : Graph_Op<"adaptive_avg_pool2d"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_ResizeOp : Graph_Op<"resize"> {
+  let summary = "Resamples a tensor to new sizes (nearest, linear, cubic; ONNX Resize)";
+  let description = [{
+    Dim `d` of the result has `sizes[d]` elements (`-1`: the input's dim,
+    unchanged; then `scales[d]` must be 1). Every resized dim is resampled
+    on its own (the interpolation is separable), in dim order, with ONNX
+    `Resize`'s rules (opset 19; `onnx.reference`'s separable form): output
+    index `x` maps to the input coordinate
+    `x_in = f(x, scales[d], H, sizes[d])` given by
+    `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`,
+    `pytorch_half_pixel`, `align_corners`, `asymmetric`, or
+    `tf_crop_and_resize` with `roi = [starts..., ends...]`, one pair per dim,
+    and `extrapolation_value` for coordinates outside the input). `mode`:
+
+    - `nearest`: the input element at `x_in` rounded by `nearest_mode`
+      (`round_prefer_floor`, `round_prefer_ceil`, `floor`, `ceil`);
+    - `linear`: the two neighbours, weights `1 - r` and `r`;
+    - `cubic`: four neighbours, Keys' cubic with `cubic_coeff_a` (-0.75 as
+      PyTorch's bicubic; -0.5 as TensorFlow's); `exclude_outside` gives
+      neighbours outside the input weight 0 and renormalizes.
+
+    Neighbours outside the input take the nearest edge element. `antialias`
+    (linear and cubic): when downsampling, the filter is widened by
+    `1 / scale` (a low-pass filter, as PIL). `scales[d]` is the factor in the
+    coordinate formula (ONNX: the given scale, or `sizes[d] / H`; PyTorch's
+    `interpolate` with `scale_factor`: that factor). Linear and cubic need a
+    float element type; weights are rounded to it. Resized dims must be
+    static. A composite: `graph-decompose` turns it into `graph.gather` ops
+    with constant indices and weighted sums.
+
+    ```mlir
+    %y = graph.resize %x {mode = "linear", sizes = array<i64: -1, -1, 64, 64>,
+                          scales = array<f64: 1.0, 1.0, 2.0, 2.0>}
+        : tensor<1x3x32x32xf32> -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$sizes,
+      DenseF64ArrayAttr:$scales,
+      DefaultValuedStrAttr<StrAttr, "nearest">:$mode,
+      DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+      DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode,
+      DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
+      UnitAttr:$exclude_outside, UnitAttr:$antialias,
+      OptionalAttr<DenseF64ArrayAttr>:$roi,
+      DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
   let summary = "Inference batch normalization over axis 1";
   let description = [{

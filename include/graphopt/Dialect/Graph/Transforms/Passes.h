@@ -35,8 +35,8 @@ void populateFoldConstantsPatterns(RewritePatternSet &patterns,
 int64_t refineShapes(ModuleOp module);
 
 /// Patterns that rewrite composite graph ops (batch_norm, layer_norm,
-/// scaled_dot_product_attention, split, adaptive_avg_pool2d) into simpler
-/// graph ops; what `graph-decompose` applies.
+/// scaled_dot_product_attention, split, adaptive_avg_pool2d, resize) into
+/// simpler graph ops; what `graph-decompose` applies.
 void populateGraphDecompositionPatterns(RewritePatternSet &patterns);
 
 /// Patterns that recognize decomposed SiLU, GELU and layer norm and rewrite

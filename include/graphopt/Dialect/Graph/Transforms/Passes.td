@@ -50,7 +50,8 @@ def GraphDecomposePass : Pass<"graph-decompose"> {
     elementwise ops), `graph.scaled_dot_product_attention` (matmul, scale,
     mask, softmax, matmul), `graph.split` (slices) and
     `graph.adaptive_avg_pool2d` (a mean, an `avg_pool2d`, or two matmuls with
-    constant pooling matrices). Run `graph-optimize` afterwards to fold the
+    constant pooling matrices) and `graph.resize` (per resized dim, gathers
+    at constant indices times constant weights). Run `graph-optimize` afterwards to fold the
     constant parts (e.g. batch-norm statistics). The patterns are available
     to other passes through `populateGraphDecompositionPatterns`.
   }];

@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ..._mlir_text import pool_out
-from .core import (ANY_VALUE, Attr, FLOATS, Node, Unsupported, Value, one_of,
-                   register, reshape_dims)
+from ...mlir_builder import F64Array
+from .core import (ANY_VALUE, Attr, FLOATS, NUMERIC, Node, Unsupported, Value,
+                   one_of, register, reshape_dims)
 
 
 # ===========================================================================
@@ -183,3 +186,100 @@ def _global_pool(n: Node):
     x = n.value(0)
     kind = "mean" if n.op_type == "GlobalAveragePool" else "max"
     return [n.b.reduce(kind, x, list(range(2, x.rank)), True)]
+
+
+# ===========================================================================
+# Resize
+# ===========================================================================
+
+_RESIZE_ATTRS = {
+    "mode": one_of("nearest", "linear", "cubic"),
+    "coordinate_transformation_mode": one_of(
+        "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+        "align_corners", "asymmetric", "tf_crop_and_resize"),
+    "nearest_mode": one_of("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"),
+    "cubic_coeff_a": ANY_VALUE, "exclude_outside": ANY_VALUE,
+    "extrapolation_value": ANY_VALUE, "antialias": ANY_VALUE,
+    "axes": ANY_VALUE,
+    "keep_aspect_ratio_policy": one_of("stretch", "not_larger", "not_smaller"),
+}
+
+
+def _optional_const(n: Node, i: int, what: str):
+    """Optional input ``i`` as a constant array, or None when absent or
+    empty (Resize passes an empty ``scales`` when it gives ``sizes``)."""
+    if not n.has(i):
+        return None
+    c = n.const(i, what)
+    return c.reshape(-1) if c.size else None
+
+
+@register("Resize", dtypes=NUMERIC, typed=(0,), attrs=_RESIZE_ATTRS,
+          doc="`graph.resize` (static resized dims; `scales`, `sizes` and, "
+              "with tf_crop_and_resize, `roi` constant); linear and cubic "
+              "on floats")
+def _resize(n: Node):
+    x = n.value(0)
+    r = x.rank
+    mode = n.attr("mode")
+    if mode != "nearest" and x.dtype.kind not in "f":
+        raise Unsupported(f"{mode} resize of {x.dtype} (floats only)")
+    axes = [n.axis(a, r) for a in n.attr("axes", None) or range(r)]
+    if len(set(axes)) != len(axes):
+        raise Unsupported(f"invalid model: repeated axes {axes}")
+    ctm = n.attr("coordinate_transformation_mode")
+    roi = _optional_const(n, 1, "roi") if ctm == "tf_crop_and_resize" else None
+    scales = _optional_const(n, 2, "scales")
+    sizes = _optional_const(n, 3, "sizes")
+    if (scales is None) == (sizes is None):
+        raise Unsupported("invalid model: exactly one of scales and sizes must be given")
+    given = scales if scales is not None else sizes
+    if len(given) != len(axes):
+        raise Unsupported(f"invalid model: {len(given)} {'scales' if sizes is None else 'sizes'} "
+                          f"for {len(axes)} axes")
+    for a in axes:
+        if x.shape[a] is None:
+            raise Unsupported(f"resizes dim {a}, which is dynamic")
+    full_scales = [1.0] * r
+    out = [None] * r  # None: kept
+    if scales is not None:
+        for a, s in zip(axes, scales.astype(np.float64)):
+            if not s > 0:
+                raise Unsupported(f"invalid model: scale {s} for axis {a}")
+            full_scales[a] = float(s)
+            out[a] = int(float(s) * x.shape[a])
+    else:
+        sizes = [int(v) for v in sizes]
+        for a, v in zip(axes, sizes):
+            full_scales[a] = v / x.shape[a]
+        policy = n.attr("keep_aspect_ratio_policy")
+        if policy != "stretch":
+            pick = min if policy == "not_larger" else max
+            s = pick(full_scales[a] for a in axes)
+            for a in axes:
+                full_scales[a] = s
+                sizes[axes.index(a)] = int(s * x.shape[a] + 0.5)
+        for a, v in zip(axes, sizes):
+            out[a] = v
+    for a in axes:
+        if out[a] < 1:
+            raise Unsupported(f"an output size of {out[a]} along axis {a}")
+    attrs = {"mode": mode, "coordinate_transformation_mode": ctm,
+             "nearest_mode": n.attr("nearest_mode"),
+             "sizes": [-1 if v is None else v for v in out],
+             "scales": F64Array(full_scales),
+             "cubic_coeff_a": float(n.attr("cubic_coeff_a")),
+             "exclude_outside": bool(n.attr("exclude_outside")),
+             "antialias": bool(n.attr("antialias", 0))}
+    if roi is not None:
+        if len(roi) != 2 * len(axes):
+            raise Unsupported(f"invalid model: {len(roi)} roi entries for {len(axes)} axes")
+        full = [0.0] * r + [1.0] * r
+        for i, a in enumerate(axes):
+            full[a], full[r + a] = float(roi[i]), float(roi[len(axes) + i])
+        attrs["roi"] = F64Array(full)
+        attrs["extrapolation_value"] = float(n.attr("extrapolation_value"))
+    elif ctm == "tf_crop_and_resize":
+        raise Unsupported("tf_crop_and_resize without roi")
+    shape = [x.shape[d] if out[d] is None else out[d] for d in range(r)]
+    return [n.b.with_attrs("resize", x, attrs, x.type.with_shape(shape))]

@@ -213,6 +213,83 @@ def _adaptive_avg_pool2d(ctx, a):
 
 
 # ---------------------------------------------------------------------------
+# Upsampling (F.interpolate, nn.Upsample): graph.resize
+# ---------------------------------------------------------------------------
+
+# ATen op -> (graph.resize mode, how output coordinates map to the input).
+_UPSAMPLE = {
+    "upsample_nearest1d": ("nearest", "nearest"),
+    "upsample_nearest2d": ("nearest", "nearest"),
+    "upsample_nearest3d": ("nearest", "nearest"),
+    "_upsample_nearest_exact1d": ("nearest", "exact"),
+    "_upsample_nearest_exact2d": ("nearest", "exact"),
+    "_upsample_nearest_exact3d": ("nearest", "exact"),
+    "upsample_linear1d": ("linear", "linear"),
+    "upsample_bilinear2d": ("linear", "linear"),
+    "upsample_trilinear3d": ("linear", "linear"),
+    "upsample_bicubic2d": ("cubic", "linear"),
+    "_upsample_bilinear2d_aa": ("linear", "aa"),
+    "_upsample_bicubic2d_aa": ("cubic", "aa"),
+}
+
+
+def _upsample(ctx, a, name: str):
+    """PyTorch's upsampling as graph.resize with ONNX's coordinate rules:
+    nearest is `asymmetric` + `floor` (src = floor(dst * in / out)),
+    nearest-exact `half_pixel` + `round_prefer_ceil`, (bi|tri)linear and
+    bicubic `half_pixel` (or `align_corners`), bicubic with a = -0.75; the
+    antialiased kernels add `antialias` and `exclude_outside` (PIL's filter:
+    taps outside the input are dropped and the rest renormalized). The
+    scale in the coordinate formula is the caller's `scale_factor` when
+    given (as PyTorch uses it), else out / in."""
+    mode, rule = _UPSAMPLE[name]
+    x = ctx.tensor(a.get("input", a.get("self")))
+    k = x.rank - 2
+    if k < 1:
+        raise Unsupported(f"{name} of a rank-{x.rank} tensor")
+    if mode != "nearest":
+        x = ctx.to_float(x)
+    spatial = list(x.shape[2:])
+    if None in spatial:
+        raise Unsupported(f"{name} of dynamic spatial dims {x.shape}")
+    size = a.get("output_size")
+    factors = a.get("scale_factors")
+    if factors is None:
+        named = [a.get(n) for n in ("scales_d", "scales_h", "scales_w", "scales")
+                 if n in a]
+        factors = named[-k:] if named and any(f is not None for f in named) else None
+    if factors is not None:
+        factors = [None if f is None else ctx.float_(f, "scale_factor") for f in factors]
+        if len(factors) == 1 and k > 1:
+            factors = factors * k
+    if size is not None:
+        size = ctx.ints(size, k, what="output_size")
+    elif factors is not None and None not in factors:
+        size = [int(math.floor(d * f)) for d, f in zip(spatial, factors)]
+    else:
+        raise Unsupported(f"{name} without an output size or scale factors")
+    align = bool(a.get("align_corners", False)) if mode != "nearest" else False
+    scales = []
+    for i, (d, o) in enumerate(zip(spatial, size)):
+        f = factors[i] if factors is not None and i < len(factors) else None
+        scales.append(f if f is not None and f > 0 and not align else o / d)
+    attrs = {"mode": mode,
+             "coordinate_transformation_mode":
+                 "asymmetric" if rule == "nearest" else
+                 "align_corners" if align else "half_pixel",
+             "nearest_mode": "floor" if rule == "nearest" else "round_prefer_ceil",
+             # PIL's antialiased bicubic (PyTorch's too) uses a = -0.5.
+             "cubic_coeff_a": -0.5 if rule == "aa" else -0.75,
+             "exclude_outside": rule == "aa",
+             "antialias": rule == "aa"}
+    return ctx.b.resize(x, [-1, -1] + list(size), [1.0, 1.0] + scales, attrs)
+
+
+for _name in _UPSAMPLE:
+    op(f"aten.{_name}")(lambda ctx, a, _n=_name: _upsample(ctx, a, _n))
+
+
+# ---------------------------------------------------------------------------
 # Recurrent layers: a graph.loop over time
 # ---------------------------------------------------------------------------
 
