@@ -744,6 +744,170 @@ class FunctionBuilder:
                  "dilations": list(dilations), "groups": int(groups)}
         return self.generic("conv2d", [x, w] + ([b] if b is not None else []), attrs, ty)
 
+    def conv_transpose2d(self, x: Value, w: Value, b: Optional[Value], *, strides,
+                         padding, output_padding, dilations, groups: int) -> Value:
+        """Transposed convolution (ConvTranspose, conv_transpose2d): ``x``
+        NCHW, ``w`` ``[C, F / groups, KH, KW]``, ``padding`` [top, left,
+        bottom, right] cropped from the full output, ``output_padding``
+        [h, w] added at the bottom/right. The output is
+        ``(H - 1) * stride - top - bottom + dilation * (KH - 1) +
+        output_padding + 1``.
+
+        A kernel equal to its stride with no padding, dilation or groups
+        (U-Net's up-convolutions): one 1x1 convolution to ``F * KH * KW``
+        channels, each pixel's ``KH x KW`` block moved into place by a
+        reshape and transpose. Otherwise the convolution it is the gradient
+        of: the input with ``stride - 1`` zeros between pixels, padded by
+        ``dilation * (K - 1) - pad``, convolved at stride 1 with the kernel
+        flipped and its channel dims swapped per group (the zeros cost
+        ``stride^2`` more multiplications). Constant weights are rearranged
+        at import time."""
+        n, c, h, wd = x.shape
+        cg, fg, kh, kw = w.shape
+        if None in (c, h, wd, cg, fg, kh, kw):
+            raise Unsupported("conv_transpose2d needs static channel, spatial and kernel dims")
+        if c != cg or c % groups:
+            raise Unsupported(f"invalid model: the weight {list(w.shape)} does not match "
+                              f"{c} input channels in {groups} groups")
+        sh, sw = strides
+        dh, dw = dilations
+        top, left, bottom, right = padding
+        oph, opw = output_padding
+        f = fg * groups
+        oh = (h - 1) * sh - top - bottom + dh * (kh - 1) + oph + 1
+        ow = (wd - 1) * sw - left - right + dw * (kw - 1) + opw + 1
+        if oh < 1 or ow < 1:
+            raise Unsupported(f"invalid model: a transposed convolution output of {oh}x{ow}")
+        wc = getattr(w, "const", None)
+        wc = None if wc is None else np.asarray(
+            wc.detach().cpu().numpy() if hasattr(wc, "detach") else wc)
+
+        def weight(array_fn, graph_fn):
+            return self.constant(np.ascontiguousarray(array_fn(wc)).astype(wc.dtype)) \
+                if wc is not None else graph_fn(w)
+
+        if ((kh, kw) == (sh, sw) and not any(padding) and (oph, opw) == (0, 0)
+                and (dh, dw) == (1, 1) and groups == 1):
+            # [C, F, KH, KW] -> [F * KH * KW, C, 1, 1]
+            w1 = weight(lambda a: a.transpose(1, 2, 3, 0).reshape(f * kh * kw, c, 1, 1),
+                        lambda v: self.reshape(self.transpose(v, [1, 2, 3, 0]),
+                                               [f * kh * kw, c, 1, 1]))
+            z = self.conv2d(x, w1, None, strides=[1, 1], padding=[0, 0, 0, 0],
+                            dilations=[1, 1], groups=1)
+            z = self.reshape(z, [n if n is not None else -1, f, kh, kw, h, wd])
+            z = self.transpose(z, [0, 1, 4, 2, 5, 3])
+            y = self.reshape(z, [n if n is not None else -1, f, oh, ow])
+            if b is not None:
+                y = self.binary("add", y, self.reshape(b, [f, 1, 1]))
+            return y
+        # The flipped kernel, [G, C/G, F/G, KH, KW] -> [F, C/G, KH, KW].
+        def flip(v):
+            rev = lambda k: self.constant(np.arange(k - 1, -1, -1, dtype=np.int64))
+            v = self.gather(self.gather(v, rev(kh), 2), rev(kw), 3)
+            v = self.reshape(v, [groups, c // groups, fg, kh, kw])
+            return self.reshape(self.transpose(v, [0, 2, 1, 3, 4]), [f, c // groups, kh, kw])
+        w2 = weight(lambda a: a[:, :, ::-1, ::-1].reshape(groups, c // groups, fg, kh, kw)
+                    .transpose(0, 2, 1, 3, 4).reshape(f, c // groups, kh, kw), flip)
+        xs = x
+        lo = [dh * (kh - 1) - top, dw * (kw - 1) - left]
+        hi = [dh * (kh - 1) - bottom + oph, dw * (kw - 1) - right + opw]
+        if (sh, sw) != (1, 1) and n is not None:
+            return self._conv_transpose_phases(x, w2, b, wc is not None, (sh, sw),
+                                               (dh, dw), lo, (oh, ow), groups)
+        if (sh, sw) != (1, 1):
+            # Zeros between pixels: [N, C, H, 1, W, 1] padded to
+            # [N, C, H, sh, W, sw] and flattened; the stride - 1 zeros this
+            # leaves after the last pixel count as bottom/right padding.
+            nn_ = n if n is not None else -1
+            xs = self.reshape(x, [nn_, c, h, 1, wd, 1])
+            xs = self.pad(xs, [0] * 6, [0, 0, 0, sh - 1, 0, sw - 1], 0.0)
+            xs = self.reshape(xs, [nn_, c, h * sh, wd * sw])
+            hi = [hi[0] - (sh - 1), hi[1] - (sw - 1)]
+        if min(lo + hi) < 0:  # more padding than the kernel covers: crop
+            if n is None:
+                raise Unsupported("conv_transpose2d padding beyond the kernel with a "
+                                  "dynamic batch")
+            hs, ws = xs.shape[2], xs.shape[3]
+            xs = self.slice(xs, [0, 0, max(-lo[0], 0), max(-lo[1], 0)],
+                            [n, c, hs - max(-hi[0], 0), ws - max(-hi[1], 0)], [1] * 4)
+            lo, hi = [max(v, 0) for v in lo], [max(v, 0) for v in hi]
+        return self.conv2d(xs, w2, b, strides=[1, 1], padding=[lo[0], lo[1], hi[0], hi[1]],
+                           dilations=[dh, dw], groups=groups)
+
+    def _conv_transpose_phases(self, x: Value, w2: Value, b: Optional[Value],
+                               const_weight: bool, strides, dilations, lo, out,
+                               groups: int) -> Value:
+        """A strided transposed convolution as ``sh * sw`` stride-1
+        convolutions, one per output phase (output pixel ``(s q + r)``),
+        each with the taps of the flipped kernel ``w2`` that meet input
+        pixels at that phase (no multiplications by inserted zeros), the
+        phases then interleaved. In the zero-inserted form, output ``o``
+        reads input ``(o + t d - lo) / s`` through tap ``t`` when that
+        divides; for ``o = s q + r`` the taps are ``t`` with
+        ``(r + t d - lo) % s == 0``, input ``q + e_t``, the ``e_t`` spaced
+        ``d / gcd(s, d)`` apart: a stride-1 convolution at that dilation
+        over the input shifted by ``e_first``."""
+        n, c, h, wd = x.shape
+        f = w2.shape[0]
+        sizes = (h, wd)
+
+        def plan(dim):
+            s, d, size, o = strides[dim], dilations[dim], sizes[dim], out[dim]
+            k = w2.shape[2 + dim]
+            g = math.gcd(s, d)
+            phases = []
+            for r in range(s):
+                count = len(range(r, o, s))
+                taps = [t for t in range(k) if (r + t * d - lo[dim]) % s == 0]
+                if not taps:
+                    phases.append((count, None))
+                    continue
+                first = (r + taps[0] * d - lo[dim]) // s
+                span = count + (len(taps) - 1) * (d // g)
+                phases.append((count, (taps, d // g, -first, span - size + first)))
+            return phases
+
+        rows, cols = plan(0), plan(1)
+        qh, qw = rows[0][0], cols[0][0]  # phase 0 has the most pixels
+        wc = w2.const if const_weight else None
+        wc = None if wc is None else np.asarray(
+            wc.detach().cpu().numpy() if hasattr(wc, "detach") else wc)
+        dtype = x.type.dtype
+        blocks = []
+        for ch, rp in rows:
+            line = []
+            for cw, cp in cols:
+                if rp is None or cp is None:
+                    y = self.splat(0.0, dtype, [n, f, ch, cw])
+                    if b is not None:
+                        y = self.binary("add", y, self.reshape(b, [f, 1, 1]))
+                else:
+                    (th, dil_h, lo_h, hi_h), (tw, dil_w, lo_w, hi_w) = rp, cp
+                    if wc is not None:
+                        v = self.constant(np.ascontiguousarray(wc[:, :, th][:, :, :, tw]))
+                    else:
+                        idx = lambda t: self.constant(np.array(t, dtype=np.int64))
+                        v = self.gather(self.gather(w2, idx(th), 2), idx(tw), 3)
+                    xi = x
+                    if min(lo_h, lo_w, hi_h, hi_w) < 0:
+                        xi = self.slice(x, [0, 0, max(-lo_h, 0), max(-lo_w, 0)],
+                                        [n, c, h - max(-hi_h, 0), wd - max(-hi_w, 0)],
+                                        [1] * 4)
+                    y = self.conv2d(xi, v, b, strides=[1, 1],
+                                    padding=[max(lo_h, 0), max(lo_w, 0),
+                                             max(hi_h, 0), max(hi_w, 0)],
+                                    dilations=[dil_h, dil_w], groups=groups)
+                if (ch, cw) != (qh, qw):
+                    y = self.pad(y, [0] * 4, [0, 0, qh - ch, qw - cw], 0.0)
+                line.append(self.reshape(y, [n, f, 1, 1, qh, qw]))
+            blocks.append(self.concat(line, 3))
+        y = self.concat(blocks, 2)  # [N, F, sh, sw, Qh, Qw]
+        y = self.reshape(self.transpose(y, [0, 1, 4, 2, 5, 3]),
+                         [n, f, qh * strides[0], qw * strides[1]])
+        if (qh * strides[0], qw * strides[1]) != tuple(out):
+            y = self.slice(y, [0] * 4, [n, f, out[0], out[1]], [1] * 4)
+        return y
+
     def pool2d(self, kind: str, x: Value, *, kernel, strides, padding,
                dilations=(1, 1), ceil_mode=False, count_include_pad=None) -> Value:
         """``max_pool2d`` or ``avg_pool2d`` on NCHW."""

@@ -227,6 +227,89 @@ def cumsum():
         (randn(4, 10),)
 
 
+# ------------------------------------------------ transposed convolution
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_unet_up():
+    """Kernel = stride (U-Net's up-convolution): a 1x1 conv and a reshape."""
+    return nn.ConvTranspose2d(8, 4, 2, stride=2), (randn(2, 8, 5, 7),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_stride2_output_padding():
+    return nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1), \
+        (randn(1, 4, 5, 7),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_dcgan():
+    """DCGAN's generator layer: kernel 4, stride 2, padding 1."""
+    return nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1, bias=False), \
+        (randn(2, 16, 4, 4),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_grouped_dilated():
+    return nn.ConvTranspose2d(4, 8, 3, stride=(2, 3), padding=(1, 2), dilation=2,
+                              groups=2), (randn(1, 4, 5, 7),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_crop():
+    """Padding wider than the kernel reaches: the input is cropped."""
+    return nn.ConvTranspose2d(4, 4, 3, padding=3), (randn(1, 4, 9, 9),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_empty_phases():
+    """Stride 4 with a 3-tap kernel: some output phases meet no tap (bias
+    only)."""
+    return nn.ConvTranspose2d(4, 6, 3, stride=4, padding=2, output_padding=3), \
+        (randn(2, 4, 5, 6),)
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose2d_weight_input():
+    """The weight an input, not a parameter: its taps are gathered at run
+    time."""
+    return (lambda x, w: F.conv_transpose2d(x, w, stride=2, groups=2, output_padding=1)), \
+        (randn(1, 4, 5, 5), randn(4, 3, 3, 3))
+
+
+@case(tags=("op", "conv_transpose"))
+def conv_transpose1d():
+    return nn.ConvTranspose1d(4, 6, 4, stride=2, padding=1), (randn(2, 4, 9),)
+
+
+class TinyUNet(nn.Module):
+    """A two-level U-Net: conv blocks, max-pool down, ConvTranspose2d up,
+    skip connections by concatenation, a 1x1 head."""
+
+    def __init__(self):
+        super().__init__()
+
+        def block(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout),
+                                 nn.ReLU(), nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+        self.enc1, self.enc2, self.mid = block(3, 8), block(8, 16), block(16, 32)
+        self.up2, self.dec2 = nn.ConvTranspose2d(32, 16, 2, stride=2), block(32, 16)
+        self.up1, self.dec1 = nn.ConvTranspose2d(16, 8, 2, stride=2), block(16, 8)
+        self.head = nn.Conv2d(8, 2, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(F.max_pool2d(e1, 2))
+        m = self.mid(F.max_pool2d(e2, 2))
+        d2 = self.dec2(torch.cat([self.up2(m), e2], 1))
+        d1 = self.dec1(torch.cat([self.up1(d2), e1], 1))
+        return self.head(d1)
+
+
+@case(tags=("model", "segmentation"))
+def tiny_unet():
+    return TinyUNet().eval(), (randn(1, 3, 32, 32),)
+
+
 # ------------------------------------------------- upsampling (graph.resize)
 
 def _interpolate_case(name, shape, **kw):

@@ -283,3 +283,65 @@ def _resize(n: Node):
         raise Unsupported("tf_crop_and_resize without roi")
     shape = [x.shape[d] if out[d] is None else out[d] for d in range(r)]
     return [n.b.with_attrs("resize", x, attrs, x.type.with_shape(shape))]
+
+
+# ===========================================================================
+# ConvTranspose
+# ===========================================================================
+
+@register("ConvTranspose", dtypes=FLOATS, typed=(0, 1, 2),
+          attrs={**_CONV_ATTRS, "output_padding": Attr(">= 0"),
+                 "output_shape": ANY_VALUE},
+          doc="1-D and 2-D: the builder's conv_transpose2d (a 1x1 `graph.conv2d` "
+              "and a reshape when the kernel equals the stride; otherwise "
+              "`graph.conv2d` over the input with zeros between pixels and "
+              "the kernel flipped); 3-D is not supported")
+def _conv_transpose(n: Node):
+    b = n.b
+    x, w = n.value(0), n.value(1)
+    bias = n.value(2) if n.has(2) else None
+    k = x.rank - 2
+    if k not in (1, 2):
+        raise Unsupported(f"{k}-D transposed convolution (1-D and 2-D are supported)")
+    if w.rank != x.rank:
+        raise Unsupported(f"invalid model: weight rank {w.rank} for input rank {x.rank}")
+    kernel = list(w.shape[2:])
+    spatial = list(x.shape[2:])
+    if None in kernel or None in spatial:
+        raise Unsupported("dynamic spatial or kernel dims")
+    if n.attr("kernel_shape", None) not in (None, kernel):
+        raise Unsupported(f"kernel_shape {n.attr('kernel_shape')} differs from the weight's {kernel}")
+    strides = list(n.attr("strides", None) or [1] * k)
+    dilations = list(n.attr("dilations", None) or [1] * k)
+    out_pad = list(n.attr("output_padding", None) or [0] * k)
+    auto_pad = n.attr("auto_pad")
+    out_shape = n.attr("output_shape", None)
+    if out_shape is not None and len(out_shape) == k + 2:
+        out_shape = out_shape[2:]
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER") and out_shape is None:
+        out_shape = [d * s for d, s in zip(spatial, strides)]
+    if out_shape is not None:
+        # ONNX's rule: the total padding that gives output_shape, split
+        # with the odd one at the end (SAME_UPPER) or the start.
+        total = [s * (d - 1) + op + (kk - 1) * dl + 1 - o for s, d, op, kk, dl, o
+                 in zip(strides, spatial, out_pad, kernel, dilations, out_shape)]
+        if auto_pad == "SAME_UPPER":
+            begin = [t // 2 for t in total]
+        else:
+            begin = [t - t // 2 for t in total]
+        pads = begin + [t - bg for t, bg in zip(total, begin)]
+    elif auto_pad == "VALID" or auto_pad == "NOTSET":
+        pads = list(n.attr("pads", None) or [0] * (2 * k))
+    else:
+        raise Unsupported(f"auto_pad {auto_pad}")
+    # (An output_shape beyond the natural size gives negative pads: more
+    # output at the edges, the bias only.)
+    x2, one_d = _to_2d(n, x)
+    if one_d:
+        w = reshape_dims(b, w, [w.shape[0], w.shape[1], 1, w.shape[2]])
+        strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
+        pads = [0, pads[0], 0, pads[1]]
+    y = b.conv_transpose2d(x2, w, bias, strides=strides, padding=pads,
+                           output_padding=out_pad, dilations=dilations,
+                           groups=int(n.attr("group")))
+    return [_from_2d(n, y) if one_d else y]

@@ -99,8 +99,6 @@ def _group_norm(ctx, a):
 # ---------------------------------------------------------------------------
 
 def _check_conv(a: Args) -> Optional[str]:
-    if a.get("transposed") is True:
-        return "transposed convolution is not supported"
     pad = a.get("padding")
     if isinstance(pad, str) and pad not in ("same", "valid"):
         return f"padding={pad!r} is not supported"
@@ -139,15 +137,24 @@ def _conv(ctx, a) -> Value:
             raise Unsupported(f"padding={pad!r} is not supported")
     else:
         lo = hi = ctx.ints(pad, spatial, "padding")
-    if a.get("transposed") is True:
-        raise Unsupported("transposed convolution is not supported")
+    transposed = a.get("transposed") is True
+    out_pad = ctx.ints(a.get("output_padding", 0), spatial, "output_padding")
     if spatial == 1:  # conv1d as a conv2d over [N, C, 1, L]
         x = ctx.reshape_dims(x, list(x.shape[:2]) + [1, x.shape[2]])
         w = ctx.reshape_dims(w, list(w.shape[:2]) + [1, w.shape[2]])
         stride, dilation = [1] + stride, [1] + dilation
         lo, hi = [0] + list(lo), [0] + list(hi)
-    y = b.conv2d(x, w, bias, strides=stride, padding=[lo[0], lo[1], hi[0], hi[1]],
-                 dilations=dilation, groups=groups)
+        out_pad = [0] + out_pad
+    if transposed:
+        if isinstance(pad, str):
+            raise Unsupported(f"transposed convolution with padding={pad!r}")
+        y = b.conv_transpose2d(x, w, bias, strides=stride,
+                               padding=[lo[0], lo[1], hi[0], hi[1]],
+                               output_padding=out_pad, dilations=dilation,
+                               groups=groups)
+    else:
+        y = b.conv2d(x, w, bias, strides=stride, padding=[lo[0], lo[1], hi[0], hi[1]],
+                     dilations=dilation, groups=groups)
     if spatial == 1:
         y = ctx.reshape_dims(y, [y.shape[0], y.shape[1], y.shape[3]])
     if unbatched:
@@ -155,8 +162,17 @@ def _conv(ctx, a) -> Value:
     return y
 
 
+def _conv_transpose(ctx, a) -> Value:
+    """aten.conv_transpose1d/2d (input, weight, bias, stride, padding,
+    output_padding, groups, dilation): _conv with transposed=True."""
+    values = dict(a.items())
+    values["transposed"] = True
+    return _conv(ctx, Args(values, a.schema, a.out_types))
+
+
 op("aten.conv2d", "aten.conv1d", "aten.convolution", "aten._convolution",
    "aten._convolution_mode", check=_check_conv)(_conv)
+op("aten.conv_transpose2d", "aten.conv_transpose1d", check=_check_conv)(_conv_transpose)
 
 
 def _pool_params(ctx, a, x: Value):
