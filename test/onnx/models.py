@@ -148,14 +148,25 @@ def gpt2_block():
     return Block().eval(), (torch.randn(1, 64, 768),), {}
 
 
+def keypoint_head():
+    """ConvTranspose, Resize (bilinear) and TopK: a CenterNet-style head on
+    a 64x64 input (test/lib/dense_models.py)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+    from dense_models import KeypointHead
+    torch = _torch()
+    return KeypointHead().eval(), (torch.randn(1, 3, 64, 64),), {}
+
+
 #: name -> factory. ``MODELS``: ResNet-18, the BERT-base layer and the LSTM
 #: (the benchmark's models); ``EXTRA``: more exporter patterns (dynamic
-#: batch dims, SDPA, depthwise convolutions and hardswish, bidirectional GRU).
+#: batch dims, SDPA, depthwise convolutions and hardswish, bidirectional GRU,
+#: ConvTranspose + Resize + TopK).
 MODELS = {"resnet18": resnet18, "bert_layer": bert_layer, "lstm": lstm}
 EXTRA = {"bert_small_dynamic_batch": bert_small_dynamic_batch,
          "resnet18_dynamic_batch": resnet18_dynamic_batch,
          "gpt2_block": gpt2_block, "mobilenet_v3_small": mobilenet_v3_small,
-         "gru_bidirectional": gru_bidirectional}
+         "gru_bidirectional": gru_bidirectional, "keypoint_head": keypoint_head}
 ALL = {**MODELS, **EXTRA}
 
 

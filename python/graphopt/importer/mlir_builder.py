@@ -82,6 +82,10 @@ class DTypes:
         """A constant of the frontend: ``shape`` filled with ``value``."""
         raise NotImplementedError
 
+    def arange(self, n: int, dtype):
+        """A constant of the frontend: ``[0, n)`` of ``dtype``."""
+        return np.arange(n).astype(self.normalize(dtype))
+
     def key(self, value, dtype) -> tuple:
         """A hashable key for the scalar ``value`` of ``dtype`` (caching)."""
         return (repr(float(value)) if self.is_float(dtype) else int(value),
@@ -979,6 +983,40 @@ class FunctionBuilder:
         ty = TensorType(tuple(shape), self.dtypes.i64)
         a = format_attr_dict({"axis": int(axis), "keepdims": keepdims})
         return self._op(ty, f"graph.argmax {x} {a} : {x.type} -> {ty}")
+
+    def topk(self, x: Value, k: int, axis: int, largest: bool = True):
+        """The ``k`` largest (or smallest) elements along ``axis`` and their
+        i64 indices, sorted (torch.topk, ONNX TopK): ``k`` rounds of
+        ``graph.argmax`` and a max reduction, each masking the element it
+        took. Ties go to the lower index; a NaN counts as the largest. The
+        work is ``k`` passes over ``x`` (meant for the small ``k`` of
+        detection heads and beam search, not for sorting)."""
+        d = x.shape[axis]
+        if d is None:
+            raise Unsupported("topk along a dynamic dim")
+        if not 1 <= k <= d:
+            raise Unsupported(f"topk k = {k} for a dim of {d} (1 <= k <= {d} supported)")
+        work = x if largest else self.unary("neg", x)
+        element = self.dtypes.element_type(x.dtype)
+        if self.dtypes.is_float(x.dtype):
+            fill = self.splat(float("-inf"), x.dtype)
+        elif element in ("i32", "i64"):
+            fill = self.splat(-(2 ** (int(element[1:]) - 1)), x.dtype)
+        else:
+            raise Unsupported(f"topk of {element}")
+        shape = [1] * x.rank
+        shape[axis] = d
+        iota = self.constant(self.dtypes.arange(d, self.dtypes.i64).reshape(shape),
+                             hint="iota")
+        values, indices = [], []
+        for i in range(k):
+            idx = self.argmax(work, axis, keepdims=True)
+            values.append(self.reduce("max", work, [axis], keepdims=True))
+            indices.append(idx)
+            if i + 1 < k:
+                work = self.select(self.compare("eq", iota, idx), fill, work)
+        v, ix = self.concat(values, axis), self.concat(indices, axis)
+        return (v if largest else self.unary("neg", v)), ix
 
     def cumsum(self, x: Value, axis: int) -> Value:
         a = format_attr_dict({"axis": int(axis)})

@@ -68,6 +68,15 @@ def lraspp_mobilenet_v3_large():
     return _randomize_bn(model), (randn(1, 3, 96, 96),)
 
 
+@case(tags=("model", "vision", "detection"))
+def keypoint_head():
+    """ConvTranspose2d, bilinear F.interpolate and torch.topk in one model
+    (test/lib/dense_models.py); random heatmap scores have no ties, so
+    the indices compare exactly."""
+    from dense_models import KeypointHead
+    return KeypointHead().eval(), (randn(1, 3, 64, 64),)
+
+
 class DepthwiseSeparable(nn.Module):
     """MobileNet v1 block: 3x3 depthwise conv, BN, ReLU6, 1x1 conv, BN,
     ReLU6."""

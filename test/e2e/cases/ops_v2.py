@@ -227,6 +227,18 @@ def cumsum():
         (randn(4, 10),)
 
 
+# ------------------------------------------------------------------ top-k
+
+@case(tags=("op", "topk"))
+def topk_largest():
+    return (lambda x: torch.topk(x, 3)), (randn(4, 10),)
+
+
+@case(tags=("op", "topk"))
+def topk_smallest_dim0():
+    return (lambda x: torch.topk(x, 2, dim=0, largest=False)), (randn(5, 3, 4),)
+
+
 # ------------------------------------------------ transposed convolution
 
 @case(tags=("op", "conv_transpose"))

@@ -7,7 +7,9 @@
 What is imported:
 
 * ONNX opsets 13 to 28 (:data:`~.ops.MIN_OPSET`, ``MAX_OPSET``) of the
-  default domain; models with local functions are inlined first.
+  default domain (older models are converted to opset 13 with
+  ``onnx.version_converter`` first); models with local functions are
+  inlined first.
 * Graph inputs become function arguments, in order; a dimension with a
   ``dim_param`` (or none) becomes a dynamic (``?``) dimension unless
   ``dim_values`` / ``input_shapes`` fix it. Initializers (also ones listed
@@ -263,6 +265,8 @@ class _Importer:
             raise ValueError(f"constants: the model has no input named {unknown[0]!r}")
         if self.opset is None and all(n.domain not in ("", "ai.onnx") for n in g.node):
             self.opset = MAX_OPSET  # no default-domain op: each node is reported
+        if self.opset is not None and self.opset < MIN_OPSET:
+            g = self._upgrade_opset(g)
         if self.opset is None or not MIN_OPSET <= self.opset:
             self.error("<model>", g.name or "<graph>",
                        f"opset {self.opset} is not supported (supported: "
@@ -313,6 +317,35 @@ class _Importer:
                              f"inference: {self.inference_error}")
         self.builder.set_results(results)
         return self.builder.module_text()
+
+    def _upgrade_opset(self, g):
+        """A model of an opset older than MIN_OPSET, converted to MIN_OPSET
+        with ``onnx.version_converter`` (what the error used to ask the user
+        to do), after the structural checks (the converter, like shape
+        inference, may crash on a malformed graph). When the converter
+        fails, the opset stays and the model is reported with its reason.
+        Returns the graph to import."""
+        self._check_structure(g)
+        if self.opset < 9 and any(node.op_type == "Scan" for node in g.node):
+            # Scan-8 has a batch axis and sequence_lens; the converter keeps
+            # the graph's inputs as they are, so the converted model's
+            # signature no longer fits its data.
+            self.error("<model>", g.name or "<graph>",
+                       f"opset {self.opset} is not supported (supported: {MIN_OPSET} to "
+                       f"{MAX_OPSET}), and its Scan (version 8: a batch axis) does not "
+                       "convert to opset 13")
+            raise UnsupportedOpsError(self.errors)
+        from onnx import version_converter
+        try:
+            converted = version_converter.convert_version(self.model, MIN_OPSET)
+        except Exception as e:
+            self.error("<model>", g.name or "<graph>",
+                       f"opset {self.opset} is not supported (supported: {MIN_OPSET} "
+                       f"to {MAX_OPSET}) and onnx.version_converter cannot convert "
+                       f"it: {_first_line(e)[:200]}")
+            raise UnsupportedOpsError(self.errors) from None
+        self.model, self.opset, self._schemas = converted, MIN_OPSET, {}
+        return converted.graph
 
     def _check_structure(self, g) -> None:
         """A graph that is not a program: no outputs (an empty or non-ONNX
@@ -365,6 +398,42 @@ class _Importer:
                                 "node, input or initializer")
         if problems:
             raise ValueError(f"{self.source}: the model is invalid: " + "; ".join(problems))
+
+    def import_subgraph(self, g, inputs: List[Value], what: str) -> List[Value]:
+        """The body of a control-flow node (If's branches, Loop's body): ``g``'s
+        inputs bound to ``inputs``, its initializers as constants, its nodes
+        imported into the builder's current region; returns the values of
+        ``g``'s outputs. Names of the enclosing graph stay visible (ONNX's
+        outer scope); names ``g`` defines do not leak out, and outer
+        constants materialized inside the region are not reused outside it.
+        Raises Unsupported when a node of ``g`` is (the node's own error is
+        recorded too)."""
+        saved = dict(self.tensors)
+        values = {id(t): t.value for t in saved.values()}
+        errors = len(self.errors)
+        try:
+            if len(g.input) != len(inputs):
+                raise Unsupported(f"invalid model: the {what} takes {len(g.input)} "
+                                  f"inputs, {len(inputs)} given")
+            for inp, v in zip(g.input, inputs):
+                self.tensors[inp.name] = Tensor(v.type, value=v)
+            self._initializers(g)
+            for index, proto in enumerate(g.node, start=1):
+                self._node(index, proto)
+            if len(self.errors) > errors:
+                raise Unsupported(f"the {what} has unsupported nodes (listed)")
+            outs = []
+            for out in g.output:
+                t = self.tensors.get(out.name)
+                if t is None:
+                    raise Unsupported(f"invalid model: {what} output '{out.name}' "
+                                      "is not produced")
+                outs.append(self.materialize(t, out.name))
+            return outs
+        finally:
+            for t in saved.values():
+                t.value = values[id(t)]
+            self.tensors = saved
 
     def _initializers(self, g) -> None:
         from onnx import numpy_helper

@@ -80,6 +80,9 @@ class TorchDTypes(DTypes):
     def full(self, shape, value, dtype):
         return torch.full(tuple(shape), value, dtype=dtype)
 
+    def arange(self, n, dtype):
+        return torch.arange(n, dtype=dtype)
+
 
 TORCH = TorchDTypes()
 register_dtypes(torch.dtype, TORCH)

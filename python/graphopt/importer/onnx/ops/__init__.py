@@ -7,7 +7,7 @@ pooling), norm, shape, rnn (LSTM, GRU, RNN), attention (with losses and
 GatherElements).
 """
 
-from . import attention, conv, elementwise, linalg, norm, reductions, rnn, shape  # noqa: F401
+from . import attention, control, conv, elementwise, linalg, norm, reductions, rnn, shape  # noqa: F401
 from .core import (MAX_OPSET, MIN_OPSET, NUMPY_TO_ONNX, ONNX_TO_NUMPY, REGISTRY,  # noqa: F401
                    Node, OpSpec, Sym, Tensor, dtype_name, is_dim, onnx_type_name,
                    shape_text)

@@ -174,6 +174,21 @@ def iota_along(b: Builder, size: int, axis: int, rank: int, dtype=I64) -> Value:
     return b.constant(np.arange(size, dtype=dtype).reshape(shape), hint="iota")
 
 
+@register("TopK", dtypes=NUMERIC, attrs={"axis": ANY_VALUE, "largest": ANY_VALUE,
+                                         "sorted": ANY_VALUE},
+          doc="`k` rounds of `graph.argmax` and a max reduction, masking each "
+              "element taken (constant K, static axis dim; sorted=0 also "
+              "gives sorted results)")
+def _topk(n: Node):
+    x = n.value(0)
+    k = n.ints(1, "K")
+    if len(k) != 1:
+        raise Unsupported(f"invalid model: K has {len(k)} entries")
+    values, indices = n.b.topk(x, int(k[0]), n.axis(n.attr("axis"), x.rank),
+                               bool(n.attr("largest")))
+    return [values, indices]
+
+
 @register("Hardmax", dtypes=FLOATS, attrs={"axis": ANY_VALUE},
           doc="one-hot of `graph.argmax` (first maximum); static axis dim")
 def _hardmax(n: Node):

@@ -83,6 +83,13 @@ def _argmin_op(ctx, a):
                    largest=False)
 
 
+@op("aten.topk")
+def _topk(ctx, a):
+    x = ctx.tensor(a.self)
+    d = norm_dim(ctx.int_(a.get("dim", -1), "dim"), x.rank)
+    return ctx.b.topk(x, ctx.int_(a.k, "k"), d, bool(a.get("largest", True)))
+
+
 @op("aten.max.dim")
 def _max_dim(ctx, a):
     x = ctx.tensor(a.self)
