@@ -258,8 +258,14 @@ def _sce_loss(n: Node):
               "`graph.select` and `graph.reduce` along the axis (static shapes; "
               "memory grows with indices size x axis dim)")
 def _gather_elements(n: Node):
-    b, data, idx = n.b, n.value(0), n.value(1)
-    axis = n.axis(n.attr("axis"), data.rank)
+    data, idx = n.value(0), n.value(1)
+    return [take_along_axis(n, data, idx, n.axis(n.attr("axis"), data.rank))]
+
+
+def take_along_axis(n: Node, data: Value, idx: Value, axis: int) -> Value:
+    """GatherElements (numpy.take_along_axis) as a one-hot select and a
+    reduction along ``axis``."""
+    b = n.b
     if not data.type.is_static or not idx.type.is_static:
         raise Unsupported("dynamic shapes")
     if idx.dtype not in INTS:
@@ -280,5 +286,5 @@ def _gather_elements(n: Node):
     de = reshape_dims(b, data, list(data.shape[:axis]) + [1] + list(data.shape[axis:]))
     if data.dtype == BOOL:
         picked = b.select(hit, b.cast(de, I32), n.splat(0, I32))
-        return [b.cast(b.reduce("max", picked, [axis + 1]), BOOL)]
-    return [b.reduce("sum", b.select(hit, de, n.splat(0, data.dtype)), [axis + 1])]
+        return b.cast(b.reduce("max", picked, [axis + 1]), BOOL)
+    return b.reduce("sum", b.select(hit, de, n.splat(0, data.dtype)), [axis + 1])

@@ -8,6 +8,8 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+BOOL_DT = np.dtype(np.bool_)
+
 from .core import (ANY_VALUE, Builder, FLOATS, I64, NUMERIC, Node, TType, Unsupported,
                    Value, is_float, register, reshape_dims)
 
@@ -95,6 +97,16 @@ def _emit_reduce(n: Node):
     keep = bool(n.attr("keepdims"))
     dt = x.dtype
     op = n.op_type
+    if dt == BOOL_DT:
+        if op not in ("ReduceMax", "ReduceMin"):
+            raise Unsupported(f"{op} of bool")
+        if _reduce_count(x, axes) == 0 and x.type.is_static:
+            shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if keep \
+                else [d for i, d in enumerate(x.shape) if i not in axes]
+            return [np.full(shape, op == "ReduceMin", dtype=bool)]
+        # max = any, min = all: on 0/1 in i32.
+        y = b.reduce(op[6:].lower(), b.cast(x, np.dtype(np.int32)), axes, keep)
+        return [b.cast(y, BOOL_DT)]
     if _reduce_count(x, axes) == 0 and x.type.is_static:
         # Nothing to reduce: the identity of each reduction. (Also avoids a
         # crash of the CPU pipeline's tile-and-fuse on empty reductions.)
@@ -135,10 +147,14 @@ def _emit_reduce(n: Node):
         b, m, [d for i, d in enumerate(m.shape) if i not in axes]))]
 
 
-register("ReduceSum", "ReduceMax", "ReduceMin", "ReduceL1", "ReduceSumSquare",
+register("ReduceSum", "ReduceL1", "ReduceSumSquare",
          dtypes=NUMERIC, attrs=_REDUCE_ATTRS, fold=_fold_reduce,
          doc="`graph.reduce` (L1: of `abs(x)`, SumSquare: of `x * x`); axes "
              "from the attribute or the constant input")(_emit_reduce)
+register("ReduceMax", "ReduceMin",
+         dtypes=NUMERIC + (BOOL_DT,), attrs=_REDUCE_ATTRS, fold=_fold_reduce,
+         doc="`graph.reduce`; axes from the attribute or the constant input; "
+             "bool: on 0/1 as i32 (any / all)")(_emit_reduce)
 register("ReduceMean", dtypes=NUMERIC, attrs=_REDUCE_ATTRS,
          doc="`graph.reduce mean`; integers: truncating sum / count (static "
              "reduced dims)")(_emit_reduce)

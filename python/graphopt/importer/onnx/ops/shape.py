@@ -620,3 +620,118 @@ def _one_hot(n: Node):
     off = b.generic("gather", [values, b.splat(0, I64)], {"axis": 0}, values.type.with_shape(()))
     on = b.generic("gather", [values, b.splat(1, I64)], {"axis": 0}, values.type.with_shape(()))
     return [b.select(hit, on, off)]
+
+
+# ===========================================================================
+# CenterCropPad, Compress, GatherND, ReverseSequence
+# ===========================================================================
+
+@register("CenterCropPad", dtypes=ANY, attrs={"axes": ANY_VALUE},
+          doc="`graph.slice` (centered crop, the odd element at the end) and "
+              "`graph.pad` (centered zeros, likewise); constant shape, static dims")
+def _center_crop_pad(n: Node):
+    b, x = n.b, n.value(0)
+    r = x.rank
+    target = n.ints(1, "shape")
+    axes = [n.axis(a, r) for a in (n.attr("axes", None) or range(r))]
+    if len(target) != len(axes):
+        raise Unsupported(f"invalid model: {len(target)} sizes for {len(axes)} axes")
+    start, limit = [0] * r, list(x.shape)
+    low, high = [0] * r, [0] * r
+    for a, t in zip(axes, target):
+        d = x.shape[a]
+        if d is None:
+            raise Unsupported(f"a dynamic dim on axis {a}")
+        if t < d:
+            start[a], limit[a] = (d - t) // 2, (d - t) // 2 + t
+        elif t > d:
+            low[a], high[a] = (t - d) // 2, t - d - (t - d) // 2
+    if None in limit:
+        raise Unsupported("a dynamic dim")
+    y = b.slice(x, start, limit, [1] * r)
+    if any(low + high):
+        y = b.pad(y, low, high, 0.0)
+    return [y]
+
+
+@register("Compress", dtypes=ANY, typed=(0,), attrs={"axis": ANY_VALUE},
+          doc="`graph.gather` of the positions where the (constant) condition "
+              "is true; a run-time condition would give a data-dependent shape")
+def _compress(n: Node):
+    b, x = n.b, n.value(0)
+    cond = np.asarray(n.const(1, "condition")).reshape(-1).astype(bool)
+    axis = n.attr("axis", None)
+    if axis is None:
+        if not x.type.is_static:
+            raise Unsupported("a dynamic dim")
+        x = b.reshape(x, [-1])
+        axis = 0
+    axis = n.axis(axis, x.rank)
+    d = x.shape[axis]
+    if d is not None and len(cond) > d:
+        raise Unsupported(f"invalid model: a condition of {len(cond)} for a dim of {d}")
+    picked = np.nonzero(cond)[0].astype(np.int64)
+    return [b.gather(x, b.constant(picked), axis)]
+
+
+@register("GatherND", dtypes=ANY, typed=(0,), attrs={"batch_dims": ANY_VALUE},
+          doc="run-time indices: each index tuple (with the batch position) "
+              "linearized into one row index of the data flattened over the "
+              "indexed dims, then `graph.gather`; static shapes")
+def _gather_nd(n: Node):
+    b, data, idx = n.b, n.value(0), n.value(1)
+    bd = int(n.attr("batch_dims"))
+    if not data.type.is_static or not idx.type.is_static:
+        raise Unsupported("dynamic shapes")
+    if idx.dtype not in (np.dtype(np.int64), np.dtype(np.int32)):
+        raise Unsupported("non-integer indices")
+    k = idx.shape[-1]
+    if not 1 <= k <= data.rank - bd or list(idx.shape[:bd]) != list(data.shape[:bd]):
+        raise Unsupported(f"invalid model: indices {list(idx.shape)} for data "
+                          f"{list(data.shape)} with batch_dims {bd}")
+    dims = list(data.shape[bd:bd + k])
+    rest = list(data.shape[bd + k:])
+    i = b.cast(idx, I64)
+    strides = [int(np.prod(dims[j + 1:])) for j in range(k)]
+    linear = None
+    for j in range(k):
+        c = b.slice(i, [0] * (idx.rank - 1) + [j], list(idx.shape[:-1]) + [j + 1],
+                    [1] * idx.rank)
+        c = reshape_dims(b, c, list(idx.shape[:-1]))
+        # A negative index counts from the end of its dim.
+        c = b.select(b.compare("lt", c, n.splat(0, I64)),
+                     b.binary("add", c, n.splat(dims[j], I64)), c)
+        term = b.binary("mul", c, n.splat(strides[j], I64)) if strides[j] != 1 else c
+        linear = term if linear is None else b.binary("add", linear, term)
+    batch = int(np.prod(data.shape[:bd])) if bd else 1
+    if bd:
+        # The batch position, laid along the batch dims of the indices.
+        pos = np.arange(batch, dtype=np.int64).reshape(
+            list(idx.shape[:bd]) + [1] * (idx.rank - 1 - bd)) * int(np.prod(dims))
+        linear = b.binary("add", linear, b.constant(pos))
+    flat = reshape_dims(b, data, [batch * int(np.prod(dims))] + rest)
+    return [b.gather(flat, linear, 0)]
+
+
+@register("ReverseSequence", dtypes=ANY, typed=(0,),
+          attrs={"batch_axis": ANY_VALUE, "time_axis": ANY_VALUE},
+          doc="the first `sequence_lens[b]` time steps of each batch entry "
+              "reversed: a run-time index `len - 1 - t` (or `t`) per step, "
+              "taken with GatherElements' one-hot form; static shapes")
+def _reverse_sequence(n: Node):
+    from .attention import take_along_axis
+    b, x, lens = n.b, n.value(0), n.value(1)
+    ba, ta = int(n.attr("batch_axis")), int(n.attr("time_axis"))
+    if not x.type.is_static or x.rank < 2 or {ba, ta} != {0, 1}:
+        raise Unsupported("static shapes with batch and time on axes 0 and 1")
+    t = x.shape[ta]
+    shape = [1] * x.rank
+    shape[ta] = t
+    steps = b.constant(np.arange(t, dtype=np.int64).reshape(shape))
+    lshape = [1] * x.rank
+    lshape[ba] = x.shape[ba]
+    ln = reshape_dims(b, b.cast(lens, I64), lshape)
+    rev = b.binary("sub", b.binary("sub", ln, n.splat(1, I64)), steps)
+    src = b.select(b.compare("lt", steps, ln), rev, steps)
+    src = b.binary("add", src, b.constant(np.zeros(x.shape, dtype=np.int64)))
+    return [take_along_axis(n, x, src, ta)]
