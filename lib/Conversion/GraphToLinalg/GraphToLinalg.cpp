@@ -226,6 +226,25 @@ Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, isZero, zero, q);
 }
 
+/// Integer remainder that never traps, consistent with safeDivSI:
+/// x rem 0 = x, INT_MIN rem -1 = 0.
+Value safeRemSI(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+  Value one = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 1));
+  Value minusOne =
+      arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, -1));
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
+  Value r = arith::RemSIOp::create(b, loc, x, divisor);
+  r = arith::SelectOp::create(b, loc, isMinusOne, zero, r);
+  return arith::SelectOp::create(b, loc, isZero, x, r);
+}
+
 /// Scalar body of an elementwise binary graph op.
 Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
   Type t = x.getType();
@@ -242,7 +261,8 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
                 [&](MaxOp) { return arith::MaximumFOp::create(b, loc, x, y); })
             .Case(
                 [&](MinOp) { return arith::MinimumFOp::create(b, loc, x, y); })
-            .Case([&](PowOp) { return math::PowFOp::create(b, loc, x, y); });
+            .Case([&](PowOp) { return math::PowFOp::create(b, loc, x, y); })
+            .Case([&](RemOp) { return arith::RemFOp::create(b, loc, x, y); });
     return fromCompute(b, loc, r, t);
   }
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -251,7 +271,8 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
       .Case([&](MulOp) { return arith::MulIOp::create(b, loc, x, y); })
       .Case([&](DivOp) { return safeDivSI(b, loc, x, y); })
       .Case([&](MaxOp) { return arith::MaxSIOp::create(b, loc, x, y); })
-      .Case([&](MinOp) { return arith::MinSIOp::create(b, loc, x, y); });
+      .Case([&](MinOp) { return arith::MinSIOp::create(b, loc, x, y); })
+      .Case([&](RemOp) { return safeRemSI(b, loc, x, y); });
 }
 
 Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
@@ -1353,7 +1374,7 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
   patterns
       .add<BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
            BinaryLowering<DivOp>, BinaryLowering<MaxOp>, BinaryLowering<MinOp>,
-           BinaryLowering<PowOp>>(ctx);
+           BinaryLowering<PowOp>, BinaryLowering<RemOp>>(ctx);
   patterns
       .add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ExpOp>,
            UnaryLowering<LogOp>, UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,

@@ -552,11 +552,22 @@ class FunctionBuilder:
     # -- elementwise ------------------------------------------------------------
 
     def binary(self, op: str, lhs: Value, rhs: Value) -> Value:
-        """``add sub mul div max min pow`` (operands of one dtype, broadcast)."""
+        """``add sub mul div max min pow rem`` (operands of one dtype,
+        broadcast)."""
         _same_dtype(op, lhs, rhs)
         ty = lhs.type.with_shape(broadcast_shapes(lhs.shape, rhs.shape))
         return self._op(ty, f"graph.{op} {lhs}, {rhs} : {lhs.type}, {rhs.type} -> {ty}",
                         weak=lhs.weak and rhs.weak)
+
+    def python_mod(self, lhs: Value, rhs: Value) -> Value:
+        """Python's ``%`` (numpy.mod, torch.remainder, ONNX Mod with fmod
+        0): ``graph.rem`` (the sign of ``lhs``), plus ``rhs`` where that is
+        nonzero and its sign differs from ``rhs``'s."""
+        r = self.binary("rem", lhs, rhs)
+        zero = self.splat(0, lhs.dtype)
+        differ = self.compare("ne", self.compare("lt", r, zero), self.compare("lt", rhs, zero))
+        fix = self.select(self.compare("ne", r, zero), differ, self.splat(False, self.dtypes.bool))
+        return self.select(fix, self.binary("add", r, rhs), r)
 
     def unary(self, op: str, x: Value, attrs: Optional[Dict[str, object]] = None) -> Value:
         """Elementwise unary op: ``neg abs exp log sqrt rsqrt tanh sigmoid

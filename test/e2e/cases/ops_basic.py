@@ -108,6 +108,26 @@ def binary_int64_arith():
         (torch.randint(-8, 8, (4, 5)), torch.randint(-8, 8, (4, 5)))
 
 
+@case(tags=("op",))
+def binary_fmod_remainder_float():
+    """torch.fmod (graph.rem: C's fmod, exact) and torch.remainder
+    (Python's sign rule) of floats of both signs; divisors kept away from
+    0, and a scalar divisor (x % 1.5)."""
+    def f(x, y):
+        return torch.fmod(x, y), torch.remainder(x, y), x % 1.5
+    y = torch.randn(4, 6)
+    y = torch.where(y.abs() < 0.25, y.sign() * 0.25 + y, y)
+    return f, (randn(4, 6) * 5, y)
+
+
+@case(tags=("op",))
+def binary_fmod_remainder_int():
+    def f(a, b):
+        return torch.fmod(a, b), torch.remainder(a, b), a % 3
+    b = torch.randint(1, 6, (4, 5)) * (torch.randint(0, 2, (4, 5)) * 2 - 1)
+    return f, (torch.randint(-20, 20, (4, 5)), b)
+
+
 # ----------------------------------------------------------------- matmul
 
 @case(tags=("op",))

@@ -55,10 +55,10 @@ bool isTrig(Operation *op) {
 
 OpClass classify(Operation *op) {
   if (isa<g::AddOp, g::SubOp, g::MulOp, g::DivOp, g::MaxOp, g::MinOp, g::PowOp,
-          g::NegOp, g::AbsOp, g::ExpOp, g::LogOp, g::SqrtOp, g::RsqrtOp,
-          g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp, g::GeluOp, g::ErfOp,
-          g::HardSwishOp, g::HardSigmoidOp, g::LeakyReluOp, g::ClampOp,
-          g::CompareOp, g::SelectOp, g::CastOp>(op) ||
+          g::RemOp, g::NegOp, g::AbsOp, g::ExpOp, g::LogOp, g::SqrtOp,
+          g::RsqrtOp, g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp, g::GeluOp,
+          g::ErfOp, g::HardSwishOp, g::HardSigmoidOp, g::LeakyReluOp,
+          g::ClampOp, g::CompareOp, g::SelectOp, g::CastOp>(op) ||
       isTrig(op))
     return OpClass::Elementwise;
   // Read through an affine map by the consumer's loop nest: fusible like
@@ -78,7 +78,7 @@ double flopsPerElement(Operation *op) {
       .Case<g::ExpOp, g::LogOp, g::TanhOp, g::SigmoidOp, g::SiluOp, g::GeluOp,
             g::ErfOp>([](auto) { return 20.0; })
       .Case<g::PowOp>([](auto) { return 30.0; })
-      .Case<g::DivOp, g::SqrtOp, g::RsqrtOp>([](auto) { return 4.0; })
+      .Case<g::DivOp, g::RemOp, g::SqrtOp, g::RsqrtOp>([](auto) { return 4.0; })
       .Case<g::HardSwishOp, g::HardSigmoidOp>([](auto) { return 4.0; })
       .Case<g::BroadcastToOp, g::TransposeOp>([](auto) { return 0.0; })
       .Default([](Operation *op) { return isTrig(op) ? 20.0 : 1.0; });

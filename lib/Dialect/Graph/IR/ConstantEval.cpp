@@ -256,6 +256,18 @@ std::optional<T> binary(Operation *op, T a, T b) {
         }
         return a < b ? a : b;
       })
+      .Case([&](RemOp) -> std::optional<T> {
+        if constexpr (isInt) {
+          // x rem 0 = x and INT_MIN rem -1 = 0 (graph.div's rules).
+          if (b == 0)
+            return a;
+          if (b == -1)
+            return T(0);
+          return a % b;
+        } else {
+          return std::fmod(a, b);
+        }
+      })
       .Case([&](PowOp) -> std::optional<T> {
         if constexpr (std::is_integral_v<T>)
           return std::nullopt;
@@ -322,7 +334,8 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
   out.elementType = resultType.getElementType();
   int64_t n = out.size();
 
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CompareOp>(op)) {
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, RemOp, CompareOp>(
+          op)) {
     std::vector<int64_t> li = broadcastIndex(in[0].shape, outShape);
     std::vector<int64_t> ri = broadcastIndex(in[1].shape, outShape);
     if (auto cmp = dyn_cast<CompareOp>(op)) {

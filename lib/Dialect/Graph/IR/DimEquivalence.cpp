@@ -99,7 +99,7 @@ void visit(DimUnion &u, Operation *op) {
   if (op->getNumResults() != 1 || !isRanked(op->getResult(0)))
     return;
   Value result = op->getResult(0);
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CompareOp,
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, RemOp, CompareOp,
           SelectOp>(op)) {
     joinBroadcast(u, op, op->getOperands(), result);
     return;

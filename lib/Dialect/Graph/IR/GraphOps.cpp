@@ -237,6 +237,7 @@ GRAPH_BINARY_INFER(DivOp)
 GRAPH_BINARY_INFER(MaxOp)
 GRAPH_BINARY_INFER(MinOp)
 GRAPH_BINARY_INFER(PowOp)
+GRAPH_BINARY_INFER(RemOp)
 
 #define GRAPH_UNARY_INFER(OP)                                                  \
   LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>,   \

@@ -107,6 +107,16 @@ def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor,
   }]> {
   let hasFolder = 1;
 }
+def Graph_RemOp : Graph_BinaryOp<"rem", Graph_NumericTensor,
+    "%r = graph.rem %a, %b : tensor<8xf32>, tensor<f32> -> tensor<8xf32>",
+    [], [{
+    The remainder of the division truncated toward zero, with the sign of
+    `lhs`: C's `fmod`, `torch.fmod`, ONNX `Mod` with `fmod = 1` (Python's
+    `%` is this plus `rhs` where the result is nonzero and the signs
+    differ). For floats `x rem 0` is NaN, as `fmod`. For integers it never
+    traps and keeps `lhs = rhs * (lhs / rhs) + lhs rem rhs` with
+    `graph.div`'s rules: `x rem 0 = x`, `INT_MIN rem -1 = 0`.
+  }]>;
 def Graph_PowOp : Graph_BinaryOp<"pow", Graph_FloatTensor,
     "%r = graph.pow %a, %b : tensor<8xf32>, tensor<f32> -> tensor<8xf32>"> {
   let hasFolder = 1;

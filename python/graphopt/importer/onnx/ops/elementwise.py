@@ -278,21 +278,14 @@ def _pow(n: Node):
     return [n.b.binary("pow", x, n.b.cast(y, x.dtype))]
 
 
-@register("Mod", dtypes=INTS, typed=(0, 1), attrs={"fmod": ANY_VALUE},
-          doc="Integers only: `a - b * (a / b)` (truncating), plus `b` where "
-              "the signs differ for `fmod = 0`",
+@register("Mod", dtypes=NUMERIC, typed=(0, 1), attrs={"fmod": ANY_VALUE},
+          doc="`graph.rem` (C's fmod), plus `b` where the result is nonzero "
+              "and the signs differ for `fmod = 0` (numpy.mod)",
           fold=_known_only(lambda n, ins: [
               (np.fmod(ins[0], ins[1]) if n.attr("fmod") else np.mod(ins[0], ins[1])).astype(ins[0].dtype)]))
 def _mod(n: Node):
     b, x, y = n.b, n.value(0), n.value(1)
-    r = b.binary("sub", x, b.binary("mul", y, b.binary("div", x, y)))
-    if n.attr("fmod"):
-        return [r]
-    zero = n.splat(0, x.dtype)
-    fix = b.select(b.compare("ne", r, zero),
-                   b.compare("ne", b.compare("lt", r, zero), b.compare("lt", y, zero)),
-                   n.splat(False, BOOL))
-    return [b.select(fix, b.binary("add", r, y), r)]
+    return [b.binary("rem", x, y) if n.attr("fmod") else b.python_mod(x, y)]
 
 
 def _variadic_fold(fn):

@@ -144,16 +144,13 @@ def _floor_divide(ctx, a):
 
 @op("aten.remainder", "aten.fmod")
 def _remainder(ctx, a):
-    """Integer ``a % b`` (Python's sign convention for remainder, C's for
-    fmod)."""
+    """``a % b``: Python's sign convention for remainder, C's (graph.rem)
+    for fmod."""
     x, y = _lhs_rhs(a)
     lhs, rhs = ctx.promote(x, y)
-    if is_float(lhs.dtype):
-        raise Unsupported("remainder of float values is not supported")
-    b = ctx.b
-    q = _floor_div_int(ctx, lhs, rhs) if a.schema is None or \
-        "remainder" in a.schema.name else b.binary("div", lhs, rhs)
-    return b.binary("sub", lhs, b.binary("mul", q, rhs))
+    if a.schema is not None and "fmod" in a.schema.name:
+        return ctx.b.binary("rem", lhs, rhs)
+    return ctx.b.python_mod(lhs, rhs)
 
 
 @op("aten.neg")
