@@ -1166,8 +1166,9 @@ def efficiency_table(rows: list, fma: Optional[float], threads: int,
                      bandwidth: float) -> str:
     """GFLOP/s (rows with a FLOP count) or GB/s (the elementwise chain) of
     graphopt and the best peer, as a share of the FMA peak of the threads
-    each runs on (graphopt: one) or of the copy bandwidth; empty when no row
-    has either."""
+    each runs on (all systems get ``threads``: graphopt's parallel tile
+    loops use the cores of its affinity mask) or of the copy bandwidth;
+    empty when no row has either."""
     header = ["workload", "graphopt", "best peer", "graphopt % of machine",
               "best peer % of machine"]
     lines = [_md_row(header), _md_row(["---"] * len(header))]
@@ -1178,7 +1179,7 @@ def efficiency_table(rows: list, fma: Optional[float], threads: int,
         best = best_peer(row)
         if w.flops:
             amount, unit = w.flops, "GFLOP/s"
-            machine = [fma, fma * threads] if fma else [None, None]
+            machine = [fma * threads, fma * threads] if fma else [None, None]
         else:
             amount, unit, machine = w.bytes, "GB/s", [bandwidth, bandwidth]
         rates = [amount / s / 1e9 if s else None
@@ -1216,7 +1217,7 @@ def machine_section(args, machine: dict, rows: list) -> str:
         "- FMA peak: " + (f"{machine['fma']:.1f} GFLOP/s per core "
                           f"({machine['fma_how']})" if machine["fma"]
                           else f"not measured ({machine['fma_how']})")
-        + (f"; the peers' share is of {args.threads} x that"
+        + (f"; every system's share is of {args.threads} x that"
            if args.threads > 1 else ""),
         f"- copy bandwidth: {machine['bandwidth']:.1f} GB/s (np.copyto, 64 MiB, "
         "bytes read + written, 1 thread; write-allocate moves 3 bytes for the "
