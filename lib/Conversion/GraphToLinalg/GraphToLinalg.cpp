@@ -206,10 +206,14 @@ Value hardSigmoid(OpBuilder &b, Location loc, Value x) {
   return arith::MinimumFOp::create(b, loc, y, floatConst(b, loc, t, 1.0));
 }
 
-/// Integer division that never traps: x / 0 = 0, INT_MIN / -1 = INT_MIN
-/// (wrapping, as -x does).
-Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
-  Type t = x.getType();
+/// The parts of a signed integer division that cannot trap: the divisor
+/// with 0 and -1 replaced by 1, and which of the two it was.
+struct SafeDivisor {
+  Value zero, isZero, isMinusOne, divisor;
+};
+
+SafeDivisor safeDivisor(OpBuilder &b, Location loc, Value y) {
+  Type t = y.getType();
   Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
   Value one = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 1));
   Value minusOne =
@@ -219,30 +223,27 @@ Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
   Value isMinusOne =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
   Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
-  Value q = arith::DivSIOp::create(b, loc, x, divisor);
-  Value neg = arith::SubIOp::create(b, loc, zero, x);
-  q = arith::SelectOp::create(b, loc, isMinusOne, neg, q);
-  return arith::SelectOp::create(b, loc, isZero, zero, q);
+  return {zero, isZero, isMinusOne,
+          arith::SelectOp::create(b, loc, unsafe, one, y)};
+}
+
+/// Integer division that never traps: x / 0 = 0, INT_MIN / -1 = INT_MIN
+/// (wrapping, as -x does).
+Value safeDivSI(OpBuilder &b, Location loc, Value x, Value y) {
+  SafeDivisor d = safeDivisor(b, loc, y);
+  Value q = arith::DivSIOp::create(b, loc, x, d.divisor);
+  Value neg = arith::SubIOp::create(b, loc, d.zero, x);
+  q = arith::SelectOp::create(b, loc, d.isMinusOne, neg, q);
+  return arith::SelectOp::create(b, loc, d.isZero, d.zero, q);
 }
 
 /// Integer remainder that never traps, consistent with safeDivSI:
 /// x rem 0 = x, INT_MIN rem -1 = 0.
 Value safeRemSI(OpBuilder &b, Location loc, Value x, Value y) {
-  Type t = x.getType();
-  Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
-  Value one = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 1));
-  Value minusOne =
-      arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, -1));
-  Value isZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
-  Value isMinusOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
-  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
-  Value r = arith::RemSIOp::create(b, loc, x, divisor);
-  r = arith::SelectOp::create(b, loc, isMinusOne, zero, r);
-  return arith::SelectOp::create(b, loc, isZero, x, r);
+  SafeDivisor d = safeDivisor(b, loc, y);
+  Value r = arith::RemSIOp::create(b, loc, x, d.divisor);
+  r = arith::SelectOp::create(b, loc, d.isMinusOne, d.zero, r);
+  return arith::SelectOp::create(b, loc, d.isZero, x, r);
 }
 
 /// Scalar body of an elementwise binary graph op.

@@ -94,19 +94,8 @@ def _loop(n: Node):
         return cont, nxt
 
     if n_scan:
-        # A trial emission learns the scan outputs' shapes; the buffers
-        # then join the carried values.
-        try:
-            b.loop(trip, cond, carried or [true], lambda iv, st: run_body(iv, st[:n_carried]))
-        except _Retry:
-            pass
-        bufs = []
-        for t in scan_types:
-            if None in t.shape:
-                raise Unsupported("a scan output of dynamic shape")
-            bufs.append(b.splat(0, t.dtype, [steps] + list(t.shape)))
-        results = b.loop(trip, cond, carried + bufs, run_body)
-        return results
+        bufs = _scan_buffers(n, trip, cond, carried, run_body, scan_types, steps)
+        return b.loop(trip, cond, carried + bufs, run_body)
     if not carried:
         raise Unsupported("a Loop without loop-carried values (nothing to compute)")
     return b.loop(trip, cond, carried, run_body)
@@ -161,16 +150,7 @@ def _scan(n: Node):
                 for buf, v, d in zip(bufs, elems, out_dirs)]
         return true, nxt
 
-    if k:
-        try:
-            b.loop(trip, true, states or [true], lambda iv, st: run_body(iv, st[:n_state]))
-        except _Retry:
-            pass
-    bufs = []
-    for t in out_types:
-        if None in t.shape:
-            raise Unsupported("a scan output of dynamic shape")
-        bufs.append(b.splat(0, t.dtype, [steps] + list(t.shape)))
+    bufs = _scan_buffers(n, trip, true, states, run_body, out_types, steps) if k else []
     if not states and not bufs:
         raise Unsupported("a Scan without states or scan outputs")
     results = b.loop(trip, true, states + bufs, run_body)
@@ -183,6 +163,27 @@ def _scan(n: Node):
             perm.insert(a, 0)
             stacked[i] = b.transpose(v, perm)
     return list(finals) + list(stacked)
+
+
+def _scan_buffers(n: Node, trip: Value, cond: Value, carried: List[Value], run_body,
+                  types: List, steps: int) -> List[Value]:
+    """Zero [steps, ...] buffers for the scan outputs of a loop body: a trial
+    emission of the body (``run_body`` with only the ``carried`` values
+    raises _Retry once it has stored its scan outputs' types in ``types``)
+    learns their shapes; the caller then carries the buffers too."""
+    b = n.b
+    true = b.constant(np.array(True))
+    try:
+        b.loop(trip, cond, carried or [true],
+               lambda iv, st: run_body(iv, st[:len(carried)]))
+    except _Retry:
+        pass
+    bufs = []
+    for t in types:
+        if None in t.shape:
+            raise Unsupported("a scan output of dynamic shape")
+        bufs.append(b.splat(0, t.dtype, [steps] + list(t.shape)))
+    return bufs
 
 
 class _Retry(Exception):
