@@ -136,6 +136,32 @@ func.func @pow_c2(%a: tensor<4xf32>, %b: tensor<2xf32>) {
 
 // -----
 
+func.func @rem_c1(%a: tensor<4xi32>, %b: tensor<i64>) {
+  // expected-error @+2 {{'graph.rem' op element types differ: lhs is i32, rhs is i64}}
+  // expected-error @+1 {{'graph.rem' op failed to infer returned types}}
+  %0 = graph.rem %a, %b : tensor<4xi32>, tensor<i64> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @rem_c2(%a: tensor<3x4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'graph.rem' op operands are not broadcast-compatible: lhs dim 1 is 4, rhs dim 0 is 3 (shapes [3x4] and [3])}}
+  // expected-error @+1 {{'graph.rem' op failed to infer returned types}}
+  %0 = graph.rem %a, %b : tensor<3x4xf32>, tensor<3xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rem_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'graph.rem' op operand #0 must be ranked tensor of}}
+  %0 = graph.rem %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // graph.compare, graph.select, graph.cast
 //===----------------------------------------------------------------------===//
