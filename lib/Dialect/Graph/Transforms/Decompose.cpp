@@ -383,8 +383,11 @@ struct DecomposeResize : OpRewritePattern<ResizeOp> {
           c = CastOp::create(b, loc, c, et);
         return c;
       };
+      // At least one tap: where every output index is extrapolated (no
+      // live tap), a gather of index 0 times weight 0 gives the zeros the
+      // extrapolation values are added to.
       Value sum;
-      for (int64_t t = 0; t < width; ++t) {
+      for (int64_t t = 0; t < std::max<int64_t>(width, 1); ++t) {
         SmallVector<int64_t> idx(size, 0);
         SmallVector<float> w(size, 0.f);
         bool ones = true;
@@ -402,18 +405,6 @@ struct DecomposeResize : OpRewritePattern<ResizeOp> {
         if (!ones)
           g = MulOp::create(b, loc, g, constantOf(w));
         sum = sum ? AddOp::create(b, loc, sum, g).getResult() : g;
-      }
-      if (!sum) { // Every output index extrapolated.
-        SmallVector<int64_t> shape(tensorOf(x).getShape());
-        shape[d] = size;
-        auto idxType = RankedTensorType::get({size}, b.getI64Type());
-        Value indices = ConstantOp::create(
-            b, loc, idxType,
-            DenseElementsAttr::get(idxType,
-                                   ArrayRef(SmallVector<int64_t>(size, 0))));
-        Value g = GatherOp::create(b, loc, x, indices, d);
-        sum =
-            MulOp::create(b, loc, g, constantOf(SmallVector<float>(size, 0.f)));
       }
       if (llvm::any_of(taps.extra, [](double v) { return v != 0; })) {
         SmallVector<float> e(taps.extra.begin(), taps.extra.end());
