@@ -293,9 +293,11 @@ def _resize(n: Node):
           attrs={**_CONV_ATTRS, "output_padding": Attr(">= 0"),
                  "output_shape": ANY_VALUE},
           doc="1-D and 2-D: the builder's conv_transpose2d (a 1x1 `graph.conv2d` "
-              "and a reshape when the kernel equals the stride; otherwise "
-              "`graph.conv2d` over the input with zeros between pixels and "
-              "the kernel flipped); 3-D is not supported")
+              "and a reshape when the kernel equals the stride; strided: one "
+              "stride-1 `graph.conv2d` per output phase with the flipped "
+              "kernel's taps that meet input pixels, interleaved; with a "
+              "dynamic batch, over the input with zeros between pixels); 3-D "
+              "is not supported")
 def _conv_transpose(n: Node):
     b = n.b
     x, w = n.value(0), n.value(1)
