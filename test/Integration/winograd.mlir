@@ -41,14 +41,17 @@
 // CHECK: result 0: matches expected
 
 // The lowering: the input padded to whole tiles plus the kernel's halo
-// (7 x 6 tiles: 16 x 14), split into its phase images, 16 input-transform
-// ops, 16 [42, 16] x [16, 24] matmuls on constant (transposed transformed)
+// (7 x 6 tiles: 16 x 14), split into its phase images, one input-transform
+// op writing the 16 transformed [tiles, C] matrices (transposed: the tiles
+// are the rows) from the 16 slices of the tile, 16 [42, 16] x [16, 24] matmuls on constant (transposed transformed)
 // weights, one op writing the four output phases, the interleave, and the
 // odd row and column cut.
 // RUN: graph-opt %s --convert-graph-to-linalg=winograd=true | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @odd
 // IR: tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 2, 2]
 // IR: linalg.generic {{.+}} outs(%{{.+}} : tensor<16x2x2x8x7xf32>)
+// IR: %{{.+}}:16 = linalg.generic {{.+}} ins({{(%[^,]+, )+}}%{{[^ ]+}} : {{(tensor<16x7x6xf32>, )+}}tensor<16x7x6xf32>)
+// IR-SAME: outs({{.+}} : tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>, tensor<7x6x16xf32>)
 // IR-COUNT-16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<42x16xf32>, tensor<16x24xf32>)
 // IR: linalg.generic {{.+}} outs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<42x24xf32>, tensor<42x24xf32>, tensor<42x24xf32>, tensor<42x24xf32>)
 // IR: linalg.transpose ins(%{{.+}} : tensor<2x2x7x6x24xf32>) outs(%{{.+}} : tensor<24x7x2x6x2xf32>) permutation = [4, 2, 0, 3, 1]

@@ -192,41 +192,53 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
                                b.getIndexAttr(tw)},
         ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(5, one)));
   };
+  // All 16 V[xi, nu] in one loop nest over the 16 distinct slices of the
+  // tile, d[r][s] (as 16 loops each read four of them 64 slice reads, not
+  // 16, and as 16 kernels under the threshold for threads each ran on one
+  // thread), separably: t[xi][s] = sum over r of B^T[xi][r] d[r][s], then
+  // V[xi, nu] = sum over s of B^T[nu][s] t[xi][s] (32 adds, not 48).
+  SmallVector<Value> slices;
+  for (int r = 0; r < 4; ++r)
+    for (int s = 0; s < 4; ++s)
+      slices.push_back(phaseSlice(r, s));
+  RankedTensorType outType = vType;
+  SmallVector<AffineMap> vMaps(32, id3);
+  if (rows) {
+    // V^T[ti][tj][c]: the slices read transposed.
+    outType = RankedTensorType::get({th, tw, c}, et);
+    AffineExpr dt, dj, dc;
+    bindDims(ctx, dt, dj, dc);
+    for (int i = 0; i < 16; ++i)
+      vMaps[i] = AffineMap::get(3, 0, {dc, dt, dj}, ctx);
+  }
+  SmallVector<Value> vInits;
+  for (int i = 0; i < 16; ++i)
+    vInits.push_back(tensor::EmptyOp::create(b, loc, outType.getShape(), et));
+  auto transform = linalg::GenericOp::create(
+      b, loc, SmallVector<Type>(16, outType), slices, vInits, vMaps,
+      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        auto combine = [&](const int *coef, auto value) {
+          SmallVector<std::pair<int, Value>> terms;
+          for (int k = 0; k < 4; ++k)
+            if (coef[k])
+              terms.push_back({coef[k], value(k)});
+          return signedSum(nb, nl, terms);
+        };
+        Value t[4][4];
+        for (int xi = 0; xi < 4; ++xi)
+          for (int s = 0; s < 4; ++s)
+            t[xi][s] = combine(kBT[xi], [&](int r) { return a[r * 4 + s]; });
+        SmallVector<Value> vs;
+        for (int xi = 0; xi < 4; ++xi)
+          for (int nu = 0; nu < 4; ++nu)
+            vs.push_back(combine(kBT[nu], [&](int s) { return t[xi][s]; }));
+        linalg::YieldOp::create(nb, nl, vs);
+      });
   SmallVector<Value> m;
   for (int xi = 0; xi < 4; ++xi)
     for (int nu = 0; nu < 4; ++nu) {
-      SmallVector<Value> inputs;
-      SmallVector<int> signs;
-      for (int r = 0; r < 4; ++r)
-        for (int s = 0; s < 4; ++s)
-          if (int coef = kBT[xi][r] * kBT[nu][s]) {
-            inputs.push_back(phaseSlice(r, s));
-            signs.push_back(coef);
-          }
-      SmallVector<AffineMap> maps(inputs.size() + 1, id3);
-      RankedTensorType outType = vType;
-      if (rows) {
-        // V^T[ti][tj][c]: the inputs read transposed.
-        outType = RankedTensorType::get({th, tw, c}, et);
-        AffineExpr dt, dj, dc;
-        bindDims(ctx, dt, dj, dc);
-        for (AffineMap &map : llvm::drop_end(maps))
-          map = AffineMap::get(3, 0, {dc, dt, dj}, ctx);
-      }
-      Value v = linalg::GenericOp::create(
-                    b, loc, TypeRange{outType}, inputs,
-                    ValueRange{tensor::EmptyOp::create(b, loc,
-                                                       outType.getShape(), et)},
-                    maps,
-                    SmallVector<utils::IteratorType>(
-                        3, utils::IteratorType::parallel),
-                    [&](OpBuilder &nb, Location nl, ValueRange a) {
-                      SmallVector<std::pair<int, Value>> terms;
-                      for (auto [sign, value] : llvm::zip(signs, a.drop_back()))
-                        terms.push_back({sign, value});
-                      linalg::YieldOp::create(nb, nl, signedSum(nb, nl, terms));
-                    })
-                    .getResult(0);
+      Value v = transform.getResult(xi * 4 + nu);
       Value v2 = tensor::CollapseShapeOp::create(
           b, loc,
           RankedTensorType::get(rows ? ArrayRef<int64_t>{tiles, c}
