@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,6 +52,9 @@ void expand(RewriterBase &rewriter, memref::CopyOp copy) {
             : arith::ConstantIndexOp::create(rewriter, loc, size).getResult());
   for (Value ub : bounds) {
     auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
+    // Every element is copied once: the iterations are independent (unit
+    // dims fold away, so every loop is marked).
+    graphopt::markParallelLoop(loop);
     rewriter.setInsertionPointToStart(loop.getBody());
     ivs.push_back(loop.getInductionVar());
   }

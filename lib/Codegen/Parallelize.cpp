@@ -121,6 +121,10 @@ struct GraphCPUParallelizePass
       fn.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
         if (!graphopt::isMarkedParallel(loop))
           return WalkResult::advance();
+        // Already inside a parallel loop (run again after deallocation, for
+        // the loops graph-cpu-expand-copies adds): no nested teams.
+        if (loop->getParentOfType<scf::ParallelOp>())
+          return WalkResult::skip();
         std::optional<int64_t> trips = tripCount(loop);
         if (!trips || *trips < 2 || !carriesOnlyBuffers(loop))
           return WalkResult::advance();

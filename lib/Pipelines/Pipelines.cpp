@@ -193,8 +193,17 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   addUpstream(pm, "convert-bufferization-to-memref");
   // Each temporary freed after its last use, not at the function's end.
   pm.addNestedPass<func::FuncOp>(createGraphCPUEarlyDeallocPass());
-  // Strided copies as loops LLVM vectorizes, not calls of memrefCopy.
+  // Strided copies as loops LLVM vectorizes, not calls of memrefCopy; a
+  // large one (a convolution's input copied into its padded image) on the
+  // threads: the copy loops hold no temporaries, so this second
+  // parallelization after buffer hoisting shares none.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
+  if (options.threads > 1) {
+    GraphCPUParallelizePassOptions parallel;
+    parallel.threads = options.threads;
+    parallel.minWork = options.parallelMinWork;
+    pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
+  }
   // The next packed B panel into L2 while the current one is computed.
   pm.addNestedPass<func::FuncOp>(createGraphCPUPrefetchPass());
   // One function per kernel, identical kernels shared: LLVM's time grows

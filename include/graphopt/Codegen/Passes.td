@@ -266,7 +266,11 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
     (dynamic bounds read from the source with `memref.dim`), whose
     innermost loop LLVM vectorizes and unrolls; compiled code then never
     calls `memrefCopy`, so ahead-of-time objects need only libc and libm.
-    Contiguous copies are left alone: they become `memcpy`.
+    Contiguous copies are left alone: they become `memcpy`. The loops are
+    marked parallel (`graphopt.parallel`): with threads, the CPU pipeline
+    runs `graph-cpu-parallelize` again after this pass, so that a large
+    copy (a convolution's input into the interior of its padded image)
+    runs on every thread.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
@@ -312,8 +316,10 @@ def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncO
     of at least 2 and enough work to pay for the threads (`min-work`: the
     estimated number of vector/scalar operations in the whole loop);
     `convert-scf-to-openmp` then runs it on `threads` threads of the OpenMP
-    runtime. Nested marked loops stay sequential. With `threads=1` it only
-    removes the marks.
+    runtime. Nested marked loops stay sequential, as do marked loops inside
+    an `scf.parallel` (the CPU pipeline runs the pass a second time after
+    `graph-cpu-expand-copies`, whose copy loops hold no temporaries). With
+    `threads=1` it only removes the marks.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1",
