@@ -108,3 +108,32 @@ func.func @max_pool_no_channels(%x: tensor<?x0x18x12xf32>) -> tensor<?x0x5x12xf3
   %r = graph.max_pool2d %x {kernel = array<i64: 5, 5>, strides = array<i64: 3, 1>, padding = array<i64: 0, 2, 0, 2>} : (tensor<?x0x18x12xf32>) -> tensor<?x0x5x12xf32>
   return %r : tensor<?x0x5x12xf32>
 }
+
+// Two graph.ifs on conditions that fold to constants, the second yielding
+// the first's result, which another op uses in between (fuzz_graph.py
+// --seed 20261301, program 27, in its dynamic program specialized by
+// graph-run): folding the second moved the first's cast (static -> dynamic
+// result type) after that user ("operand #0 does not dominate this use").
+// x = [1, 2, 3, 4]: a = x + x, b = a (the else region), s = -a.
+// RUN: graph-run %s --entry=constant_ifs_share_a_cast --input=4xf32=1,2,3,4 \
+// RUN:   --expected-output=4xf32=2,4,6,8 --expected-output=4xf32=-2,-4,-6,-8 \
+// RUN:   --quiet | FileCheck %s --check-prefix=TWO
+func.func @constant_ifs_share_a_cast(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %one = graph.constant dense<1.0> : tensor<f32>
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %t = graph.compare lt, %one, %two : tensor<f32>, tensor<f32> -> tensor<i1>
+  %f = graph.compare gt, %one, %two : tensor<f32>, tensor<f32> -> tensor<i1>
+  %a = graph.if %t : tensor<i1> -> tensor<?xf32> {
+    %e = graph.add %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+    graph.yield %e : tensor<?xf32>
+  } else {
+    graph.yield %x : tensor<?xf32>
+  }
+  %s = graph.neg %a : tensor<?xf32> -> tensor<?xf32>
+  %b = graph.if %f : tensor<i1> -> tensor<?xf32> {
+    graph.yield %s : tensor<?xf32>
+  } else {
+    graph.yield %a : tensor<?xf32>
+  }
+  return %b, %s : tensor<?xf32>, tensor<?xf32>
+}

@@ -1155,3 +1155,34 @@ func.func @broadcast_chain_dynamic(%x: tensor<?xf32>) -> tensor<5xf32> {
   %b = graph.broadcast_to %a, [5] : tensor<1xf32> -> tensor<5xf32>
   return %b : tensor<5xf32>
 }
+
+// -----
+
+// A graph.if on a constant condition inlines the chosen region, casting a
+// yielded value whose type is more static than the result's. A yielded
+// value that is already such a cast, made when an earlier graph.if folded,
+// stays where it is: it must still dominate its users between the two
+// (fuzz_graph.py --seed 20261301, program 27, specialized to static
+// shapes: "operand #0 does not dominate this use").
+// CHECK-LABEL: func.func @constant_if_yields_earlier_cast
+// CHECK: %[[E:.+]] = graph.add %{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT: %[[C:.+]] = graph.cast %[[E]] : tensor<4xf32> -> tensor<?xf32>
+// CHECK-NEXT: %[[S:.+]] = graph.neg %[[C]]
+// CHECK-NEXT: return %[[C]], %[[S]]
+func.func @constant_if_yields_earlier_cast(%x: tensor<4xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %t = graph.constant dense<true> : tensor<i1>
+  %f = graph.constant dense<false> : tensor<i1>
+  %a = graph.if %t : tensor<i1> -> tensor<?xf32> {
+    %e = graph.add %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+    graph.yield %e : tensor<4xf32>
+  } else {
+    graph.yield %x : tensor<4xf32>
+  }
+  %s = graph.neg %a : tensor<?xf32> -> tensor<?xf32>
+  %b = graph.if %f : tensor<i1> -> tensor<?xf32> {
+    graph.yield %s : tensor<?xf32>
+  } else {
+    graph.yield %a : tensor<?xf32>
+  }
+  return %b, %s : tensor<?xf32>, tensor<?xf32>
+}

@@ -1271,19 +1271,23 @@ struct FoldConstantIf : OpRewritePattern<IfOp> {
     Block &block = region.front();
     auto yield = cast<YieldOp>(block.getTerminator());
     SmallVector<Value> results;
+    SmallVector<Operation *> casts;
     for (auto [v, r] : llvm::zip(yield.getValues(), op.getResults())) {
       Value out = v;
-      if (v.getType() != r.getType())
-        out = CastOp::create(rewriter, op.getLoc(), r.getType(), v)
-                  .getResult();
+      if (v.getType() != r.getType()) {
+        casts.push_back(CastOp::create(rewriter, op.getLoc(), r.getType(), v));
+        out = casts.back()->getResult(0);
+      }
       results.push_back(out);
     }
     rewriter.inlineBlockBefore(&block, op);
     rewriter.eraseOp(yield);
-    // Casts were created before inlining; move them after the inlined ops.
-    for (Value v : results)
-      if (Operation *def = v.getDefiningOp(); def && isa<CastOp>(def))
-        def->moveBefore(op);
+    // The casts made here were created before inlining; move them after the
+    // inlined ops (only those: a yielded value may be a cast defined before
+    // the graph.if, whose users between it and the graph.if it must
+    // still dominate).
+    for (Operation *cast : casts)
+      rewriter.moveOpBefore(cast, op);
     rewriter.replaceOp(op, results);
     return success();
   }
