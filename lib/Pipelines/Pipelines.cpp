@@ -181,12 +181,10 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
                   "function-boundary-type-conversion=identity-layout-map}");
   // Independent tiles on threads: before buffer hoisting, so each tile's
   // temporaries stay inside its (now parallel) loop.
-  {
-    GraphCPUParallelizePassOptions parallel;
-    parallel.threads = options.threads;
-    parallel.minWork = options.parallelMinWork;
-    pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
-  }
+  GraphCPUParallelizePassOptions parallel;
+  parallel.threads = options.threads;
+  parallel.minWork = options.parallelMinWork;
+  pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
   addUpstream(pm, "func.func(buffer-hoisting,buffer-loop-hoisting,"
                   "promote-buffers-to-stack{max-alloc-size-in-bytes=4096})");
   addUpstream(pm, "buffer-deallocation-pipeline");
@@ -198,12 +196,8 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // threads: the copy loops hold no temporaries, so this second
   // parallelization after buffer hoisting shares none.
   pm.addNestedPass<func::FuncOp>(createGraphCPUExpandCopiesPass());
-  if (options.threads > 1) {
-    GraphCPUParallelizePassOptions parallel;
-    parallel.threads = options.threads;
-    parallel.minWork = options.parallelMinWork;
+  if (options.threads > 1)
     pm.addNestedPass<func::FuncOp>(createGraphCPUParallelizePass(parallel));
-  }
   // The next packed B panel into L2 while the current one is computed.
   pm.addNestedPass<func::FuncOp>(createGraphCPUPrefetchPass());
   // One function per kernel, identical kernels shared: LLVM's time grows
