@@ -80,6 +80,25 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
  * Returns NULL and sets *error on failure. */
 graphopt_program *graphopt_compile(const char *mlir_text, const char *entry,
                                    const char *options, char **error);
+
+/* The data of a `dense_resource<name>` constant of the module, given out of
+ * band: `size` bytes of raw little-endian elements (the tensor's size
+ * exactly; i1: one byte per element). */
+typedef struct graphopt_constant_data {
+  const char *name;
+  const void *data;
+  int64_t size;
+} graphopt_constant_data;
+
+/* graphopt_compile, with the data of the module's `dense_resource<NAME>`
+ * constants given by NAME instead of printed into the text (large weights:
+ * no hex text to print and parse). The data is read during this call only
+ * (copied into the compiled program). A dense_resource constant that
+ * neither these nor the text's `dialect_resources` section give data for is
+ * an error naming it. */
+graphopt_program *graphopt_compile_with_constants(
+    const char *mlir_text, const char *entry, const char *options,
+    const graphopt_constant_data *constants, int num_constants, char **error);
 void graphopt_program_destroy(graphopt_program *program);
 
 int graphopt_program_num_inputs(const graphopt_program *program);

@@ -226,6 +226,13 @@ char *graphopt_transform(const char *mlirText, const char *pipeline,
 
 graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
                                    const char *options, char **error) {
+  return graphopt_compile_with_constants(mlirText, entry, options, nullptr, 0,
+                                         error);
+}
+
+graphopt_program *graphopt_compile_with_constants(
+    const char *mlirText, const char *entry, const char *options,
+    const graphopt_constant_data *constants, int numConstants, char **error) {
   auto program = std::make_unique<graphopt_program>();
   program->context = makeContext();
   DiagnosticCollector diags(*program->context);
@@ -306,6 +313,16 @@ graphopt_program *graphopt_compile(const char *mlirText, const char *entry,
     }
   }
   ro.pipeline = llvm::join(pipeline, " ");
+  for (int i = 0; i < numConstants; ++i) {
+    const graphopt_constant_data &c = constants[i];
+    if (!c.name || c.size < 0 || (c.size && !c.data)) {
+      setError(error, "constant data " + std::to_string(i) +
+                          ": no name, a negative size or no data");
+      return nullptr;
+    }
+    ro.constantData[c.name] = llvm::ArrayRef<char>(
+        static_cast<const char *>(c.data), static_cast<size_t>(c.size));
+  }
   auto runner = Runner::compile(*module, ro);
   if (!runner) {
     setError(error, diags.message(llvm::toString(runner.takeError())));

@@ -21,11 +21,13 @@
 #include "graphopt/Dialect/Graph/Analysis/DimEquivalence.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -292,6 +294,76 @@ static llvm::Error checkNoRecursion(ModuleOp module, StringRef entry) {
         "recursion limit; write the repetition as graph.loop",
         cycle->c_str());
   return llvm::Error::success();
+}
+
+/// Step 0 of compile: every `dense_resource<NAME>` constant made an
+/// ordinary dense one, its data taken from `given` (out of band, by NAME:
+/// RunnerOptions::constantData) or else from the file's `dialect_resources`
+/// section, so that the passes see one kind of constant. A resource
+/// without data, of the wrong size or of an element type that is not
+/// whole bytes (i1: one byte per element) is an error naming the op.
+static llvm::Error
+inlineResourceConstants(ModuleOp module,
+                        const llvm::StringMap<llvm::ArrayRef<char>> &given) {
+  std::string error;
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [&](DenseResourceElementsAttr attr) -> std::optional<Attribute> {
+        if (!error.empty())
+          return std::nullopt;
+        DenseResourceElementsHandle handle = attr.getRawHandle();
+        StringRef key = handle.getKey();
+        ShapedType type = attr.getType();
+        llvm::raw_string_ostream os(error);
+        ArrayRef<char> data;
+        if (auto it = given.find(key); it != given.end())
+          data = it->second;
+        else if (AsmResourceBlob *blob = handle.getBlob())
+          data = blob->getData();
+        else {
+          os << "dense_resource<" << key << "> : " << type
+             << " has no data (neither the file's dialect_resources section "
+                "nor the caller gives it)";
+          return std::nullopt;
+        }
+        Type element = type.getElementType();
+        unsigned bits =
+            element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+        if (bits != 1 && (bits == 0 || bits % 8)) {
+          os << "dense_resource<" << key << "> : " << type << ": element type "
+             << element << " is not supported out of band";
+          return std::nullopt;
+        }
+        int64_t expected = type.getNumElements() * std::max(1u, bits / 8);
+        if (static_cast<int64_t>(data.size()) != expected) {
+          os << "dense_resource<" << key << "> : " << type << " has "
+             << data.size() << " bytes of data; the type needs " << expected;
+          return std::nullopt;
+        }
+        if (bits == 1) {
+          llvm::SmallVector<bool> values;
+          values.reserve(data.size());
+          for (char c : data)
+            values.push_back(c != 0);
+          return DenseElementsAttr::get(type, values);
+        }
+        return DenseElementsAttr::getFromRawBuffer(type, data);
+      });
+  Operation *failed = nullptr;
+  module->walk([&](Operation *op) {
+    replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                               /*replaceLocs=*/false, /*replaceTypes=*/false);
+    if (error.empty())
+      return WalkResult::advance();
+    failed = op;
+    return WalkResult::interrupt();
+  });
+  if (!failed)
+    return llvm::Error::success();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  os << failed->getLoc() << ": " << failed->getName() << ": " << error;
+  return llvm::createStringError(where);
 }
 
 /// Step 1 of compile: the entry's signature (with its run-time dim
@@ -1055,6 +1127,8 @@ createEngine(ModuleOp module, const RunnerOptions &options,
 /// 6 lowering, 7 the AOT object, 8 the JIT, 9 storing in the cache.
 llvm::Expected<std::unique_ptr<Runner>>
 Runner::compile(ModuleOp module, const RunnerOptions &options) {
+  if (llvm::Error e = inlineResourceConstants(module, options.constantData))
+    return std::move(e);
   auto sig = prepareEntry(module, options);
   if (!sig)
     return sig.takeError();

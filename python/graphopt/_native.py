@@ -26,7 +26,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -145,6 +145,21 @@ _transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
 _compile = _declare("graphopt_compile", _prog_p, ctypes.c_char_p,
                     ctypes.c_char_p, ctypes.c_char_p,
                     ctypes.POINTER(ctypes.c_void_p))
+
+
+class _CConstantData(ctypes.Structure):
+    """``graphopt_constant_data``."""
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("data", ctypes.c_void_p),
+        ("size", ctypes.c_int64),
+    ]
+
+
+_compile_with_constants = _declare(
+    "graphopt_compile_with_constants", _prog_p, ctypes.c_char_p,
+    ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_CConstantData),
+    ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
 _program_destroy = _declare("graphopt_program_destroy", None, _prog_p)
 _num_inputs = _declare("graphopt_program_num_inputs", ctypes.c_int, _prog_p)
 _num_outputs = _declare("graphopt_program_num_outputs", ctypes.c_int, _prog_p)
@@ -443,7 +458,10 @@ class Program:
     become these constants), and every option of the compile pipeline by
     name (:func:`pipeline_options` lists them: ``vector_width=8``,
     ``flash_attention=False``, ``fusion_report="-"``, ``chip="sm_80"``, ...);
-    an unknown name raises ``TypeError``.
+    an unknown name raises ``TypeError``. ``constants`` gives the data of
+    the module's ``dense_resource<NAME>`` constants by NAME (raw
+    little-endian elements; :func:`graphopt.importer.mlir_builder.out_of_band_constants`
+    makes such a module and its data), read during compilation only.
 
     Results are copied out of the native buffers, so the returned arrays own
     their memory. A program may be run from several threads; runs of one
@@ -457,7 +475,9 @@ class Program:
                  specialize: Optional[Sequence[Sequence[int]]] = None,
                  target: str = "cpu", compile_only: bool = False,
                  cuda_emulate: bool = False,
-                 cuda_device: Optional[int] = None, **pipeline_options):
+                 cuda_device: Optional[int] = None,
+                 constants: Optional[Mapping[str, np.ndarray]] = None,
+                 **pipeline_options):
         self._handle = None
         self._lock = threading.Lock()
         self.entry = entry
@@ -468,8 +488,18 @@ class Program:
                                        pipeline_options, cuda_device)
         _ensure_runtime()
         err = ctypes.c_void_p()
-        handle = _compile(mlir_text.encode(), entry.encode(),
-                          self.options.encode(), ctypes.byref(err))
+        if constants:
+            # Read during the call only (the compiler copies the data).
+            arrays = [np.ascontiguousarray(a) for a in constants.values()]
+            table = (_CConstantData * len(arrays))(*[
+                _CConstantData(name.encode(), a.ctypes.data, a.nbytes)
+                for name, a in zip(constants, arrays)])
+            handle = _compile_with_constants(
+                mlir_text.encode(), entry.encode(), self.options.encode(),
+                table, len(arrays), ctypes.byref(err))
+        else:
+            handle = _compile(mlir_text.encode(), entry.encode(),
+                              self.options.encode(), ctypes.byref(err))
         if not handle:
             msg = _take_string(err.value) or "graphopt_compile failed"
             if msg.startswith("no function @"):

@@ -251,7 +251,6 @@ def _normalize_dynamic_dims(dynamic_dims, example_arrays) -> dict:
 
 @dataclass
 class _Entry:
-    mlir: str
     program: _native.Program
     timings: dict
 
@@ -338,7 +337,9 @@ class CompiledModule:
         self._lock = threading.Lock()
         self.compile_count = 0
         self.timings: dict = {}
-        self.mlir: Optional[str] = None
+        # The last import: its text with large constants as
+        # dense_resource<NAME>, and their data (the `mlir` property).
+        self._mlir: Optional[tuple] = None
         self.program: Optional[_native.Program] = None
         self._params: list = []
         torch_args = tuple(_as_torch(a) for a in example_args)
@@ -369,7 +370,13 @@ class CompiledModule:
             return None  # structure unknown: results are returned flat
         return _tree_of(result)
 
-    def _import(self, torch_args) -> str:
+    def _import(self, torch_args):
+        """(MLIR text, the data of its out-of-band constants)."""
+        from .importer.mlir_builder import out_of_band_constants
+        with out_of_band_constants() as constants:
+            return self._import_text(torch_args), constants
+
+    def _import_text(self, torch_args) -> str:
         from .importer import import_torchscript
         from .importer.pytorch.fx import import_torch_with_structure
         if self._is_torchscript():
@@ -399,6 +406,20 @@ class CompiledModule:
             from .importer.pytorch.fx import parameter_order
         return [_as_numpy(t, i)
                 for i, t in enumerate(parameter_order(self.model))]
+
+    @property
+    def mlir(self) -> Optional[str]:
+        """The MLIR text imported for the last compiled signature, every
+        constant printed in it (made on first use: the compile itself passes
+        large weights to the compiler out of band; the values printed are the
+        model's as they are now)."""
+        if self._mlir is None:
+            return None
+        text, constants = self._mlir
+        if constants.raw:
+            text = constants.inline(text)
+            self._mlir = (text, type(constants)())
+        return text
 
     # -- compiling -------------------------------------------------------
 
@@ -447,7 +468,7 @@ class CompiledModule:
     def _compile(self, arrays, torch_args) -> _Entry:
         t0 = time.perf_counter()
         with _TORCH_LOCK:
-            mlir = self._import(torch_args)
+            mlir, constants = self._import(torch_args)
             if self.params_as_args:
                 self._params = self._parameter_arrays()
         t1 = time.perf_counter()
@@ -463,6 +484,7 @@ class CompiledModule:
             compile_only=bool(self.options.get("compile_only")),
             cuda_emulate=bool(self.options.get("cuda_emulate")),
             cuda_device=self.options.get("cuda_device"),
+            constants=constants.raw,
             **{k: v for k, v in self.options.items()
                if k not in COMPILE_OPTIONS})
         t2 = time.perf_counter()
@@ -470,7 +492,7 @@ class CompiledModule:
                    "codegen": program.codegen_seconds, "total": t2 - t0}
         self.compile_count += 1
         self.timings = timings
-        self.mlir = mlir
+        self._mlir = (mlir, constants)
         self.program = program
         if self.timing:
             sig = ", ".join(repr(a.value) if isinstance(a, _Scalar)
@@ -480,7 +502,7 @@ class CompiledModule:
                   f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s"
                   f" (compile cache: {program.cache})",
                   file=sys.stderr)
-        return _Entry(mlir, program, timings)
+        return _Entry(program, timings)
 
     # -- calling ---------------------------------------------------------
 

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <vector>
@@ -105,6 +106,12 @@ struct RunnerOptions {
   /// dims, and the code is specialized. The runner then accepts only these
   /// shapes.
   std::optional<llvm::SmallVector<llvm::SmallVector<int64_t>>> specializeTo;
+  /// The data of the module's `dense_resource<NAME>` constants given out of
+  /// band, by NAME (raw little-endian elements, the tensor's size exactly):
+  /// read during compile() only, which makes them ordinary dense constants
+  /// first (inlineResourceConstants). Importers pass large weights this way
+  /// instead of printing them as hex text and parsing them back.
+  llvm::StringMap<llvm::ArrayRef<char>> constantData;
 };
 
 /// Installs the JIT-based check behind `verify-rewrites`

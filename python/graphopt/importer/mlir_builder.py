@@ -28,6 +28,7 @@ type (ONNX).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import re
 import struct
@@ -309,6 +310,83 @@ def format_dense(a: np.ndarray, element: Optional[str] = None) -> str:
     return f"dense<{nested(a)}>"
 
 
+#: Under :func:`out_of_band_constants`, non-splat constants of at least this
+#: many bytes are printed as ``dense_resource<NAME>`` with their data kept
+#: aside.
+OUT_OF_BAND_BYTES = 1024
+
+_RESOURCE_RE = re.compile(r"dense_resource<(graphopt_const_[0-9]+)>")
+
+
+class ConstantData:
+    """The data of the ``dense_resource<NAME>`` constants of a module printed
+    under :func:`out_of_band_constants`.
+
+    ``raw`` maps each NAME to its raw little-endian elements (a NumPy array:
+    a view of the frontend's tensor where it is contiguous, so the weights
+    are not copied); ``graphopt.Program(text, constants=data.raw)`` passes
+    them to the compiler as they are. :meth:`inline` gives the
+    self-contained text (every constant printed ``dense<...>``), which is
+    what any other MLIR tool needs.
+    """
+
+    def __init__(self):
+        self.raw: Dict[str, np.ndarray] = {}
+        self._source: Dict[str, Tuple[np.ndarray, str]] = {}
+
+    def add(self, array: np.ndarray, element: str) -> Optional[str]:
+        """``dense_resource<NAME>`` for ``array`` (of MLIR element type
+        ``element``), or None when it is printed in the text (booleans,
+        splats, fewer than :data:`OUT_OF_BAND_BYTES` bytes)."""
+        if element == "i1" or array.nbytes < OUT_OF_BAND_BYTES:
+            return None
+        flat = array.reshape(-1)
+        if element == "bf16":
+            raw = _bits(flat, element)
+        else:
+            raw = np.ascontiguousarray(flat)
+            if raw.dtype.byteorder == ">":
+                raw = raw.astype(raw.dtype.newbyteorder("<"))
+        bits = raw.view(f"u{raw.dtype.itemsize}")
+        if bool((bits == bits[0]).all()):
+            return None  # a splat: one element in the text
+        name = f"graphopt_const_{len(self.raw)}"
+        self.raw[name] = raw
+        self._source[name] = (array, element)
+        return f"dense_resource<{name}>"
+
+    def inline(self, text: str) -> str:
+        """``text`` with this store's ``dense_resource<NAME>`` constants
+        printed as ``dense<...>`` attributes (the values as they are now: the
+        arrays may be views of the model's tensors)."""
+        if not self.raw:
+            return text
+
+        def dense(m):
+            source = self._source.get(m.group(1))
+            return format_dense(*source) if source else m.group(0)
+        return _RESOURCE_RE.sub(dense, text)
+
+
+_OUT_OF_BAND: contextvars.ContextVar = contextvars.ContextVar(
+    "graphopt_out_of_band_constants", default=None)
+
+
+@contextlib.contextmanager
+def out_of_band_constants():
+    """Within this block, builders print large constants as
+    ``dense_resource<NAME>`` and keep their data in the yielded
+    :class:`ConstantData` instead of printing hex text (for 340 MB of
+    weights, ~1.7 s to print, more to join and parse, and 2-3 copies of the
+    weights in memory)."""
+    store = ConstantData()
+    token = _OUT_OF_BAND.set(store)
+    try:
+        yield store
+    finally:
+        _OUT_OF_BAND.reset(token)
+
+
 class F64Array(list):
     """A list attribute printed as ``array<f64: ...>`` (plain lists print as
     ``array<i64: ...>``)."""
@@ -531,8 +609,10 @@ class FunctionBuilder:
         ty = TensorType(tuple(array.shape), dtype)
         v = Value(self.fresh(hint or "cst"), ty, weak=weak, const=value)
         loc = f" {self._loc}" if self._loc else ""
+        store = _OUT_OF_BAND.get()
+        attr = store.add(array, element) if store is not None else None
         self._pending[v.name] = \
-            f"{v.name} = graph.constant {format_dense(array, element)} : {ty}{loc}"
+            f"{v.name} = graph.constant {attr or format_dense(array, element)} : {ty}{loc}"
         return v
 
     def scalar(self, value, dtype, *, weak: bool = True) -> Value:

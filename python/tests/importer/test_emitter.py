@@ -42,6 +42,44 @@ def test_dense_forms():
     assert format_dense(torch.zeros(0, 3)) == "dense<>"
 
 
+
+def test_out_of_band_constants():
+    """Under out_of_band_constants(), large non-splat constants print as
+    dense_resource<NAME> with their raw bytes kept aside; booleans, splats
+    and small ones stay in the text; inline() gives the text format_dense
+    prints."""
+    from graphopt.importer.mlir_builder import out_of_band_constants
+    big = torch.arange(300, dtype=torch.float32).reshape(3, 100)
+    with out_of_band_constants() as data:
+        b = FunctionBuilder("main")
+        c1 = b.constant(big)
+        c2 = b.constant(torch.ones(3, 100))                  # splat
+        c3 = b.constant(torch.arange(10, dtype=torch.float32))  # small
+        c4 = b.constant(torch.arange(1000) % 2 == 0)         # i1
+        c5 = b.constant(torch.arange(300, dtype=torch.float32).to(torch.bfloat16))
+        b.set_results([c1, c2, c3, c4, c5])
+        text = b.module_text()
+    assert sorted(data.raw) == ["graphopt_const_0", "graphopt_const_1"], data.raw
+    assert text.count("dense_resource<") == 2
+    raw = data.raw["graphopt_const_0"]
+    assert raw.tobytes() == big.numpy().tobytes()
+    # bf16: the upper halves of the exact float32 values.
+    bf = data.raw["graphopt_const_1"]
+    assert bf.dtype.itemsize == 2 and bf.size == 300
+    exact = torch.arange(300, dtype=torch.float32).to(torch.bfloat16).float()
+    assert (bf.astype("<u4") << 16).view("<f4").tolist() == exact.tolist()
+    # The same module printed without the store.
+    b2 = FunctionBuilder("main")
+    b2.set_results([b2.constant(big), b2.constant(torch.ones(3, 100)),
+                    b2.constant(torch.arange(10, dtype=torch.float32)),
+                    b2.constant(torch.arange(1000) % 2 == 0),
+                    b2.constant(torch.arange(300, dtype=torch.float32).to(torch.bfloat16))])
+    assert data.inline(text) == b2.module_text()
+    # Outside the block builders print everything.
+    b3 = FunctionBuilder("main")
+    b3.set_results([b3.constant(big)])
+    assert "dense_resource" not in b3.module_text()
+
 def test_locations():
     assert format_location("add_1", "/m.py", 12) == 'loc("add_1"("/m.py":12:0))'
     assert format_location("x") == 'loc("x")'
