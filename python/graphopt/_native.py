@@ -142,9 +142,6 @@ _pipeline_options = _declare("graphopt_pipeline_options", ctypes.c_char_p)
 _string_free = _declare("graphopt_string_free", None, ctypes.c_void_p)
 _transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
                       ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
-_compile = _declare("graphopt_compile", _prog_p, ctypes.c_char_p,
-                    ctypes.c_char_p, ctypes.c_char_p,
-                    ctypes.POINTER(ctypes.c_void_p))
 
 
 class _CConstantData(ctypes.Structure):
@@ -156,6 +153,8 @@ class _CConstantData(ctypes.Structure):
     ]
 
 
+# graphopt_compile is graphopt_compile_with_constants without constants:
+# one call path.
 _compile_with_constants = _declare(
     "graphopt_compile_with_constants", _prog_p, ctypes.c_char_p,
     ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_CConstantData),
@@ -488,18 +487,14 @@ class Program:
                                        pipeline_options, cuda_device)
         _ensure_runtime()
         err = ctypes.c_void_p()
-        if constants:
-            # Read during the call only (the compiler copies the data).
-            arrays = [np.ascontiguousarray(a) for a in constants.values()]
-            table = (_CConstantData * len(arrays))(*[
-                _CConstantData(name.encode(), a.ctypes.data, a.nbytes)
-                for name, a in zip(constants, arrays)])
-            handle = _compile_with_constants(
-                mlir_text.encode(), entry.encode(), self.options.encode(),
-                table, len(arrays), ctypes.byref(err))
-        else:
-            handle = _compile(mlir_text.encode(), entry.encode(),
-                              self.options.encode(), ctypes.byref(err))
+        # Constant data is read during the call only (the compiler copies it).
+        arrays = [np.ascontiguousarray(a) for a in (constants or {}).values()]
+        table = (_CConstantData * len(arrays))(*[
+            _CConstantData(name.encode(), a.ctypes.data, a.nbytes)
+            for name, a in zip(constants or {}, arrays)])
+        handle = _compile_with_constants(
+            mlir_text.encode(), entry.encode(), self.options.encode(),
+            table, len(arrays), ctypes.byref(err))
         if not handle:
             msg = _take_string(err.value) or "graphopt_compile failed"
             if msg.startswith("no function @"):

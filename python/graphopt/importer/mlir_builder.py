@@ -269,7 +269,8 @@ def _bits(flat: np.ndarray, element: str) -> np.ndarray:
     half of its exact float32 values)."""
     if element == "bf16":
         return (np.ascontiguousarray(flat, np.float32).view(np.uint32) >> 16).astype("<u2")
-    le = np.ascontiguousarray(flat).astype(flat.dtype.newbyteorder("<"))
+    # No copy when the array is contiguous and little-endian already.
+    le = np.ascontiguousarray(flat, dtype=flat.dtype.newbyteorder("<"))
     return le.view(f"<u{le.dtype.itemsize}")
 
 
@@ -340,18 +341,11 @@ class ConstantData:
         splats, fewer than :data:`OUT_OF_BAND_BYTES` bytes)."""
         if element == "i1" or array.nbytes < OUT_OF_BAND_BYTES:
             return None
-        flat = array.reshape(-1)
-        if element == "bf16":
-            raw = _bits(flat, element)
-        else:
-            raw = np.ascontiguousarray(flat)
-            if raw.dtype.byteorder == ">":
-                raw = raw.astype(raw.dtype.newbyteorder("<"))
-        bits = raw.view(f"u{raw.dtype.itemsize}")
+        bits = _bits(array.reshape(-1), element)
         if bool((bits == bits[0]).all()):
             return None  # a splat: one element in the text
         name = f"graphopt_const_{len(self.raw)}"
-        self.raw[name] = raw
+        self.raw[name] = bits
         self._source[name] = (array, element)
         return f"dense_resource<{name}>"
 
