@@ -1568,6 +1568,71 @@ def case_gather(rng):
         table[9].copy(), table[7].copy()]
 
 
+def scatter_ref(data, axis, indices, updates, reduction="none"):
+    """graph.scatter by its definition, one position at a time in row-major
+    order (duplicates: the last update wins, or all combine)."""
+    out = data.copy()
+    n = data.shape[axis]
+    for p in np.ndindex(*indices.shape):
+        q = list(p)
+        q[axis] = int(clamp_index(np.int64(indices[p]), n))
+        q = tuple(q)
+        u = updates[p]
+        if reduction == "add":
+            u = out[q] + u
+        elif reduction == "mul":
+            u = out[q] * u
+        elif reduction == "max":
+            u = max(out[q], u)
+        elif reduction == "min":
+            u = min(out[q], u)
+        out[q] = u
+    return out
+
+
+@case
+def case_gather_elements(rng):
+    # Along axis 1 with indices from the end and out of range (clamped),
+    # narrower than the data in dim 0; along axis 0 of an i32 tensor with
+    # more positions than the data has (repeats); along the last axis of a
+    # rank-3 i64 tensor with i32 indices.
+    x0 = uniform(rng, (4, 5))
+    i0 = np.array([[0, -1, 7], [4, -9, 2], [3, 3, 1]], dtype=I64)
+    x1 = ints(rng, (3, 2), -50, 50)
+    i1 = np.array([[2, 0], [1, 1], [0, 2], [-1, 5], [0, 0]], dtype=I64)
+    x2 = ints(rng, (2, 3, 4), -50, 50, I64)
+    i2 = ints(rng, (2, 3, 6), -4, 3, I32)
+    return [x0, i0, x1, i1, x2, i2], [
+        np.take_along_axis(x0[:3], clamp_index(i0, 5), 1),
+        np.take_along_axis(x1, clamp_index(i1, 3), 0),
+        np.take_along_axis(x2, clamp_index(i2, 4).astype(I64), 2)]
+
+
+@case
+def case_scatter(rng):
+    # none along axis 1 with an index from the end (-1), out of range
+    # (7 -> 4, -9 -> 0); add along axis 0 with duplicates and an indices
+    # tensor smaller than the data in dim 1; mul, max and min along the last
+    # axis of a rank-3 f32 / i32 / i64 tensor, duplicates included.
+    d0, i0, u0 = uniform(rng, (3, 5)), np.array([[0, -1], [7, 2], [-9, 2]], dtype=I64), \
+        uniform(rng, (3, 2))
+    d1, i1, u1 = uniform(rng, (4, 3)), np.array([[1, 0], [1, 3], [1, 1], [-4, 2], [0, 0]],
+                                               dtype=I32), uniform(rng, (5, 2))
+    d2 = uniform(rng, (2, 3, 4), 0.5, 1.5)
+    i2 = ints(rng, (2, 2, 3), -4, 3, I64)
+    u2 = uniform(rng, (2, 2, 3), 0.5, 1.5)
+    d3, u3 = ints(rng, (2, 3, 4), -9, 9), ints(rng, (2, 2, 3), -9, 9)
+    d4, u4 = ints(rng, (2, 3, 4), -9, 9, I64), ints(rng, (2, 2, 3), -9, 9, I64)
+    mul = as_f32(scatter_ref(f64(d2), 2, i2, f64(u2), "mul"))
+    return [d0, i0, u0, d1, i1, u1, d2, i2, u2, d3, u3, d4, u4], [
+        scatter_ref(d0, 1, i0, u0),
+        as_f32(scatter_ref(f64(d1), 0, i1, f64(u1), "add")),
+        mul,
+        scatter_ref(d3, 2, i2, u3, "max"),
+        scatter_ref(d4, 2, i2, u4, "min"),
+        scatter_ref(d2, 2, i2, u2, "max")]
+
+
 @case
 def case_dynamic_update_slice(rng):
     dest, upd = uniform(rng, (5, 4)), uniform(rng, (4,))

@@ -864,6 +864,159 @@ struct GatherLowering : OpRewritePattern<GatherOp> {
   }
 };
 
+/// graph.gather_elements as a linalg.generic over the indices: each index
+/// converted, wrapped, clamped and used in a tensor.extract of the input.
+/// Dynamic dims other than the axis that the indices exceed are clamped
+/// too (the static ones are checked by the verifier).
+struct GatherElementsLowering : OpRewritePattern<GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherElementsOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Value input = op.getInput(), indices = op.getIndices();
+    RankedTensorType in = tensorTypeOf(input);
+    int64_t axis = op.getAxis(), rank = in.getRank();
+    Value init =
+        emptyTensor(b, loc, dimSizes(b, loc, indices), in.getElementType());
+    SmallVector<AffineMap> maps(2,
+                                AffineMap::getMultiDimIdentityMap(rank, ctx));
+    SmallVector<utils::IteratorType> its(rank, utils::IteratorType::parallel);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(dimValue(b, loc, input, d));
+    Value r =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{indices},
+            ValueRange{init}, maps, its,
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              SmallVector<Value> coords;
+              for (int64_t d = 0; d < rank; ++d) {
+                if (d == axis) {
+                  Value i = arith::IndexCastOp::create(
+                      nb, nl, nb.getIndexType(), args[0]);
+                  coords.push_back(normalizeIndex(nb, nl, i, sizes[d]));
+                  continue;
+                }
+                Value c = linalg::IndexOp::create(nb, nl, d);
+                if (in.isDynamicDim(d) || tensorTypeOf(indices).isDynamicDim(d))
+                  c = arith::MinSIOp::create(
+                      nb, nl, c,
+                      arith::SubIOp::create(nb, nl, sizes[d],
+                                            indexConst(nb, nl, 1)));
+                coords.push_back(c);
+              }
+              Value v = tensor::ExtractOp::create(nb, nl, input, coords);
+              linalg::YieldOp::create(nb, nl, v);
+            })
+            .getResult(0);
+    replaceWithCast(b, op, r);
+    return success();
+  }
+};
+
+/// graph.scatter as a loop nest over the indices carrying the result: per
+/// position, read the index and the update, combine with the element it
+/// lands on (reductions), insert. Bufferization makes the carried tensor
+/// one buffer (a copy of `data` unless `data` dies here) written in place.
+/// The loops stop at the data's extent in the dims other than the axis,
+/// and do nothing along an empty axis, so no index writes out of bounds.
+struct ScatterLowering : OpRewritePattern<ScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static Value combine(OpBuilder &b, Location loc, ScatterReduction r,
+                       Value cur, Value upd) {
+    Type et = cur.getType();
+    if (isa<FloatType>(et)) {
+      Value x = toCompute(b, loc, cur), y = toCompute(b, loc, upd), v;
+      switch (r) {
+      case ScatterReduction::Add:
+        v = arith::AddFOp::create(b, loc, x, y);
+        break;
+      case ScatterReduction::Mul:
+        v = arith::MulFOp::create(b, loc, x, y);
+        break;
+      case ScatterReduction::Max:
+        v = arith::MaximumFOp::create(b, loc, x, y);
+        break;
+      case ScatterReduction::Min:
+        v = arith::MinimumFOp::create(b, loc, x, y);
+        break;
+      case ScatterReduction::None:
+        return upd;
+      }
+      return fromCompute(b, loc, v, et);
+    }
+    bool i1 = et.isInteger(1);
+    switch (r) {
+    case ScatterReduction::Add:
+      return arith::AddIOp::create(b, loc, cur, upd);
+    case ScatterReduction::Mul:
+      return arith::MulIOp::create(b, loc, cur, upd);
+    case ScatterReduction::Max:
+      return i1 ? Value(arith::OrIOp::create(b, loc, cur, upd))
+                : Value(arith::MaxSIOp::create(b, loc, cur, upd));
+    case ScatterReduction::Min:
+      return i1 ? Value(arith::AndIOp::create(b, loc, cur, upd))
+                : Value(arith::MinSIOp::create(b, loc, cur, upd));
+    case ScatterReduction::None:
+      break;
+    }
+    return upd;
+  }
+
+  LogicalResult matchAndRewrite(ScatterOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value data = op.getData(), indices = op.getIndices(),
+          updates = op.getUpdates();
+    RankedTensorType dt = tensorTypeOf(data), it = tensorTypeOf(indices);
+    int64_t axis = op.getAxis(), rank = dt.getRank();
+    ScatterReduction red = op.getReduction();
+    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
+    Value axisSize = dimValue(b, loc, data, axis);
+    SmallVector<Value> lbs(rank, zero), steps(rank, one), ubs;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t a = it.getDimSize(d), n = dt.getDimSize(d);
+      if (d == axis) {
+        // Nothing lands in an empty axis.
+        if (n == 0)
+          ubs.push_back(zero);
+        else if (!ShapedType::isDynamic(n))
+          ubs.push_back(dimValue(b, loc, indices, d));
+        else
+          ubs.push_back(arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, axisSize,
+                                    zero),
+              zero, dimValue(b, loc, indices, d)));
+      } else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(n)) {
+        ubs.push_back(indexConst(b, loc, std::min(a, n)));
+      } else {
+        ubs.push_back(arith::MinSIOp::create(
+            b, loc, dimValue(b, loc, indices, d), dimValue(b, loc, data, d)));
+      }
+    }
+    scf::LoopNest nest = scf::buildLoopNest(
+        b, loc, lbs, ubs, steps, ValueRange{data},
+        [&](OpBuilder &nb, Location nl, ValueRange ivs,
+            ValueRange iter) -> scf::ValueVector {
+          Value i = tensor::ExtractOp::create(nb, nl, indices, ivs);
+          i = arith::IndexCastOp::create(nb, nl, nb.getIndexType(), i);
+          i = normalizeIndex(nb, nl, i, axisSize);
+          SmallVector<Value> coords(ivs);
+          coords[axis] = i;
+          Value u = tensor::ExtractOp::create(nb, nl, updates, ivs);
+          if (red != ScatterReduction::None)
+            u = combine(nb, nl, red,
+                        tensor::ExtractOp::create(nb, nl, iter[0], coords), u);
+          return {tensor::InsertOp::create(nb, nl, u, iter[0], coords)};
+        });
+    replaceWithCast(b, op, nest.results.front());
+    return success();
+  }
+};
+
 struct DynamicUpdateSliceLowering : OpRewritePattern<DynamicUpdateSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DynamicUpdateSliceOp op,
@@ -1133,7 +1286,9 @@ void mlir::graphopt::lowering::markHostIndexGathers(Operation *root) {
 void mlir::graphopt::lowering::populateNNLoweringPatterns(
     RewritePatternSet &patterns, bool winograd) {
   patterns.add<Conv2DLowering>(patterns.getContext(), winograd);
-  patterns.add<MaxPool2DLowering, AvgPool2DLowering, GatherLowering,
-               DynamicUpdateSliceLowering, PadLowering, ArgMaxLowering,
-               CumSumLowering, SplitLowering>(patterns.getContext());
+  patterns
+      .add<MaxPool2DLowering, AvgPool2DLowering, GatherLowering,
+           GatherElementsLowering, ScatterLowering, DynamicUpdateSliceLowering,
+           PadLowering, ArgMaxLowering, CumSumLowering, SplitLowering>(
+          patterns.getContext());
 }

@@ -1039,6 +1039,22 @@ class FunctionBuilder:
         return self.generic("gather", [x, indices], {"axis": int(axis)},
                             x.type.with_shape(shape))
 
+    def gather_elements(self, x: Value, indices: Value, axis: int) -> Value:
+        """``x`` at ``indices`` along ``axis``, element by element
+        (``torch.gather``, ``numpy.take_along_axis``)."""
+        return self.generic("gather_elements", [x, indices], {"axis": int(axis)},
+                            x.type.with_shape(indices.shape))
+
+    def scatter(self, data: Value, indices: Value, updates: Value, axis: int,
+                reduction: str = "none") -> Value:
+        """``data`` with ``updates`` written at ``indices`` along ``axis``
+        (``none``) or combined with what is there (``add``, ``mul``, ``max``,
+        ``min``); ``indices`` and ``updates`` have one shape."""
+        return self._op(data.type,
+                        f"graph.scatter {reduction} {data}, {indices}, {updates} "
+                        f"{{axis = {int(axis)} : i64}} : ({data.type}, {indices.type}, "
+                        f"{updates.type}) -> {data.type}")
+
     def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value: float) -> Value:
         shape = [None if d is None else d + lo + hi
                  for d, lo, hi in zip(x.shape, low, high)]

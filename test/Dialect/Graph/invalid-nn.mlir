@@ -686,6 +686,114 @@ func.func @gather_result(%x: tensor<4x5xf32>, %i: tensor<i64>) {
 
 // -----
 
+func.func @gather_elements_c1(%x: tensor<4x5xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+2 {{'graph.gather_elements' op axis -1 is outside [0, 2)}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %x, %i {axis = -1 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_c2(%x: tensor<4x5xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'graph.gather_elements' op indices have rank 1 but input has rank 2}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %x, %i {axis = 0 : i64} : (tensor<4x5xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_c3(%x: tensor<4x5xf32>, %i: tensor<4x6xi64>) {
+  // expected-error @+2 {{'graph.gather_elements' op indices dim 1 is 6, larger than input's 5}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %x, %i {axis = 0 : i64} : (tensor<4x5xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_c4(%x: tensor<4x0xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+2 {{'graph.gather_elements' op input dim 1 (the axis) is empty but indices select 2 elements along it}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<4x0xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// The result has the indices' shape.
+func.func @gather_elements_result(%x: tensor<4x5xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+2 {{'graph.gather_elements' op inferred type(s) 'tensor<4x2xf32>' are incompatible with return type(s) of operation 'tensor<4x5xf32>'}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c1(%d: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>) {
+  // expected-error @+2 {{'graph.scatter' op axis 2 is outside [0, 2)}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter none %d, %i, %u {axis = 2 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c2_rank(%d: tensor<4x5xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) {
+  // expected-error @+2 {{'graph.scatter' op data, indices and updates must have one rank, got 2, 1 and 1}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter none %d, %i, %u {axis = 0 : i64} : (tensor<4x5xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c2_shape(%d: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x3xf32>) {
+  // expected-error @+2 {{'graph.scatter' op indices have shape [4x2] but updates [4x3] (dim 1)}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter add %d, %i, %u {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c2_element_type(%d: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xi32>) {
+  // expected-error @+2 {{'graph.scatter' op element types differ: data is f32, updates is i32}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter none %d, %i, %u {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xi32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c3(%d: tensor<4x5xf32>, %i: tensor<6x2xi64>, %u: tensor<6x2xf32>) {
+  // expected-error @+2 {{'graph.scatter' op indices dim 0 is 6, larger than data's 4}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter none %d, %i, %u {axis = 1 : i64} : (tensor<4x5xf32>, tensor<6x2xi64>, tensor<6x2xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_c4(%d: tensor<4xi1>, %i: tensor<2xi64>, %u: tensor<2xi1>) {
+  // expected-error @+2 {{'graph.scatter' op reduction add is not defined for i1 data}}
+  // expected-error @+1 {{'graph.scatter' op failed to infer returned types}}
+  %0 = graph.scatter add %d, %i, %u {axis = 0 : i64} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @scatter_float_indices(%d: tensor<4xf32>, %i: tensor<2xf32>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.scatter' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = graph.scatter none %d, %i, %u {axis = 0 : i64} : (tensor<4xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @dynamic_update_slice_c1(%d: tensor<4x5xf32>, %u: tensor<5xf32>, %i: tensor<i64>) {
   // expected-error @+2 {{'graph.dynamic_update_slice' op axis 2 is outside [0, 2)}}
   // expected-error @+1 {{'graph.dynamic_update_slice' op failed to infer returned types}}

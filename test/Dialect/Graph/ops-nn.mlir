@@ -183,6 +183,27 @@ func.func @gather(%t: tensor<1000x64xf32>, %ids: tensor<2x16xi64>, %x: tensor<?x
   return
 }
 
+// CHECK-LABEL: func.func @gather_elements
+func.func @gather_elements(%x: tensor<3x5xf32>, %i: tensor<2x9xi32>, %d: tensor<?x4xi1>, %di: tensor<?x2xi64>) {
+  // CHECK: graph.gather_elements %{{.+}}, %{{.+}} {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2x9xi32>) -> tensor<2x9xf32>
+  %0 = graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2x9xi32>) -> tensor<2x9xf32>
+  // CHECK: graph.gather_elements %{{.+}}, %{{.+}} {axis = 1 : i64} : (tensor<?x4xi1>, tensor<?x2xi64>) -> tensor<?x2xi1>
+  %1 = graph.gather_elements %d, %di {axis = 1 : i64} : (tensor<?x4xi1>, tensor<?x2xi64>) -> tensor<?x2xi1>
+  return
+}
+
+// Indices as large as the data along the axis or beyond (duplicates), no
+// larger elsewhere; dynamic dims.
+// CHECK-LABEL: func.func @scatter
+func.func @scatter(%d: tensor<3x5xf32>, %i: tensor<3x7xi64>, %u: tensor<3x7xf32>,
+                   %dd: tensor<?x4xi1>, %di: tensor<?x2xi32>, %du: tensor<?x2xi1>) {
+  // CHECK: graph.scatter add %{{.+}}, %{{.+}}, %{{.+}} {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x7xi64>, tensor<3x7xf32>) -> tensor<3x5xf32>
+  %0 = graph.scatter add %d, %i, %u {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x7xi64>, tensor<3x7xf32>) -> tensor<3x5xf32>
+  // CHECK: graph.scatter max %{{.+}}, %{{.+}}, %{{.+}} {axis = 1 : i64} : (tensor<?x4xi1>, tensor<?x2xi32>, tensor<?x2xi1>) -> tensor<?x4xi1>
+  %1 = graph.scatter max %dd, %di, %du {axis = 1 : i64} : (tensor<?x4xi1>, tensor<?x2xi32>, tensor<?x2xi1>) -> tensor<?x4xi1>
+  return
+}
+
 // CHECK-LABEL: func.func @dynamic_update_slice
 func.func @dynamic_update_slice(%d: tensor<32x1x256xf32>, %u: tensor<1x256xf32>, %t: tensor<i64>,
                                 %di: tensor<?x4xi32>, %ui: tensor<?xi32>) {

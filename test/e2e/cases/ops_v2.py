@@ -1,6 +1,6 @@
 """The second op set (docs/design/graph-ops-v2.md): conv2d, pooling, batch and
 layer norm, erf/hardswish/hardsigmoid/leaky_relu/clamp, gather (embedding,
-index_select), pad, split, argmax, cumsum, scaled_dot_product_attention."""
+index_select), scatter, pad, split, argmax, cumsum, scaled_dot_product_attention."""
 
 import torch
 import torch.nn as nn
@@ -191,6 +191,67 @@ def index_tensor_int32():
     """Indexing with an i32 index tensor along the first dim."""
     return (lambda x, i: x[i]), (randn(10, 6), torch.tensor([3, 1, 9],
                                                           dtype=torch.int32))
+
+
+# ------------------------------------------------------------------ scatter
+
+@case(tags=("op", "v2", "scatter"))
+def gather_dim1():
+    """torch.gather along dim 1, the index narrower than the input in dim 0."""
+    return (lambda x, i: torch.gather(x, 1, i)), \
+        (randn(4, 6), torch.tensor([[0, 5, 5], [2, 1, 0], [3, 3, 4]]))
+
+
+@case(tags=("op", "v2", "scatter"))
+def take_along_dim_topk():
+    """The values at topk's indices (take_along_dim), and a constant index
+    row broadcast over the batch."""
+    cols = torch.tensor([[7, 0, 0, 3]])
+
+    def f(x):
+        _, i = torch.topk(x, 3, dim=1)
+        return torch.take_along_dim(x, i, dim=1), torch.take_along_dim(x, cols, dim=1)
+    return f, (randn(5, 8),)
+
+
+@case(tags=("op", "v2", "scatter"))
+def scatter_src():
+    """torch.scatter along dim 1, the source larger than the index (torch
+    reads its leading part); unique indices per row (duplicates with no
+    reduction are unspecified in torch)."""
+    idx = torch.tensor([[0, 4], [1, 3], [2, 0]])
+    return (lambda x, s: torch.scatter(x, 1, idx, s)), (randn(3, 5), randn(3, 4))
+
+
+@case(tags=("op", "v2", "scatter"))
+def scatter_value_one_hot():
+    """One-hot labels: zeros.scatter_(1, labels, 1.0) on run-time labels."""
+    def f(labels):
+        return torch.zeros(labels.shape[0], 10).scatter_(1, labels.unsqueeze(1), 1.0)
+    return f, (torch.tensor([3, 0, 9, 3, 7]),)
+
+
+@case(tags=("op", "v2", "scatter"))
+def scatter_add_duplicates():
+    return (lambda x, s, i: torch.scatter_add(x, 0, i, s)), \
+        (randn(4, 3), randn(3, 3), torch.tensor([[1, 0, 3], [1, 1, 2], [0, 3, 3]]))
+
+
+@case(tags=("op", "v2", "scatter"))
+def scatter_reduce_amax_amin_prod():
+    i = torch.tensor([[0, 2, 2, 1], [3, 3, 0, 0]])
+    return (lambda x, s: (x.scatter_reduce(1, i, s, "amax"),
+                          x.scatter_reduce(1, i, s, "amin"),
+                          x.scatter_reduce(1, i, s, "prod"),
+                          x.scatter_reduce(1, i, s, "sum"))), \
+        (randn(2, 5), randn(2, 4))
+
+
+@case(tags=("op", "v2", "scatter"))
+def scatter_int64():
+    i = torch.tensor([[2, 0], [1, 1]])
+    return (lambda x, s: torch.scatter_add(x, 1, i, s)), \
+        (torch.randint(-50, 50, (2, 3)), torch.randint(-50, 50, (2, 2)))
 
 
 # ------------------------------------------------------- pad/split/argmax

@@ -1112,6 +1112,83 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(GatherOp)
 
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   GatherElementsOp::Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  using Op = GatherElementsOp;
+  RankedTensorType t = tensorOf(adaptor.getInput());
+  RankedTensorType idx = tensorOf(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis(), rank = t.getRank();
+  // C1: axis in range.
+  if (axis < 0 || axis >= rank)
+    return opError<Op>(loc, "axis ", axis, " is outside [0, ", rank, ")");
+  // C2: one rank; C3: indices no larger than input in the other dims.
+  if (idx.getRank() != rank)
+    return opError<Op>(loc, "indices have rank ", idx.getRank(),
+                       " but input has rank ", rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t a = idx.getDimSize(i), n = t.getDimSize(i);
+    if (i != axis && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(n) &&
+        a > n)
+      return opError<Op>(loc, "indices dim ", i, " is ", a,
+                         ", larger than input's ", n);
+  }
+  // C4: an empty axis has nothing to select (static sizes).
+  if (t.getDimSize(axis) == 0 && idx.getDimSize(axis) > 0)
+    return opError<Op>(loc, "input dim ", axis,
+                       " (the axis) is empty but indices select ",
+                       idx.getDimSize(axis), " elements along it");
+  inferred.push_back(RankedTensorType::get(idx.getShape(), t.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(GatherElementsOp)
+
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          ScatterOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  RankedTensorType d = tensorOf(adaptor.getData());
+  RankedTensorType idx = tensorOf(adaptor.getIndices());
+  RankedTensorType u = tensorOf(adaptor.getUpdates());
+  int64_t axis = adaptor.getAxis(), rank = d.getRank();
+  // C1: axis in range (data of rank 0 has none).
+  if (axis < 0 || axis >= rank)
+    return opError<ScatterOp>(loc, "axis ", axis, " is outside [0, ", rank,
+                              ")");
+  // C2: one rank; indices and updates one shape.
+  if (idx.getRank() != rank || u.getRank() != rank)
+    return opError<ScatterOp>(loc,
+                              "data, indices and updates must have one "
+                              "rank, got ",
+                              rank, ", ", idx.getRank(), " and ", u.getRank());
+  if (failed(checkSameElementTypeNamed(loc, ScatterOp::getOperationName(),
+                                       d.getElementType(), u.getElementType(),
+                                       "data", "updates")))
+    return failure();
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t a = idx.getDimSize(i), b = u.getDimSize(i), n = d.getDimSize(i);
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      return opError<ScatterOp>(loc, "indices have shape ",
+                                shapeStr(idx.getShape()), " but updates ",
+                                shapeStr(u.getShape()), " (dim ", i, ")");
+    // C3: no larger than data in the other dims.
+    if (i != axis && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(n) &&
+        a > n)
+      return opError<ScatterOp>(loc, "indices dim ", i, " is ", a,
+                                ", larger than data's ", n);
+  }
+  // C4: i1 data takes only none, max and min (or and and).
+  ScatterReduction r = adaptor.getReduction();
+  if (d.getElementType().isInteger(1) &&
+      (r == ScatterReduction::Add || r == ScatterReduction::Mul))
+    return opError<ScatterOp>(loc, "reduction ", stringifyScatterReduction(r),
+                              " is not defined for i1 data");
+  inferred.push_back(d);
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(ScatterOp)
+
 LogicalResult DynamicUpdateSliceOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc,
     DynamicUpdateSliceOp::Adaptor adaptor, SmallVectorImpl<Type> &inferred) {

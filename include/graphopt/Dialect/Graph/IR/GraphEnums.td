@@ -34,4 +34,12 @@ def Graph_GeluApproximation : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::mlir::graphopt::graph";
 }
 
+def Graph_ScatterReduction : I32EnumAttr<"ScatterReduction",
+    "how graph.scatter combines an update with the element it lands on", [
+      I32EnumAttrCase<"None", 0, "none">, I32EnumAttrCase<"Add", 1, "add">,
+      I32EnumAttrCase<"Mul", 2, "mul">, I32EnumAttrCase<"Max", 3, "max">,
+      I32EnumAttrCase<"Min", 4, "min">]> {
+  let cppNamespace = "::mlir::graphopt::graph";
+}
+
 #endif // GRAPHOPT_DIALECT_GRAPH_IR_GRAPHENUMS_TD

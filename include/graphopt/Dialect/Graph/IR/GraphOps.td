@@ -736,6 +736,55 @@ def Graph_DynamicUpdateSliceOp : Graph_Op<"dynamic_update_slice"> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+  let summary = "Selects elements along an axis by index (GatherElements, torch.gather)";
+  let description = [{
+    `result[p] = input[p with p[axis] replaced by indices[p]]`: the result
+    has the shape of `indices`, which has `input`'s rank and no larger dims
+    than `input` other than `axis`. Indices are i32 or i64; a negative index
+    counts from the end, and one still outside the dim is clamped into it,
+    so a bad index never reads out of bounds.
+
+    ```mlir
+    %r = graph.gather_elements %x, %idx {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input,
+                       RankedTensorOf<[I32, I64]>:$indices, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScatterOp : Graph_Op<"scatter"> {
+  let summary = "Writes updates into a copy of a tensor at indices along an axis (ScatterElements, torch.scatter)";
+  let description = [{
+    The result is `data` with, for every position `p` of `indices`,
+    `result[p with p[axis] replaced by indices[p]] = updates[p]` (reduction
+    `none`), or combined with the element already there (`add`, `mul`,
+    `max`, `min`). `data`, `indices` and `updates` have one rank;
+    `indices` and `updates` one shape, no larger than `data`'s in the dims
+    other than `axis`. Indices are i32 or i64; a negative index counts from
+    the end and an index still outside the dim is clamped into it, so a bad
+    index never writes out of bounds. Updates are applied in row-major
+    order of `p`: with duplicate indices and `none` the last one wins
+    (ONNX leaves this undefined, PyTorch unspecified). `max` and `min`
+    propagate NaN.
+
+    ```mlir
+    %r = graph.scatter add %data, %idx, %upd {axis = 1 : i64}
+        : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
+    ```
+  }];
+  let arguments = (ins Graph_ScatterReduction:$reduction, Graph_Tensor:$data,
+                       RankedTensorOf<[I32, I64]>:$indices,
+                       Graph_Tensor:$updates, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = [{
+    $reduction $data `,` $indices `,` $updates attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def Graph_PadOp : Graph_Op<"pad"> {
   let summary = "Pads with a constant";
   let description = [{

@@ -254,37 +254,24 @@ def _sce_loss(n: Node):
 
 
 @register("GatherElements", dtypes=ANY, attrs={"axis": ANY_VALUE},
-          doc="a one-hot `graph.compare` of the indices against a constant iota, "
-              "`graph.select` and `graph.reduce` along the axis (static shapes; "
-              "memory grows with indices size x axis dim)")
+          doc="`graph.gather_elements` (negative indices count from the end; "
+              "out-of-range indices are clamped)")
 def _gather_elements(n: Node):
     data, idx = n.value(0), n.value(1)
     return [take_along_axis(n, data, idx, n.axis(n.attr("axis"), data.rank))]
 
 
 def take_along_axis(n: Node, data: Value, idx: Value, axis: int) -> Value:
-    """GatherElements (numpy.take_along_axis) as a one-hot select and a
-    reduction along ``axis``."""
-    b = n.b
-    if not data.type.is_static or not idx.type.is_static:
-        raise Unsupported("dynamic shapes")
+    """GatherElements (numpy.take_along_axis) as ``graph.gather_elements``."""
     if idx.dtype not in INTS:
         raise Unsupported("non-integer indices")
-    if idx.rank != data.rank or any(idx.shape[a] > data.shape[a]
-                                    for a in range(data.rank) if a != axis):
+    if idx.rank != data.rank or any(
+            i is not None and d is not None and i > d
+            for a, (i, d) in enumerate(zip(idx.shape, data.shape)) if a != axis):
         raise Unsupported(f"invalid model: indices of shape {list(idx.shape)} for data of "
                           f"shape {list(data.shape)} (axis {axis}): the ranks must be equal "
                           "and no other dim larger than the data's")
-    d = data.shape[axis]
-    # Data restricted to the indices' extent in the other dims.
-    limit = [d if a == axis else idx.shape[a] for a in range(data.rank)]
-    data = b.slice(data, [0] * data.rank, limit, [1] * data.rank)
-    i = b.cast(idx, I64)
-    i = b.select(b.compare("lt", i, n.splat(0, I64)), b.binary("add", i, n.splat(d, I64)), i)
-    i = reshape_dims(b, i, list(idx.shape[:axis + 1]) + [1] + list(idx.shape[axis + 1:]))
-    hit = b.compare("eq", i, iota_along(b, d, axis + 1, data.rank + 1))
-    de = reshape_dims(b, data, list(data.shape[:axis]) + [1] + list(data.shape[axis:]))
-    if data.dtype == BOOL:
-        picked = b.select(hit, b.cast(de, I32), n.splat(0, I32))
-        return b.cast(b.reduce("max", picked, [axis + 1]), BOOL)
-    return b.reduce("sum", b.select(hit, de, n.splat(0, data.dtype)), [axis + 1])
+    if data.shape[axis] == 0 and (idx.shape[axis] or 0) > 0:
+        raise Unsupported(f"invalid model: indices select along axis {axis}, which is "
+                          "empty in the data")
+    return n.b.gather_elements(data, idx, axis)

@@ -10,7 +10,8 @@ import numpy as np
 
 from .core import (ALL, ANY, ANY_VALUE, Attr, I64, INTS, NUMERIC, Node, ONNX_TO_NUMPY,
                    Unsupported, _known_only, dtype_name, is_dim, make_partial,
-                   numpy_dtype, onnx_type_name, partial_entries, register, reshape_dims)
+                   numpy_dtype, onnx_type_name, one_of, partial_entries, register, reshape_dims,
+                   shape_text)
 from .elementwise import _check_cast_to
 from .reductions import iota_along
 
@@ -322,6 +323,83 @@ def _gather(n: Node):
         raise Unsupported(f"indices of type {dtype_name(idx.dtype)}")
     return [b.generic("gather", [x, idx], {"axis": axis},
                       x.type.with_shape(x.shape[:axis] + idx.shape + x.shape[axis + 1:]))]
+
+
+_SCATTER_REDUCTION = one_of("none", "add", "mul", "max", "min")
+
+
+def _scatter_reduction(n: Node) -> str:
+    r = n.attr("reduction", "none")
+    if r in ("add", "mul") and n.value(0).dtype == np.dtype(np.bool_):
+        raise Unsupported(f"reduction '{r}' of bool data")
+    return r
+
+
+def _scatter_operands(n: Node):
+    data, idx, upd = n.value(0), n.value(1), n.value(2)
+    if idx.dtype not in INTS:
+        raise Unsupported(f"indices of type {dtype_name(idx.dtype)}")
+    if upd.dtype != data.dtype:
+        raise Unsupported(f"invalid model: updates of type {dtype_name(upd.dtype)} "
+                          f"for data of type {dtype_name(data.dtype)}")
+    return data, idx, upd
+
+
+@register("ScatterElements", dtypes=ANY, typed=(0, 2),
+          attrs={"axis": ANY_VALUE, "reduction": _SCATTER_REDUCTION},
+          doc="`graph.scatter` (negative indices count from the end; out-of-range "
+              "indices are clamped; duplicates with reduction 'none': the last one "
+              "in row-major order wins)")
+def _scatter_elements(n: Node):
+    data, idx, upd = _scatter_operands(n)
+    red = _scatter_reduction(n)
+    axis = n.axis(n.attr("axis", 0), data.rank)
+    if not (idx.rank == upd.rank == data.rank):
+        raise Unsupported(f"invalid model: data, indices and updates must have one rank, "
+                          f"got {data.rank}, {idx.rank} and {upd.rank}")
+    for a, (i, u, d) in enumerate(zip(idx.shape, upd.shape, data.shape)):
+        if i is not None and u is not None and i != u:
+            raise Unsupported(f"invalid model: indices of shape {shape_text(idx.shape)} "
+                              f"but updates of shape {shape_text(upd.shape)}")
+        if a != axis and i is not None and d is not None and i > d:
+            raise Unsupported(f"invalid model: indices dim {a} is {i}, larger than the "
+                              f"data's {d}")
+    return [n.b.scatter(data, idx, upd, axis, red)]
+
+
+@register("ScatterND", dtypes=ANY, typed=(0, 2), attrs={"reduction": _SCATTER_REDUCTION},
+          doc="`graph.scatter` along axis 0 of the data seen as [positions, rest] at "
+              "the linearized indices (static shapes; each index component wrapped "
+              "if negative and clamped; duplicates as ScatterElements)")
+def _scatter_nd(n: Node):
+    b = n.b
+    data, idx, upd = _scatter_operands(n)
+    red = _scatter_reduction(n)
+    if not (data.type.is_static and idx.type.is_static and upd.type.is_static):
+        raise Unsupported("dynamic shapes")
+    k = idx.shape[-1] if idx.rank else 0
+    if idx.rank < 1 or not 1 <= k <= data.rank:
+        raise Unsupported(f"invalid model: indices of shape {shape_text(idx.shape)} for "
+                          f"data of rank {data.rank} (the last dim must be 1 to {data.rank})")
+    want = tuple(idx.shape[:-1]) + tuple(data.shape[k:])
+    if tuple(upd.shape) != want:
+        raise Unsupported(f"invalid model: updates of shape {shape_text(upd.shape)}, "
+                          f"expected {shape_text(want)}")
+    dims = list(data.shape[:k])
+    positions, rest = math.prod(dims), math.prod(data.shape[k:])
+    q = math.prod(idx.shape[:-1])
+    strides = [math.prod(dims[j + 1:]) for j in range(k)]
+    i = b.cast(idx, I64) if idx.dtype != I64 else idx
+    d = b.constant(np.array(dims, dtype=np.int64))
+    i = b.select(b.compare("lt", i, n.splat(0, I64)), b.binary("add", i, d), i)
+    i = b.binary("max", i, n.splat(0, I64))
+    i = b.binary("min", i, b.constant(np.array(dims, dtype=np.int64) - 1))
+    lin = b.reduce("sum", b.binary("mul", i, b.constant(np.array(strides, dtype=np.int64))),
+                   [idx.rank - 1])
+    lin = b.broadcast_to(reshape_dims(b, lin, [q, 1]), [q, rest])
+    flat = reshape_dims(b, data, [positions, rest])
+    u = reshape_dims(b, upd, [q, rest])
+    return [reshape_dims(b, b.scatter(flat, lin, u, 0, red), list(data.shape))]
 
 
 @register("Shape", dtypes=ANY, attrs={"start": ANY_VALUE, "end": ANY_VALUE},
@@ -717,7 +795,7 @@ def _gather_nd(n: Node):
           attrs={"batch_axis": ANY_VALUE, "time_axis": ANY_VALUE},
           doc="the first `sequence_lens[b]` time steps of each batch entry "
               "reversed: a run-time index `len - 1 - t` (or `t`) per step, "
-              "taken with GatherElements' one-hot form; static shapes")
+              "taken with `graph.gather_elements`; static shapes")
 def _reverse_sequence(n: Node):
     from .attention import take_along_axis
     b, x, lens = n.b, n.value(0), n.value(1)

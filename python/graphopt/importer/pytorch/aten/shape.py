@@ -313,6 +313,89 @@ def _index_select(ctx, a):
     return ctx.b.gather(x, idx, norm_dim(ctx.int_(a.dim, "dim"), x.rank))
 
 
+@op("aten.gather", "aten.take_along_dim")
+def _gather_elements(ctx, a):
+    """torch.gather / take_along_dim as ``graph.gather_elements``
+    (take_along_dim broadcasts the index and the input against each other
+    in the other dims first)."""
+    x = ctx.tensor(a.self)
+    idx = ctx.tensor(a.index if "index" in a else a.indices)
+    if idx.dtype not in INT_DTYPES:
+        raise Unsupported(f"gather with {idx.dtype} indices")
+    if a.get("dim") is None:
+        raise Unsupported("take_along_dim without dim")
+    d = norm_dim(ctx.int_(a.dim, "dim"), x.rank)
+    if idx.rank != x.rank:
+        raise Unsupported(f"gather of a rank-{x.rank} tensor with a rank-{idx.rank} index")
+    if "indices" in a:  # take_along_dim: broadcast the other dims
+        if None in x.shape or None in idx.shape:
+            raise Unsupported("take_along_dim with dynamic shapes")
+        xs = [max(p, q) if i != d else p for i, (p, q) in enumerate(zip(x.shape, idx.shape))]
+        js = [max(p, q) if i != d else q for i, (p, q) in enumerate(zip(x.shape, idx.shape))]
+        x = ctx.b.broadcast_to(x, xs) if xs != list(x.shape) else x
+        idx = ctx.b.broadcast_to(idx, js) if js != list(idx.shape) else idx
+    return ctx.b.gather_elements(x, idx, d)
+
+
+_TORCH_SCATTER_REDUCE = {None: "none", "add": "add", "multiply": "mul", "sum": "add",
+                         "prod": "mul", "amax": "max", "amin": "min"}
+
+
+def _scatter(ctx, a, reduce=None):
+    """torch.scatter / scatter_add / scatter_reduce as ``graph.scatter``: the
+    source cut to the index's shape (torch reads only that part of it), a
+    scalar source broadcast to it."""
+    x = ctx.tensor(a.self)
+    idx = ctx.tensor(a.index)
+    if idx.dtype not in INT_DTYPES:
+        raise Unsupported(f"scatter with {idx.dtype} indices")
+    d = norm_dim(ctx.int_(a.dim, "dim"), x.rank)
+    if reduce not in _TORCH_SCATTER_REDUCE:
+        raise Unsupported(f"scatter reduce='{reduce}' (supported: sum, prod, amax, amin, "
+                          "add, multiply)")
+    if not (x.rank == idx.rank) or (x.rank == 0):
+        raise Unsupported(f"scatter of a rank-{x.rank} tensor with a rank-{idx.rank} index")
+    if "src" in a and isinstance(a.src, Value):
+        src = ctx.tensor(a.src, x.dtype)
+        if src.rank != idx.rank:
+            raise Unsupported(f"scatter with a rank-{src.rank} source and a rank-{idx.rank} "
+                              "index")
+        if None in idx.shape or None in src.shape:
+            if list(src.shape) != list(idx.shape):
+                raise Unsupported("scatter with a dynamic source larger than its index")
+        elif list(src.shape) != list(idx.shape):
+            src = ctx.b.slice(src, [0] * src.rank, list(idx.shape), [1] * src.rank)
+    else:
+        if None in idx.shape:
+            raise Unsupported("scatter of a scalar value at a dynamic index")
+        value = a.src if "src" in a else a.value
+        src = ctx.b.broadcast_to(ctx.tensor(value, x.dtype), list(idx.shape))
+    return ctx.b.scatter(x, idx, src, d, _TORCH_SCATTER_REDUCE[reduce])
+
+
+def _check_scatter_reduce(a: Args) -> Optional[str]:
+    if not a.get("include_self", True):
+        return "scatter_reduce with include_self=False is not supported"
+    if a.get("reduce") == "mean":
+        return "scatter_reduce 'mean' is not supported (sum, prod, amax, amin are)"
+    return None
+
+
+@op("aten.scatter")
+def _scatter_op(ctx, a):
+    return _scatter(ctx, a, a.get("reduce"))
+
+
+@op("aten.scatter_add")
+def _scatter_add(ctx, a):
+    return _scatter(ctx, a, "add")
+
+
+@op("aten.scatter_reduce", check=_check_scatter_reduce)
+def _scatter_reduce(ctx, a):
+    return _scatter(ctx, a, a.reduce)
+
+
 @op("aten.embedding")
 def _embedding(ctx, a):
     idx = ctx.tensor(a.indices)
