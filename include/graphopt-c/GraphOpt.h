@@ -28,6 +28,9 @@ enum graphopt_dtype {
   GRAPHOPT_I1 = 3,
   GRAPHOPT_I32 = 4,
   GRAPHOPT_I64 = 5,
+  GRAPHOPT_F64 = 6,
+  GRAPHOPT_I8 = 7,
+  GRAPHOPT_I16 = 8,
 };
 
 /* A dense, contiguous, row-major tensor. */

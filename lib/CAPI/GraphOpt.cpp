@@ -105,6 +105,12 @@ std::optional<DType> toDType(int32_t d) {
     return DType::I32;
   case GRAPHOPT_I64:
     return DType::I64;
+  case GRAPHOPT_F64:
+    return DType::F64;
+  case GRAPHOPT_I8:
+    return DType::I8;
+  case GRAPHOPT_I16:
+    return DType::I16;
   }
   return std::nullopt;
 }
@@ -123,6 +129,12 @@ int32_t fromDType(DType d) {
     return GRAPHOPT_I32;
   case DType::I64:
     return GRAPHOPT_I64;
+  case DType::F64:
+    return GRAPHOPT_F64;
+  case DType::I8:
+    return GRAPHOPT_I8;
+  case DType::I16:
+    return GRAPHOPT_I16;
   }
   return -1;
 }

@@ -36,6 +36,12 @@ const char *cElementType(DType t) {
     return "int32_t";
   case DType::I64:
     return "int64_t";
+  case DType::F64:
+    return "double";
+  case DType::I8:
+    return "int8_t";
+  case DType::I16:
+    return "int16_t";
   }
   return nullptr;
 }

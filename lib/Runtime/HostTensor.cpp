@@ -24,8 +24,12 @@ size_t mlir::graphopt::runtime::dtypeSize(DType t) {
   case DType::BF16:
     return 2;
   case DType::I1:
+  case DType::I8:
     return 1;
+  case DType::I16:
+    return 2;
   case DType::I64:
+  case DType::F64:
     return 8;
   }
   return 0;
@@ -45,6 +49,12 @@ StringRef mlir::graphopt::runtime::dtypeName(DType t) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::F64:
+    return "f64";
+  case DType::I8:
+    return "i8";
+  case DType::I16:
+    return "i16";
   }
   return "?";
 }
@@ -57,11 +67,15 @@ std::optional<DType> mlir::graphopt::runtime::parseDType(StringRef name) {
       .Case("i1", DType::I1)
       .Case("i32", DType::I32)
       .Case("i64", DType::I64)
+      .Case("f64", DType::F64)
+      .Case("i8", DType::I8)
+      .Case("i16", DType::I16)
       .Default(std::nullopt);
 }
 
 bool mlir::graphopt::runtime::isFloatDType(DType t) {
-  return t == DType::F32 || t == DType::F16 || t == DType::BF16;
+  return t == DType::F32 || t == DType::F16 || t == DType::BF16 ||
+         t == DType::F64;
 }
 
 // bf16 is the top half of an f32; converting rounds to nearest even. (Done
@@ -171,7 +185,14 @@ double HostTensor::getDouble(int64_t i) const {
     std::memcpy(&v, p, 2);
     return bf16ToFloat(v);
   }
+  case DType::F64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
   case DType::I1:
+  case DType::I8:
+  case DType::I16:
   case DType::I32:
   case DType::I64:
     return (double)getInt(i);
@@ -184,6 +205,13 @@ int64_t HostTensor::getInt(int64_t i) const {
   switch (type) {
   case DType::I1:
     return *p ? 1 : 0;
+  case DType::I8:
+    return (int8_t)*p;
+  case DType::I16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
   case DType::I32: {
     int32_t v;
     std::memcpy(&v, p, 4);
@@ -205,6 +233,14 @@ void HostTensor::setInt(int64_t i, int64_t v) {
   case DType::I1:
     *p = v != 0;
     return;
+  case DType::I8:
+    *p = (uint8_t)(uint64_t)v;
+    return;
+  case DType::I16: {
+    uint16_t x = (uint16_t)(uint64_t)v;
+    std::memcpy(p, &x, 2);
+    return;
+  }
   case DType::I32: {
     int32_t x = (int32_t)(uint32_t)(uint64_t)v;
     std::memcpy(p, &x, 4);
@@ -237,8 +273,15 @@ void HostTensor::setDouble(int64_t i, double d) {
     std::memcpy(p, &v, 2);
     return;
   }
+  case DType::F64:
+    std::memcpy(p, &d, 8);
+    return;
   case DType::I1:
     *p = d != 0.0;
+    return;
+  case DType::I8:
+  case DType::I16:
+    setInt(i, (int64_t)d);
     return;
   case DType::I32: {
     int32_t v = (int32_t)d;
@@ -284,7 +327,7 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   if (!dtype)
     return llvm::createStringError(
         "tensor literal '%s': unknown element type '%s' (use f32, f16, bf16, "
-        "i1, i32 or i64)",
+        "f64, i1, i8, i16, i32 or i64)",
         spec.str().c_str(), parts.back().str().c_str());
   llvm::SmallVector<int64_t> shape;
   for (StringRef p : llvm::ArrayRef(parts).drop_back()) {
@@ -317,6 +360,10 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
       int64_t x;
       bool bad = v.getAsInteger(10, x);
       if (!bad && *dtype == DType::I32 && (x < INT32_MIN || x > INT32_MAX))
+        bad = true;
+      if (!bad && *dtype == DType::I16 && (x < INT16_MIN || x > INT16_MAX))
+        bad = true;
+      if (!bad && *dtype == DType::I8 && (x < INT8_MIN || x > INT8_MAX))
         bad = true;
       if (bad)
         return llvm::createStringError(

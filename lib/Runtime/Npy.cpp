@@ -76,9 +76,16 @@ llvm::Expected<HostTensor> mlir::graphopt::runtime::readNpy(StringRef path) {
     dtype = DType::I64;
   else if (descr == "|b1")
     dtype = DType::I1;
+  else if (descr == "<f8")
+    dtype = DType::F64;
+  else if (descr == "|i1")
+    dtype = DType::I8;
+  else if (descr == "<i2")
+    dtype = DType::I16;
   if (!dtype)
-    return npyError(path, "unsupported dtype '" + descr +
-                              "' (supported: <f4, <f2, <i4, <i8, |b1)");
+    return npyError(
+        path, "unsupported dtype '" + descr +
+                  "' (supported: <f8, <f4, <f2, <i8, <i4, <i2, |i1, |b1)");
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<StringRef> dims;
   shapeStr.split(dims, ',', -1, /*KeepEmpty=*/false);
@@ -132,6 +139,15 @@ llvm::Error mlir::graphopt::runtime::writeNpy(StringRef path,
     break;
   case DType::I1:
     descr = "|b1";
+    break;
+  case DType::F64:
+    descr = "<f8";
+    break;
+  case DType::I8:
+    descr = "|i1";
+    break;
+  case DType::I16:
+    descr = "<i2";
     break;
   case DType::BF16:
     break;

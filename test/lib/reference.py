@@ -1591,6 +1591,49 @@ def scatter_ref(data, axis, indices, updates, reduction="none"):
 
 
 @case
+def case_f64_ops(rng):
+    a = rng.uniform(-1.0, 1.0, (4, 8))
+    b = rng.uniform(-1.0, 1.0, (8,))
+    w = rng.uniform(-1.0, 1.0, (8, 5))
+    erf = np.vectorize(math.erf)
+    s = a + b
+    p = np.abs(a) + 1.0
+    r0 = np.exp(s * a) + np.log(p) / np.sqrt(p)
+    gelu = 0.5 * a * (1.0 + erf(a / math.sqrt(2.0)))
+    r1 = (np.tanh(a) - gelu) * (1.0 / (1.0 + np.exp(-s))) + np.sin(b)
+    mm = a @ w
+    e = np.exp(mm - mm.max(axis=1, keepdims=True))
+    sm = e / e.sum(axis=1, keepdims=True)
+    return [a, b, w], [r0, r1, sm, a.sum(axis=1), s.astype(F32),
+                       np.trunc(s * 10.0).astype(I32)]
+
+
+@case
+def case_small_ints(rng):
+    I8, I16 = np.int8, np.int16
+    x = ints(rng, (3, 4), -128, 127, I8)
+    y = ints(rng, (3, 4), -128, 127, I8)
+    x[0, 0], y[0, 0] = -128, -1          # INT_MIN / -1 wraps
+    y[1, 1], y[2, 3] = 0, 0              # division by zero gives 0
+    z = ints(rng, (4,), -30000, 30000, I16)
+    f = rng.uniform(-100.0, 100.0, (3, 4)).astype(F32)
+    X, Y = x.astype(I64), y.astype(I64)
+    nz = np.where(Y == 0, 1, Y)
+    q = np.where(Y == 0, 0, np.sign(X) * np.sign(nz) * (np.abs(X) // np.abs(nz)))
+    wrap8 = lambda v: np.asarray(v).astype(I8)  # noqa: E731 (low 8 bits)
+    mx, mn = np.maximum(x, y), np.minimum(x, y)
+    sel = np.where(x > y, wrap8(-X), wrap8(np.abs(Y)))
+    x3 = x.astype(I32) * 3
+    back2 = wrap8(wrap8(x3).astype(I64) + np.trunc(f).astype(I64))
+    xz = (X + z.astype(I64)).astype(I16)
+    wm = np.array([[1, -2], [300, 4], [-5, 6], [7, 1000]], dtype=I64)
+    return [x, y, z, f], [
+        wrap8(X + Y), wrap8(X - Y), wrap8(X * Y), wrap8(q), wrap8(X - Y * q), sel,
+        wrap8(mx.astype(I64) + mn), x3, back2, x.astype(F32),
+        wrap8(X.sum(axis=1)), (xz.astype(I64) @ wm).astype(I16)]
+
+
+@case
 def case_gather_elements(rng):
     # Along axis 1 with indices from the end and out of range (clamped),
     # narrower than the data in dim 0; along axis 0 of an i32 tensor with

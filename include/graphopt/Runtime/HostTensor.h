@@ -24,11 +24,13 @@
 namespace mlir::graphopt::runtime {
 
 /// Element types the runtime moves across the ABI.
-enum class DType { F32, F16, BF16, I1, I32, I64 };
+/// (Append new types: the C API's graphopt_dtype codes are their own.)
+enum class DType { F32, F16, BF16, I1, I32, I64, F64, I8, I16 };
 
 /// Size in bytes of one element (i1 is stored as one byte, as in NumPy).
 size_t dtypeSize(DType t);
-/// The MLIR spelling: "f32", "f16", "bf16", "i1", "i32", "i64".
+/// The MLIR spelling: "f32", "f16", "bf16", "f64", "i1", "i8", "i16",
+/// "i32", "i64".
 llvm::StringRef dtypeName(DType t);
 /// Parses an MLIR element type spelling.
 std::optional<DType> parseDType(llvm::StringRef name);
@@ -86,7 +88,8 @@ private:
 /// is repeated to fill the shape (`4x4xf32=0`).
 llvm::Expected<HostTensor> parseTensorLiteral(llvm::StringRef spec);
 
-/// Reads a .npy file (little-endian, C order; f4, f2, i4, i8, b1).
+/// Reads a .npy file (little-endian, C order; f8, f4, f2, i8, i4, i2, i1,
+/// b1).
 llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
 
 /// Writes `t` as .npy. bf16, which NumPy lacks, is written as f4.

@@ -46,7 +46,7 @@ Dim = Optional[int]  # a static size, or None for a dynamic (`?`) dim
 #: hex form ``dense<"0x...">`` (fast to print and to parse).
 HEX_THRESHOLD = 16
 
-FLOAT_ELEMENTS = ("f32", "f16", "bf16")
+FLOAT_ELEMENTS = ("f32", "f16", "bf16", "f64")
 
 
 # ---------------------------------------------------------------------------
@@ -99,7 +99,10 @@ class NumpyDTypes(DTypes):
     ELEMENTS: Dict[np.dtype, str] = {
         np.dtype(np.float32): "f32",
         np.dtype(np.float16): "f16",
+        np.dtype(np.float64): "f64",
         np.dtype(np.bool_): "i1",
+        np.dtype(np.int8): "i8",
+        np.dtype(np.int16): "i16",
         np.dtype(np.int32): "i32",
         np.dtype(np.int64): "i64",
     }
@@ -111,8 +114,8 @@ class NumpyDTypes(DTypes):
             return self.ELEMENTS[np.dtype(dtype)]
         except (KeyError, TypeError):
             raise Unsupported(f"element type {np.dtype(dtype).name} is not "
-                              "supported (supported: float32, float16, int32, "
-                              "int64, bool)") from None
+                              "supported (supported: float32, float16, float64, "
+                              "int8, int16, int32, int64, bool)") from None
 
     def normalize(self, dtype):
         return np.dtype(dtype)
@@ -255,13 +258,13 @@ def format_float(v: float) -> str:
 def _element_literal(v, element: str) -> str:
     if element == "i1":
         return "true" if v else "false"
-    if element in ("i32", "i64"):
+    if element in ("i8", "i16", "i32", "i64"):
         return str(int(v))
     if element == "f32":
         return _fix_float(str(np.float32(v)))
     if element == "f16":
         return _fix_float(str(np.float16(v)))
-    return format_float(v)  # bf16: the exact value
+    return format_float(v)  # bf16 (the exact value) and f64
 
 
 def _bits(flat: np.ndarray, element: str) -> np.ndarray:

@@ -930,7 +930,7 @@ func.func @cumsum_c1_negative(%x: tensor<4x10xi32>) {
 //===----------------------------------------------------------------------===//
 
 func.func @conv2d_float_only(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
-  // expected-error @+1 {{'graph.conv2d' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<1x3x8x8xi32>'}}
+  // expected-error @+1 {{'graph.conv2d' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<1x3x8x8xi32>'}}
   %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
   return
 }
@@ -938,7 +938,7 @@ func.func @conv2d_float_only(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
 // -----
 
 func.func @avg_pool2d_float_only(%x: tensor<1x3x8x8xi32>) {
-  // expected-error @+1 {{'graph.avg_pool2d' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<1x3x8x8xi32>'}}
+  // expected-error @+1 {{'graph.avg_pool2d' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<1x3x8x8xi32>'}}
   %0 = graph.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x3x8x8xi32>) -> tensor<1x3x4x4xi32>
   return
 }
@@ -954,7 +954,7 @@ func.func @max_pool2d_kernel_required(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 func.func @leaky_relu_float_only(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.leaky_relu' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.leaky_relu' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi32>'}}
   %0 = graph.leaky_relu %x : tensor<4xi32> -> tensor<4xi32>
   return
 }
@@ -962,7 +962,7 @@ func.func @leaky_relu_float_only(%x: tensor<4xi32>) {
 // -----
 
 func.func @sin_float_only(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.sin' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.sin' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi32>'}}
   %0 = graph.sin %x : tensor<4xi32> -> tensor<4xi32>
   return
 }
@@ -979,7 +979,7 @@ func.func @atanh_result_type(%x: tensor<4xf32>) {
 // -----
 
 func.func @clamp_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.clamp' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.clamp' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
   %0 = graph.clamp %x {min = 0.0 : f64} : tensor<4xi1> -> tensor<4xi1>
   return
 }
@@ -1011,7 +1011,7 @@ func.func @argmax_result_i64(%x: tensor<4x10xf32>) {
 // -----
 
 func.func @cumsum_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.cumsum' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.cumsum' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
   %0 = graph.cumsum %x {axis = 0 : i64} : tensor<4xi1> -> tensor<4xi1>
   return
 }

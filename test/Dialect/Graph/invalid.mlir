@@ -681,7 +681,7 @@ func.func @inferred_slice(%x: tensor<10xf32>) {
 //===----------------------------------------------------------------------===//
 
 func.func @exp_float_only(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.exp' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.exp' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi32>'}}
   %0 = graph.exp %x : tensor<4xi32> -> tensor<4xi32>
   return
 }
@@ -689,7 +689,7 @@ func.func @exp_float_only(%x: tensor<4xi32>) {
 // -----
 
 func.func @gelu_float_only(%x: tensor<4xi64>) {
-  // expected-error @+1 {{'graph.gelu' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{'graph.gelu' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi64>'}}
   %0 = graph.gelu %x approximate = tanh : tensor<4xi64> -> tensor<4xi64>
   return
 }
@@ -697,7 +697,7 @@ func.func @gelu_float_only(%x: tensor<4xi64>) {
 // -----
 
 func.func @pow_float_only(%x: tensor<4xf32>, %y: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.pow' op operand #1 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.pow' op operand #1 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi32>'}}
   %0 = graph.pow %x, %y : tensor<4xf32>, tensor<4xi32> -> tensor<4xf32>
   return
 }
@@ -705,7 +705,7 @@ func.func @pow_float_only(%x: tensor<4xf32>, %y: tensor<4xi32>) {
 // -----
 
 func.func @softmax_float_only(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'graph.softmax' op operand #0 must be ranked tensor of f32, f16 or bf16 values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'graph.softmax' op operand #0 must be ranked tensor of f32, f16, bf16 or f64 values, but got 'tensor<4xi32>'}}
   %0 = graph.softmax %x axis = 0 : tensor<4xi32> -> tensor<4xi32>
   return
 }
@@ -713,7 +713,7 @@ func.func @softmax_float_only(%x: tensor<4xi32>) {
 // -----
 
 func.func @matmul_no_i1(%x: tensor<4x4xi1>) {
-  // expected-error @+1 {{'graph.matmul' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4x4xi1>'}}
+  // expected-error @+1 {{'graph.matmul' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4x4xi1>'}}
   %0 = graph.matmul %x, %x : tensor<4x4xi1>, tensor<4x4xi1> -> tensor<4x4xi1>
   return
 }
@@ -721,7 +721,7 @@ func.func @matmul_no_i1(%x: tensor<4x4xi1>) {
 // -----
 
 func.func @neg_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.neg' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.neg' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
   %0 = graph.neg %x : tensor<4xi1> -> tensor<4xi1>
   return
 }
@@ -729,16 +729,16 @@ func.func @neg_no_i1(%x: tensor<4xi1>) {
 // -----
 
 func.func @reduce_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.reduce' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.reduce' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
   %0 = graph.reduce max %x axes = [0] : tensor<4xi1> -> tensor<i1>
   return
 }
 
 // -----
 
-func.func @add_no_f64(%x: tensor<4xf64>) {
-  // expected-error @+1 {{'graph.add' op operand #0 must be ranked tensor of f32, f16, bf16, i32 or i64 values, but got 'tensor<4xf64>'}}
-  %0 = graph.add %x, %x : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+func.func @add_no_ui8(%x: tensor<4xui8>) {
+  // expected-error @+1 {{'graph.add' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xui8>'}}
+  %0 = graph.add %x, %x : tensor<4xui8>, tensor<4xui8> -> tensor<4xui8>
   return
 }
 
@@ -761,17 +761,17 @@ func.func @select_condition_i1(%c: tensor<4xi32>, %x: tensor<4xi32>) {
 
 // -----
 
-func.func @cast_no_f64(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, i1, i32 or i64 values, but got 'tensor<4xf64>'}}
-  %0 = graph.cast %x : tensor<4xf32> -> tensor<4xf64>
+func.func @cast_no_i4(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32 or i64 values, but got 'tensor<4xi4>'}}
+  %0 = graph.cast %x : tensor<4xf32> -> tensor<4xi4>
   return
 }
 
 // -----
 
-func.func @constant_no_f64() {
-  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, i1, i32 or i64 values, but got 'tensor<2xf64>'}}
-  %0 = graph.constant dense<1.0> : tensor<2xf64>
+func.func @constant_no_f8() {
+  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32 or i64 values, but got 'tensor<2xf8E4M3FN>'}}
+  %0 = graph.constant dense<1.0> : tensor<2xf8E4M3FN>
   return
 }
 

@@ -419,3 +419,32 @@ def zero_size_dim():
 def scalar_input_output():
     """Rank-0 input and result."""
     return (lambda x, y: (x * y).sum() + x), (randn(()), randn(5))
+
+
+# ------------------------------------------------------------- f64, i8, i16
+
+@case(tags=("op", "dtypes"), rtol=1e-10, atol=1e-12,
+      reason="tighter than the float64 default: the model is computed in f64")
+def float64_mlp():
+    """A float64 MLP (Linear, GELU, LayerNorm, softmax) computed in f64:
+    compared at f64 precision (libm's functions, another summation order)."""
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.LayerNorm(32), nn.Linear(32, 8),
+                      nn.Softmax(dim=-1)).double().eval()
+    return m, (torch.randn(4, 16, dtype=torch.float64),)
+
+
+@case(tags=("op", "dtypes"))
+def int8_int16_arith():
+    """int8 and int16 arithmetic wraps at the width as in PyTorch; casts,
+    comparisons, max/min and a widening sum."""
+    def f(a, b, c):
+        s = a + b
+        p = a * b
+        w = a.to(torch.int16) * 300 + c
+        m = torch.maximum(a, b) - torch.minimum(a, b)
+        return s, p, w, m, (a > b), a.to(torch.int32).sum(dim=1), a.to(torch.float32) * 0.5
+    g = torch.Generator().manual_seed(0)
+    return f, (torch.randint(-128, 128, (3, 5), dtype=torch.int8, generator=g),
+               torch.randint(-128, 128, (3, 5), dtype=torch.int8, generator=g),
+               torch.randint(-30000, 30000, (3, 5), dtype=torch.int16, generator=g))

@@ -35,23 +35,26 @@ DTYPE_TO_MLIR: Dict[torch.dtype, str] = {
     torch.float32: "f32",
     torch.float16: "f16",
     torch.bfloat16: "bf16",
+    torch.float64: "f64",
     torch.bool: "i1",
+    torch.int8: "i8",
+    torch.int16: "i16",
     torch.int32: "i32",
     torch.int64: "i64",
 }
 
-FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
-INT_DTYPES = (torch.int32, torch.int64)
+FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+INT_DTYPES = (torch.int8, torch.int16, torch.int32, torch.int64)
 
 
 def mlir_element_type(dtype: torch.dtype) -> str:
     """The MLIR element type of a torch dtype; raises :class:`Unsupported`
-    for dtypes the dialect does not have (float64, int8, uint8, ...)."""
+    for dtypes the dialect does not have (uint8, complex, ...)."""
     try:
         return DTYPE_TO_MLIR[dtype]
     except KeyError:
         raise Unsupported(f"dtype {dtype} is not supported (the graph dialect "
-                          "has f32, f16, bf16, i1, i32 and i64)") from None
+                          "has f32, f16, bf16, f64, i1, i8, i16, i32 and i64)") from None
 
 
 def is_float(dtype: torch.dtype) -> bool:

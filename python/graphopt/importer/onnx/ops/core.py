@@ -49,12 +49,16 @@ BOOL, I64 = NUMPY.bool, NUMPY.i64
 # ---------------------------------------------------------------------------
 
 # ONNX TensorProto.DataType codes of the element types the dialect has.
-_ONNX_FLOAT, _ONNX_INT32, _ONNX_INT64, _ONNX_BOOL, _ONNX_FLOAT16 = 1, 6, 7, 9, 10
+_ONNX_FLOAT, _ONNX_INT8, _ONNX_INT16, _ONNX_INT32, _ONNX_INT64 = 1, 3, 5, 6, 7
+_ONNX_BOOL, _ONNX_FLOAT16, _ONNX_DOUBLE = 9, 10, 11
 
 #: ONNX element type code -> NumPy dtype, for the supported element types.
 ONNX_TO_NUMPY: Dict[int, np.dtype] = {
     _ONNX_FLOAT: np.dtype(np.float32),
     _ONNX_FLOAT16: np.dtype(np.float16),
+    _ONNX_DOUBLE: np.dtype(np.float64),
+    _ONNX_INT8: np.dtype(np.int8),
+    _ONNX_INT16: np.dtype(np.int16),
     _ONNX_INT32: np.dtype(np.int32),
     _ONNX_INT64: np.dtype(np.int64),
     _ONNX_BOOL: np.dtype(np.bool_),
@@ -63,15 +67,17 @@ NUMPY_TO_ONNX = {v: k for k, v in ONNX_TO_NUMPY.items()}
 
 #: Display names (ONNX's own, lower case) of the supported element types.
 DTYPE_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float16): "float16",
-               np.dtype(np.int32): "int32", np.dtype(np.int64): "int64",
-               np.dtype(np.bool_): "bool"}
+               np.dtype(np.float64): "double", np.dtype(np.int8): "int8",
+               np.dtype(np.int16): "int16", np.dtype(np.int32): "int32",
+               np.dtype(np.int64): "int64", np.dtype(np.bool_): "bool"}
 
-F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
-I32 = np.dtype(np.int32)
+F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
+I8, I16, I32 = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32)
 
-FLOATS = (F32, F16)
+FLOATS = (F32, F16, F64)
+#: The index types (Gather, Scatter*, TopK outputs, ...).
 INTS = (I32, I64)
-NUMERIC = FLOATS + INTS
+NUMERIC = FLOATS + (I8, I16) + INTS
 ANY = NUMERIC + (BOOL,)
 
 
@@ -94,8 +100,8 @@ def numpy_dtype(code: int) -> np.dtype:
         return ONNX_TO_NUMPY[code]
     except KeyError:
         raise Unsupported(f"element type {onnx_type_name(code)} is not "
-                          "supported (supported: float, float16, int32, "
-                          "int64, bool)") from None
+                          "supported (supported: float, float16, double, "
+                          "int8, int16, int32, int64, bool)") from None
 
 
 def dtype_name(dtype: np.dtype) -> str:
@@ -420,7 +426,7 @@ def floor_value(b: Builder, x: Value) -> Value:
     """Exact ``floor`` of a float tensor from casts: values of magnitude
     >= 2^mantissa (and inf, NaN) are integers already and kept as they
     are."""
-    big = 2.0 ** (23 if x.dtype == F32 else 10)
+    big = 2.0 ** {F32: 23, F64: 52}.get(x.dtype, 10)
     t = b.cast(b.cast(x, I64), x.dtype)  # truncation toward zero
     t = b.select(b.compare("lt", x, t),
                  b.binary("sub", t, b.splat(1, x.dtype)), t)

@@ -418,7 +418,7 @@ def _fold_cast(n: Node, ins):
 
 
 @register("Cast", dtypes=ANY,
-          attrs={"to": Attr("float, float16, int32, int64, bool", _check_cast_to),
+          attrs={"to": Attr("float, float16, double, int8, int16, int32, int64, bool", _check_cast_to),
                  "saturate": IGNORED, "round_mode": IGNORED},
           doc="`graph.cast` (float to integer truncates toward zero; to bool "
               "tests `!= 0`)", fold=_fold_cast)

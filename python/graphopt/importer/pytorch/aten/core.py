@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 
 from ...errors import Unsupported
-from ..dtypes import FunctionBuilder, TensorType, Value, is_float
+from ..dtypes import DTYPE_TO_MLIR, FunctionBuilder, TensorType, Value, is_float
 
 # c10::ScalarType codes, as TorchScript passes dtypes.
 _SCALAR_TYPES = {
@@ -447,13 +447,10 @@ class _NotConstant(Exception):
 
 
 def constant_dtype(dtype: torch.dtype) -> torch.dtype:
-    """The dtype a folded constant is emitted with: float64 constants become
-    the default float dtype and small integer types int32 (the dialect has
-    no f64/i8/i16; for constants mixed with tensors torch's promotion gives
-    the same result dtype)."""
-    if dtype == torch.float64:
-        return torch.get_default_dtype()
-    if dtype in (torch.int8, torch.uint8, torch.int16):
+    """The dtype a folded constant is emitted with: its own, except uint8,
+    which the dialect lacks, as int32 (for constants mixed with tensors
+    torch's promotion gives the same result dtype)."""
+    if dtype == torch.uint8:
         return torch.int32
     return dtype
 
@@ -463,8 +460,7 @@ def to_graph_value(ctx: Context, out):
     ``graph.constant`` Values, containers are converted elementwise."""
     if isinstance(out, torch.Tensor):
         dt = constant_dtype(out.dtype)
-        if dt not in (torch.float32, torch.float16, torch.bfloat16, torch.bool,
-                      torch.int32, torch.int64):
+        if dt not in DTYPE_TO_MLIR:
             raise Unsupported(f"constant of dtype {out.dtype} is not supported")
         return ctx.b.constant(out.to(dt))
     if isinstance(out, (list, tuple)):
