@@ -15,6 +15,8 @@ log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, sin cos tan asin
 acos atan sinh cosh asinh acosh atanh (operands kept inside their domains and
 away from tan's poles), compare + select,
 cast f32 <-> i32/i64, i32 <-> i64 and f32 -> f16/bf16 -> f32 round trips
+(with --small-ints P: i8 and i16 arguments, casts and matmuls, values kept
+within their range, narrowing integer casts keeping the low bits)
 (a rounding closer to a tie than the error bound is not drawn), matmul (1-D, 2-D, batched, broadcast batch), transpose,
 reshape (with and without -1), broadcast_to, concat, slice, reduce
 sum/mean/max/min (keepdims or not), softmax, conv2d (kernels 1x1 to 7x7,
@@ -107,9 +109,29 @@ GEN_WEIGHTS = {}
 
 # Integer element types and their NumPy types; f16 and bf16 values appear
 # only between a cast from f32 and the cast back (round trips).
-NP_INT = {"i32": np.int32, "i64": np.int64}
-INTS = tuple(NP_INT)
+NP_INT = {"i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16}
+INTS = ("i32", "i64")
+# i8 and i16 (--small-ints P): drawn only when P > 0, so that a seed's
+# programs stay as they were without the option.
+SMALL_INTS = ("i8", "i16")
+ALL_INTS = INTS + SMALL_INTS
+SMALL_INT_P = 0.0
 HALF = ("f16", "bf16")
+
+
+def int_cap(dtype):
+    """The largest magnitude an integer value of `dtype` may reach."""
+    return {"i8": 127, "i16": 32767}.get(dtype, ICAP)
+
+
+def wrap_int(x, dtype):
+    """x (int64) reduced to `dtype`'s width, two's complement (a narrowing
+    cast keeps the low bits)."""
+    w = {"i8": 8, "i16": 16, "i32": 32}.get(dtype)
+    if w is None:
+        return np.asarray(x, dtype=np.int64)
+    h = 1 << (w - 1)
+    return (np.asarray(x, dtype=np.int64) + h) % (2 * h) - h
 
 
 def round_half(x, dtype):
@@ -466,9 +488,10 @@ def check_float(r, what):
         raise Invalid("%s: values beyond %g" % (what, CAP))
 
 
-def check_int(r, what):
-    if r.size and np.max(np.abs(r)) > ICAP:
-        raise Invalid("%s: integers beyond %d" % (what, ICAP))
+def check_int(r, what, dtype="i32"):
+    cap = int_cap(dtype)
+    if r.size and np.max(np.abs(r)) > cap:
+        raise Invalid("%s: integers beyond %d" % (what, cap))
 
 
 def cdiv(a, b):
@@ -595,7 +618,7 @@ def evaluate_node(n):
                  "mul": lambda: x * y, "div": lambda: cdiv(x, y),
                  "max": lambda: np.maximum(x, y),
                  "min": lambda: np.minimum(x, y)}[op]()
-            check_int(r, op)
+            check_int(r, op, o.dtype)
             o.data, o.err = r, np.zeros(r.shape)
         elif n.ins[0] is n.ins[1] and op in ("sub", "div"):
             # x - x and x / x are exact whatever x's error (x != 0 for div:
@@ -692,9 +715,12 @@ def evaluate_node(n):
         o.data, o.err = r, np.zeros(r.shape)
     elif op == "cast":
         x = X[0]
-        if o.dtype in INTS:
+        if o.dtype in ALL_INTS and n.ins[0].dtype in ALL_INTS:
+            # Integer to integer: exact, or the low bits when narrower.
+            o.data, o.err = wrap_int(x, o.dtype), np.zeros(np.shape(x))
+        elif o.dtype in ALL_INTS:
             ex = E[0]
-            if x.size and np.max(np.abs(x)) > ICAP:
+            if x.size and np.max(np.abs(x)) > int_cap(o.dtype):
                 raise Invalid("cast of a large value")
             r = np.trunc(x)
             # trunc jumps at every nonzero integer: stay away from them.
@@ -710,7 +736,7 @@ def evaluate_node(n):
         x, y = X
         if not isf:
             r = np.asarray(np.matmul(x, y))
-            check_int(r, op)
+            check_int(r, op, o.dtype)
             o.data, o.err = r, np.zeros(np.shape(r))
         else:
             ex, ey = E
@@ -807,7 +833,7 @@ def evaluate_node(n):
             check_float(r, op)
             o.data, o.err = r, np.asarray(e) + np.zeros(r.shape)
         else:
-            check_int(r, op)
+            check_int(r, op, o.dtype)
             o.data, o.err = r.astype(np.int64), np.zeros(r.shape)
     elif op == "softmax":
         x, ex, ax = X[0], E[0], a["axis"]
@@ -894,7 +920,7 @@ def tstr(shape, dtype):
 
 
 def fmt_scalar(x, dtype):
-    if dtype in INTS:
+    if dtype in ALL_INTS:
         return str(int(x))
     x = float(np.float32(x))
     if x == 0:
@@ -1214,7 +1240,7 @@ class Gen:
 
     def g_cast(self):
         r = self.rng
-        a = self.pick(lambda v: v.dtype in ("f32",) + INTS)
+        a = self.pick(lambda v: v.dtype in ("f32",) + ALL_INTS)
         if a.dtype == "f32":
             if r.random() < 0.35:
                 # A round trip through f16 or bf16.
@@ -1224,15 +1250,23 @@ class Gen:
                 a = self.emit("mul", [a, self.const((), "f32",
                                                     r.choice([3.0, 4.0, 7.5]))],
                               {}, "f32")
-            return self.emit("cast", [a], {}, r.choice(INTS))
+            dt = r.choice(INTS)
+            if SMALL_INT_P and r.random() < SMALL_INT_P:
+                dt = r.choice(SMALL_INTS)
+            return self.emit("cast", [a], {}, dt)
         if r.random() < 0.3:
-            return self.emit("cast", [a], {},
-                             "i64" if a.dtype == "i32" else "i32")
+            dt = "i64" if a.dtype == "i32" else "i32"
+            if SMALL_INT_P and r.random() < SMALL_INT_P:
+                # Narrowing (the low bits) or between i8 and i16.
+                dt = r.choice([t for t in ALL_INTS if t != a.dtype])
+            return self.emit("cast", [a], {}, dt)
         return self.emit("cast", [a], {}, "f32")
 
     def g_matmul(self):
         r = self.rng
         dt = "f32" if r.random() < 0.8 else r.choice(INTS)
+        if dt != "f32" and SMALL_INT_P and r.random() < SMALL_INT_P:
+            dt = r.choice(SMALL_INTS)
         if dt != "f32" and not any(v.dtype == dt and v.shape for v in self.pool):
             dt = "f32"
         x = self.pick(lambda v: v.dtype == dt and len(v.shape) >= 1)
@@ -1432,7 +1466,7 @@ class Gen:
         r = self.rng
         kind = r.choice(["max", "max", "avg"])
         x = self.pick(lambda v: len(v.shape) == 4 and
-                      (v.dtype == "f32" or (kind == "max" and v.dtype in INTS)))
+                      (v.dtype == "f32" or (kind == "max" and v.dtype in ALL_INTS)))
         h, w = x.shape[2:]
         kh, kw = r.choice([(2, 2), (2, 2), (3, 3), (3, 3), (1, 2), (3, 2),
                            (4, 4), (5, 5)])
@@ -1460,7 +1494,7 @@ class Gen:
         a binary op with a constant or another placeholder of its type.
         `bounded`: only ops that keep values in range when repeated."""
         r = self.rng
-        if cur.dtype in INTS:
+        if cur.dtype in ALL_INTS:
             op = r.choice(["neg", "abs", "relu", "add", "max"])
             if op in ("neg", "abs", "relu"):
                 return self.emit(op, [cur], {}, cur.dtype)
@@ -1514,7 +1548,7 @@ class Gen:
 
     def g_if(self):
         r = self.rng
-        a = self.pick(lambda v: v.dtype in ("f32",) + INTS)
+        a = self.pick(lambda v: v.dtype in ("f32",) + ALL_INTS)
         # The condition: a reduction of some float value compared with a
         # threshold half a unit away from it.
         b = self.pick(lambda v: v.dtype == "f32" and numel(v.shape) > 0)
@@ -1538,7 +1572,7 @@ class Gen:
 
     def g_loop(self):
         r = self.rng
-        x = self.pick(lambda v: v.dtype in ("f32",) + INTS)
+        x = self.pick(lambda v: v.dtype in ("f32",) + ALL_INTS)
         body = self.region([x], r.randint(1, 2), bounded=True)
         return self.emit("loop", [x], {"trips": r.choice([0, 1, 2, 3, 5]),
                                        "body": body}, x.dtype, x.shape)
@@ -1568,6 +1602,8 @@ class Gen:
         for i in range(nargs):
             k = r.random()
             dt = "f32" if k < 0.85 else "i32" if k < 0.95 else "i64"
+            if dt != "f32" and SMALL_INT_P and r.random() < SMALL_INT_P:
+                dt = r.choice(SMALL_INTS)
             k = r.random()
             if i == 0 or k < 0.3:
                 shape = base
@@ -1934,6 +1970,10 @@ def main(argv):
     ap.add_argument("--zero-dims", type=float, default=0.0, metavar="P",
                     help="make each generated dim 0 with probability P "
                          "(zero-size tensors; default 0)")
+    ap.add_argument("--small-ints", type=float, default=0.0, metavar="P",
+                    help="probability that an integer argument, cast or "
+                         "matmul is i8 or i16 (default 0: the programs of a "
+                         "seed stay as they were)")
     ap.add_argument("--images", type=float, default=0.3, metavar="P",
                     help="probability that a program works on an NCHW "
                          "image (default %(default)s)")
@@ -1943,9 +1983,10 @@ def main(argv):
                          "test mostly convolutions)"
                          % ", ".join("%s=%d" % gw for gw in Gen.GENS))
     args = ap.parse_args(argv[1:])
-    global ZERO_DIM_P, IMAGE_P
+    global ZERO_DIM_P, IMAGE_P, SMALL_INT_P
     ZERO_DIM_P = args.zero_dims
     IMAGE_P = args.images
+    SMALL_INT_P = args.small_ints
     for item in args.weight:
         name, _, value = item.partition("=")
         if name not in dict(Gen.GENS) or not value.isdigit():

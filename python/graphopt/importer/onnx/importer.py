@@ -452,9 +452,13 @@ class _Importer:
                         d.HasField("dim_value") for d in tt.shape.dim):
                     declared = [d.dim_value for d in tt.shape.dim]
                     if list(arr.shape) != declared:
+                        # Reported; the nodes that use it are not imported
+                        # (ONNX's inference, which the importer's types are
+                        # checked against, follows the declaration).
                         self.error("<input>", inp.name,
                                    f"the value bound to input '{inp.name}' has shape "
                                    f"{list(arr.shape)}; the model declares {declared}")
+                        continue
                 self.tensors[inp.name] = Tensor(TType(arr.shape, arr.dtype), const=arr)
                 continue
             if inp.name in self.tensors:

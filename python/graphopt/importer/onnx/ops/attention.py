@@ -105,6 +105,9 @@ def _attention(n: Node):
     nonpad = n.value(6) if n.has(6) else None
     if nonpad is not None and past:
         raise Unsupported("nonpad_kv_seqlen with past key/value")
+    if nonpad is not None and (nonpad.rank != 1 or nonpad.shape[0] not in (None, q.shape[0])):
+        raise Unsupported(f"invalid model: nonpad_kv_seqlen has shape {shape_text(nonpad.shape)}, "
+                          f"expected [{q.shape[0]}] (one length per batch entry)")
     i_idx = np.arange(L).reshape(L, 1)
     j_idx = np.arange(S).reshape(1, S)
     left = n.attr("left_window_size", -1)

@@ -7,8 +7,9 @@ from typing import List
 
 import numpy as np
 
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I64, IGNORED, INTS, NUMERIC,
-                   Node, ONNX_TO_NUMPY, Output, Unsupported, _elementwise_partial,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I8, I16, I32, I64, IGNORED, INTS,
+                   NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
+                   _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
                    floor_value, is_float, is_known, make_partial, numpy_dtype, one_of,
                    onnx_type_name, register, softplus)
@@ -83,6 +84,13 @@ def _floor_ceil_round(n: Node):
         return [floor_value(b, x)]
     if n.op_type == "Ceil":
         return [b.unary("neg", floor_value(b, b.unary("neg", x)))]
+    return [round_half_even(n, x)]
+
+
+def round_half_even(n: Node, x: Value) -> Value:
+    """``x`` rounded to the nearest integer, ties to even (exact, from
+    :func:`floor_value`)."""
+    b = n.b
     one, half, two = (n.splat(v, x.dtype) for v in (1, 0.5, 2))
     r = floor_value(b, x)
     d = b.binary("sub", x, r)
@@ -90,7 +98,7 @@ def _floor_ceil_round(n: Node):
     odd = b.compare("ne", parity, n.splat(0, x.dtype))
     tie_up = b.select(b.compare("eq", d, half), odd, n.splat(False, BOOL))
     up = b.select(b.compare("gt", d, half), n.splat(True, BOOL), tie_up)
-    return [b.select(up, b.binary("add", r, one), r)]
+    return b.select(up, b.binary("add", r, one), r)
 
 
 @register("Sign", dtypes=NUMERIC, doc="`select` chain (NaN stays NaN)")
@@ -394,6 +402,78 @@ def _clip(n: Node):
     y = b.unary("clamp", x, bounds) if bounds else x
     for op, v in tensors:
         y = b.binary(op, y, b.cast(v, x.dtype))
+    return [y]
+
+
+# -- quantization (QDQ) ------------------------------------------------------
+
+#: Quantized types QuantizeLinear produces and DequantizeLinear reads (the
+#: unsigned, 4-bit and float8 ones are not in the dialect yet).
+_QTYPES = {np.dtype(np.int8): (-128, 127), np.dtype(np.int16): (-32768, 32767)}
+
+
+def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
+    """A scale or zero point, per tensor (rank 0 or one element) or per
+    axis (1-D along ``axis``), shaped to broadcast against ``x``."""
+    if n.attr("block_size", 0):
+        raise Unsupported("blocked quantization (block_size) is not supported")
+    if v.rank == 0 or (v.rank == 1 and v.shape[0] == 1):
+        return reshape_dims(n.b, v, []) if v.rank else v
+    if v.rank != 1:
+        raise Unsupported(f"invalid model: {what} of rank {v.rank} (0 or 1 without "
+                          "block_size)")
+    axis = n.axis(n.attr("axis", 1), x.rank)
+    if v.shape[0] is not None and x.shape[axis] is not None and v.shape[0] != x.shape[axis]:
+        raise Unsupported(f"invalid model: {what} has {v.shape[0]} entries for axis "
+                          f"{axis} of size {x.shape[axis]}")
+    shape = [1] * x.rank
+    shape[axis] = v.shape[0]
+    return reshape_dims(n.b, v, shape)
+
+
+@register("QuantizeLinear", dtypes=FLOATS, typed=(0, 1),
+          attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": IGNORED,
+                 "output_dtype": ANY_VALUE, "precision": ANY_VALUE},
+          doc="`round_half_even(x / scale) + zero_point` clamped to the quantized "
+              "type's range, computed in x's float type (int8 and int16 outputs; "
+              "per tensor or per axis; uint8, 4-bit and float8 outputs and "
+              "block_size are not supported)")
+def _quantize_linear(n: Node):
+    b, x = n.b, n.value(0)
+    if n.has(2):
+        qt = n.type(2).dtype
+    elif n.attr("output_dtype", 0):
+        qt = numpy_dtype(n.attr("output_dtype"))
+    else:
+        raise Unsupported("the default output type uint8 is not supported (give an "
+                          "int8 or int16 zero point)")
+    if qt not in _QTYPES:
+        raise Unsupported(f"quantized type {dtype_name(qt)} (int8 and int16 are supported)")
+    scale = _quant_param(n, n.value(1), x, "y_scale")
+    q = round_half_even(n, b.binary("div", x, scale))
+    if n.has(2):
+        q = b.binary("add", q, b.cast(_quant_param(n, n.value(2), x, "y_zero_point"), x.dtype))
+    lo, hi = _QTYPES[qt]
+    q = b.unary("clamp", q, {"min": float(lo), "max": float(hi)})
+    return [b.cast(q, qt)]
+
+
+@register("DequantizeLinear", dtypes=(I8, I16, I32), typed=(0, 2),
+          attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "output_dtype": ANY_VALUE},
+          doc="`(x - zero_point) * scale` in the scale's float type (int8, int16 and "
+              "int32 inputs; per tensor or per axis; block_size is not supported)")
+def _dequantize_linear(n: Node):
+    b, x = n.b, n.value(0)
+    scale = _quant_param(n, n.value(1), x, "x_scale")
+    ft = scale.dtype
+    xf = b.cast(x, ft)
+    if n.has(2):
+        zp = _quant_param(n, n.value(2), x, "x_zero_point")
+        # The difference in i32 (exact), then one conversion.
+        xf = b.cast(b.binary("sub", b.cast(x, I32), b.cast(zp, I32)), ft)
+    y = b.binary("mul", xf, scale)
+    if n.attr("output_dtype", 0):
+        y = b.cast(y, numpy_dtype(n.attr("output_dtype")))
     return [y]
 
 

@@ -802,6 +802,9 @@ def _reverse_sequence(n: Node):
     ba, ta = int(n.attr("batch_axis")), int(n.attr("time_axis"))
     if not x.type.is_static or x.rank < 2 or {ba, ta} != {0, 1}:
         raise Unsupported("static shapes with batch and time on axes 0 and 1")
+    if lens.rank != 1 or lens.shape[0] not in (None, x.shape[ba]):
+        raise Unsupported(f"invalid model: sequence_lens has shape {shape_text(lens.shape)}, "
+                          f"expected [{x.shape[ba]}] (one length per batch entry)")
     t = x.shape[ta]
     shape = [1] * x.rank
     shape[ta] = t
