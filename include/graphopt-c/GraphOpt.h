@@ -31,6 +31,10 @@ enum graphopt_dtype {
   GRAPHOPT_F64 = 6,
   GRAPHOPT_I8 = 7,
   GRAPHOPT_I16 = 8,
+  GRAPHOPT_U8 = 9,
+  GRAPHOPT_U16 = 10,
+  GRAPHOPT_U32 = 11,
+  GRAPHOPT_U64 = 12,
 };
 
 /* A dense, contiguous, row-major tensor. */

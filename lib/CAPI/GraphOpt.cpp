@@ -111,6 +111,14 @@ std::optional<DType> toDType(int32_t d) {
     return DType::I8;
   case GRAPHOPT_I16:
     return DType::I16;
+  case GRAPHOPT_U8:
+    return DType::U8;
+  case GRAPHOPT_U16:
+    return DType::U16;
+  case GRAPHOPT_U32:
+    return DType::U32;
+  case GRAPHOPT_U64:
+    return DType::U64;
   }
   return std::nullopt;
 }
@@ -135,6 +143,14 @@ int32_t fromDType(DType d) {
     return GRAPHOPT_I8;
   case DType::I16:
     return GRAPHOPT_I16;
+  case DType::U8:
+    return GRAPHOPT_U8;
+  case DType::U16:
+    return GRAPHOPT_U16;
+  case DType::U32:
+    return GRAPHOPT_U32;
+  case DType::U64:
+    return GRAPHOPT_U64;
   }
   return -1;
 }

@@ -129,8 +129,10 @@ static void buildGraphToLinalg(OpPassManager &pm,
     pm.addPass(fusion::createFusionFormGroupsPass(groupOpts));
   }
 
-  // graph -> linalg on tensors; elementwise fusion (inside each group on
-  // the CPU, where each group is then generated as one tiled loop nest).
+  // graph -> linalg on tensors (unsigned types made signless first);
+  // elementwise fusion (inside each group on the CPU, where each group is
+  // then generated as one tiled loop nest).
+  pm.addPass(createGraphSignlessPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   ConvertGraphToLinalgPassOptions lowering;
   lowering.winograd = cpu && options.winograd;

@@ -42,6 +42,14 @@ const char *cElementType(DType t) {
     return "int8_t";
   case DType::I16:
     return "int16_t";
+  case DType::U8:
+    return "uint8_t";
+  case DType::U16:
+    return "uint16_t";
+  case DType::U32:
+    return "uint32_t";
+  case DType::U64:
+    return "uint64_t";
   }
   return nullptr;
 }

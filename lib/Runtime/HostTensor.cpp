@@ -25,11 +25,16 @@ size_t mlir::graphopt::runtime::dtypeSize(DType t) {
     return 2;
   case DType::I1:
   case DType::I8:
+  case DType::U8:
     return 1;
   case DType::I16:
+  case DType::U16:
     return 2;
+  case DType::U32:
+    return 4;
   case DType::I64:
   case DType::F64:
+  case DType::U64:
     return 8;
   }
   return 0;
@@ -55,6 +60,14 @@ StringRef mlir::graphopt::runtime::dtypeName(DType t) {
     return "i8";
   case DType::I16:
     return "i16";
+  case DType::U8:
+    return "ui8";
+  case DType::U16:
+    return "ui16";
+  case DType::U32:
+    return "ui32";
+  case DType::U64:
+    return "ui64";
   }
   return "?";
 }
@@ -70,12 +83,21 @@ std::optional<DType> mlir::graphopt::runtime::parseDType(StringRef name) {
       .Case("f64", DType::F64)
       .Case("i8", DType::I8)
       .Case("i16", DType::I16)
+      .Case("ui8", DType::U8)
+      .Case("ui16", DType::U16)
+      .Case("ui32", DType::U32)
+      .Case("ui64", DType::U64)
       .Default(std::nullopt);
 }
 
 bool mlir::graphopt::runtime::isFloatDType(DType t) {
   return t == DType::F32 || t == DType::F16 || t == DType::BF16 ||
          t == DType::F64;
+}
+
+bool mlir::graphopt::runtime::isUnsignedDType(DType t) {
+  return t == DType::U8 || t == DType::U16 || t == DType::U32 ||
+         t == DType::U64;
 }
 
 // bf16 is the top half of an f32; converting rounds to nearest even. (Done
@@ -196,6 +218,11 @@ double HostTensor::getDouble(int64_t i) const {
   case DType::I32:
   case DType::I64:
     return (double)getInt(i);
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    return (double)getUnsigned(i);
   }
   return 0;
 }
@@ -212,6 +239,11 @@ int64_t HostTensor::getInt(int64_t i) const {
     std::memcpy(&v, p, 2);
     return v;
   }
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+    return (int64_t)getUnsigned(i);
   case DType::I32: {
     int32_t v;
     std::memcpy(&v, p, 4);
@@ -227,6 +259,31 @@ int64_t HostTensor::getInt(int64_t i) const {
   }
 }
 
+uint64_t HostTensor::getUnsigned(int64_t i) const {
+  const uint8_t *p = ptr + i * dtypeSize(type);
+  switch (type) {
+  case DType::U8:
+    return *p;
+  case DType::U16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case DType::U32: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::U64: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  default:
+    return (uint64_t)getInt(i);
+  }
+}
+
 void HostTensor::setInt(int64_t i, int64_t v) {
   uint8_t *p = ptr + i * dtypeSize(type);
   switch (type) {
@@ -234,7 +291,21 @@ void HostTensor::setInt(int64_t i, int64_t v) {
     *p = v != 0;
     return;
   case DType::I8:
+  case DType::U8:
     *p = (uint8_t)(uint64_t)v;
+    return;
+  case DType::U16: {
+    uint16_t x = (uint16_t)(uint64_t)v;
+    std::memcpy(p, &x, 2);
+    return;
+  }
+  case DType::U32: {
+    uint32_t x = (uint32_t)(uint64_t)v;
+    std::memcpy(p, &x, 4);
+    return;
+  }
+  case DType::U64:
+    std::memcpy(p, &v, 8);
     return;
   case DType::I16: {
     uint16_t x = (uint16_t)(uint64_t)v;
@@ -283,6 +354,16 @@ void HostTensor::setDouble(int64_t i, double d) {
   case DType::I16:
     setInt(i, (int64_t)d);
     return;
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64: {
+    // Through uint64 so that values above INT64_MAX keep their bits.
+    uint64_t u = d >= 0x1p63 ? (uint64_t)(d - 0x1p63) + (uint64_t(1) << 63)
+                             : (uint64_t)(int64_t)d;
+    setInt(i, (int64_t)u);
+    return;
+  }
   case DType::I32: {
     int32_t v = (int32_t)d;
     std::memcpy(p, &v, 4);
@@ -327,7 +408,7 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
   if (!dtype)
     return llvm::createStringError(
         "tensor literal '%s': unknown element type '%s' (use f32, f16, bf16, "
-        "f64, i1, i8, i16, i32 or i64)",
+        "f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64)",
         spec.str().c_str(), parts.back().str().c_str());
   llvm::SmallVector<int64_t> shape;
   for (StringRef p : llvm::ArrayRef(parts).drop_back()) {
@@ -353,12 +434,22 @@ mlir::graphopt::runtime::parseTensorLiteral(StringRef spec) {
         spec.str().c_str(), t.typeString().c_str(), (long long)n,
         values.size());
   bool isInt = !isFloatDType(*dtype) && *dtype != DType::I1;
+  bool isUnsigned = isUnsignedDType(*dtype);
   for (int64_t i = 0; i < n; ++i) {
     StringRef v = values[values.size() == 1 ? 0 : i].trim();
     if (isInt) {
       // Integers are parsed exactly and must fit the type.
-      int64_t x;
-      bool bad = v.getAsInteger(10, x);
+      int64_t x = 0;
+      bool bad;
+      if (isUnsigned) {
+        uint64_t u;
+        bad = v.getAsInteger(10, u) ||
+              (dtypeSize(*dtype) < 8 &&
+               u >= (uint64_t(1) << (8 * dtypeSize(*dtype))));
+        x = (int64_t)u;
+      } else {
+        bad = v.getAsInteger(10, x);
+      }
       if (!bad && *dtype == DType::I32 && (x < INT32_MIN || x > INT32_MAX))
         bad = true;
       if (!bad && *dtype == DType::I16 && (x < INT16_MIN || x > INT16_MAX))
@@ -418,6 +509,8 @@ llvm::Expected<HostTensor> mlir::graphopt::runtime::randomTensor(
       t.setDouble(i, real(rng));
     else if (dtype == DType::I1)
       t.setDouble(i, rng() & 1);
+    else if (isUnsignedDType(dtype))
+      t.setDouble(i, integer(rng) + 8); // [0, 16]
     else
       t.setDouble(i, integer(rng));
   }
@@ -442,6 +535,8 @@ static void printElement(llvm::raw_ostream &os, const HostTensor &t,
                          int64_t i) {
   if (t.dtype() == DType::I1)
     os << (t.getInt(i) ? "true" : "false");
+  else if (isUnsignedDType(t.dtype()))
+    os << t.getUnsigned(i);
   else if (!isFloatDType(t.dtype()))
     os << t.getInt(i);
   else

@@ -82,10 +82,18 @@ llvm::Expected<HostTensor> mlir::graphopt::runtime::readNpy(StringRef path) {
     dtype = DType::I8;
   else if (descr == "<i2")
     dtype = DType::I16;
+  else if (descr == "|u1")
+    dtype = DType::U8;
+  else if (descr == "<u2")
+    dtype = DType::U16;
+  else if (descr == "<u4")
+    dtype = DType::U32;
+  else if (descr == "<u8")
+    dtype = DType::U64;
   if (!dtype)
-    return npyError(
-        path, "unsupported dtype '" + descr +
-                  "' (supported: <f8, <f4, <f2, <i8, <i4, <i2, |i1, |b1)");
+    return npyError(path, "unsupported dtype '" + descr +
+                              "' (supported: <f8, <f4, <f2, <i8, <i4, <i2, "
+                              "|i1, <u8, <u4, <u2, |u1, |b1)");
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<StringRef> dims;
   shapeStr.split(dims, ',', -1, /*KeepEmpty=*/false);
@@ -148,6 +156,18 @@ llvm::Error mlir::graphopt::runtime::writeNpy(StringRef path,
     break;
   case DType::I16:
     descr = "<i2";
+    break;
+  case DType::U8:
+    descr = "|u1";
+    break;
+  case DType::U16:
+    descr = "<u2";
+    break;
+  case DType::U32:
+    descr = "<u4";
+    break;
+  case DType::U64:
+    descr = "<u8";
     break;
   case DType::BF16:
     break;

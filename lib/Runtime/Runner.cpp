@@ -93,7 +93,7 @@ static llvm::Expected<TensorSignature> toSignature(Type t, StringRef what) {
   if (!dtype)
     return llvm::createStringError(
         "%s has element type %s; graphopt runs f32, f16, bf16, f64, i1, i8, "
-        "i16, i32, i64",
+        "i16, i32, i64, ui8, ui16, ui32, ui64",
         what.str().c_str(), name.c_str());
   TensorSignature sig{*dtype, {}, isa<MemRefType>(t)};
   for (int64_t d : shaped.getShape())

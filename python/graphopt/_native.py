@@ -225,7 +225,7 @@ def _take_string(ptr: Optional[int]) -> str:
 # --------------------------------------------------------------------------
 
 # enum graphopt_dtype
-_F32, _F16, _BF16, _I1, _I32, _I64, _F64, _I8, _I16 = range(9)
+_F32, _F16, _BF16, _I1, _I32, _I64, _F64, _I8, _I16, _U8, _U16, _U32, _U64 = range(13)
 
 _FROM_NUMPY = {
     np.dtype(np.float32): _F32,
@@ -236,10 +236,15 @@ _FROM_NUMPY = {
     np.dtype(np.int16): _I16,
     np.dtype(np.int32): _I32,
     np.dtype(np.int64): _I64,
+    np.dtype(np.uint8): _U8,
+    np.dtype(np.uint16): _U16,
+    np.dtype(np.uint32): _U32,
+    np.dtype(np.uint64): _U64,
 }
 _TO_NUMPY = {code: dt for dt, code in _FROM_NUMPY.items()}
 _DTYPE_NAMES = {_F32: "f32", _F16: "f16", _BF16: "bf16", _F64: "f64", _I1: "i1",
-                _I8: "i8", _I16: "i16", _I32: "i32", _I64: "i64"}
+                _I8: "i8", _I16: "i16", _I32: "i32", _I64: "i64", _U8: "ui8",
+                _U16: "ui16", _U32: "ui32", _U64: "ui64"}
 
 
 def _numpy_dtype(code: int) -> np.dtype:
@@ -693,7 +698,7 @@ class Program:
                         "package; pass float32 or float16")
                 raise ExecutionError(
                     f"input {i}: unsupported dtype {arr.dtype} (supported: "
-                    "float32, float16, float64, bool, int8, int16, int32, int64)")
+                    "float32, float16, float64, bool, int8 ... int64, uint8 ... uint64)")
             shape = (ctypes.c_int64 * max(1, arr.ndim))(*arr.shape)
             keep.append((arr, shape))
             c_inputs[i].dtype = code

@@ -31,6 +31,8 @@ _DTYPES = {
     "f64": "float64", "float64": "float64", "double": "float64",
     "i8": "int8", "int8": "int8",
     "i16": "int16", "int16": "int16", "short": "int16",
+    "ui8": "uint8", "uint8": "uint8", "ui16": "uint16", "uint16": "uint16",
+    "ui32": "uint32", "uint32": "uint32", "ui64": "uint64", "uint64": "uint64",
     "i32": "int32", "int32": "int32",
     "i64": "int64", "int64": "int64", "long": "int64",
     "i1": "bool", "bool": "bool",
@@ -306,8 +308,8 @@ def _model_args(p: argparse.ArgumentParser) -> None:
                         "order (required for PyTorch models)")
     p.add_argument("--dtype", action="append", default=[], metavar="DTYPE",
                    help="element type of the inputs: f32 (default), f16, "
-                        "f64, i8, i16, i32, i64, bool; once for all inputs or "
-                        "once per --shape")
+                        "f64, i8, i16, i32, i64, ui8, ui16, ui32, ui64, bool; "
+                        "once for all inputs or once per --shape")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the random inputs (default 0)")
     p.add_argument("--params-as-args", action="store_true",

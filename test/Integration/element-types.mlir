@@ -55,6 +55,54 @@
 // RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=INT
 // INT-COUNT-12: matches expected
 //
+// ui8, ui16 and ui64 (graph-signless: unsigned predicates and ops where the
+// signedness matters): wrapping add/sub/mul, div and rem (x / 0 = 0, x rem
+// 0 = x), compare + select, min, casts (ui8 -> i32 zero-extends, -> f32,
+// f32 -> ui8 truncates, i32 -> ui8 keeps the low bits), reduce max/min/sum,
+// argmax, abs (the identity), clamp, a ui16 matmul that wraps, ui64 values
+// above 2^63 (compare, add that wraps, div), max_pool2d and scatter max
+// (values >= 128 must win), and a compare of two ui8 constants that the
+// graph optimizer folds (200 > 100). NumPy's unsigned arithmetic: exact.
+// RUN: %reference unsigned %t/u
+// RUN: graph-run %s --entry=unsigned --quiet \
+// RUN:   --input=@%t/u/x0.npy --input=@%t/u/x1.npy --input=@%t/u/x2.npy --input=@%t/u/x3.npy \
+// RUN:   --input=@%t/u/x4.npy --input=@%t/u/x5.npy --input=@%t/u/x6.npy \
+// RUN:   --expected-output=@%t/u/expected.npy --expected-output=@%t/u/expected1.npy \
+// RUN:   --expected-output=@%t/u/expected2.npy --expected-output=@%t/u/expected3.npy \
+// RUN:   --expected-output=@%t/u/expected4.npy --expected-output=@%t/u/expected5.npy \
+// RUN:   --expected-output=@%t/u/expected6.npy --expected-output=@%t/u/expected7.npy \
+// RUN:   --expected-output=@%t/u/expected8.npy --expected-output=@%t/u/expected9.npy \
+// RUN:   --expected-output=@%t/u/expected10.npy --expected-output=@%t/u/expected11.npy \
+// RUN:   --expected-output=@%t/u/expected12.npy --expected-output=@%t/u/expected13.npy \
+// RUN:   --expected-output=@%t/u/expected14.npy --expected-output=@%t/u/expected15.npy \
+// RUN:   --expected-output=@%t/u/expected16.npy --expected-output=@%t/u/expected17.npy \
+// RUN:   --expected-output=@%t/u/expected18.npy --expected-output=@%t/u/expected19.npy \
+// RUN:   --expected-output=@%t/u/expected20.npy --expected-output=@%t/u/expected21.npy \
+// RUN:   --expected-output=@%t/u/expected22.npy \
+// RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=UNS
+// RUN: graph-run %s --entry=unsigned --quiet --optimize=false \
+// RUN:   --input=@%t/u/x0.npy --input=@%t/u/x1.npy --input=@%t/u/x2.npy --input=@%t/u/x3.npy \
+// RUN:   --input=@%t/u/x4.npy --input=@%t/u/x5.npy --input=@%t/u/x6.npy \
+// RUN:   --expected-output=@%t/u/expected.npy --expected-output=@%t/u/expected1.npy \
+// RUN:   --expected-output=@%t/u/expected2.npy --expected-output=@%t/u/expected3.npy \
+// RUN:   --expected-output=@%t/u/expected4.npy --expected-output=@%t/u/expected5.npy \
+// RUN:   --expected-output=@%t/u/expected6.npy --expected-output=@%t/u/expected7.npy \
+// RUN:   --expected-output=@%t/u/expected8.npy --expected-output=@%t/u/expected9.npy \
+// RUN:   --expected-output=@%t/u/expected10.npy --expected-output=@%t/u/expected11.npy \
+// RUN:   --expected-output=@%t/u/expected12.npy --expected-output=@%t/u/expected13.npy \
+// RUN:   --expected-output=@%t/u/expected14.npy --expected-output=@%t/u/expected15.npy \
+// RUN:   --expected-output=@%t/u/expected16.npy --expected-output=@%t/u/expected17.npy \
+// RUN:   --expected-output=@%t/u/expected18.npy --expected-output=@%t/u/expected19.npy \
+// RUN:   --expected-output=@%t/u/expected20.npy --expected-output=@%t/u/expected21.npy \
+// RUN:   --expected-output=@%t/u/expected22.npy \
+// RUN:   --rtol=0 --atol=0 | FileCheck %s --check-prefix=UNS
+// UNS-COUNT-23: matches expected
+// A ui8 literal, printed unsigned; one out of range is an error.
+// RUN: graph-run %s --entry=unsigned_literal --input=3xui8=250,3,255 | FileCheck %s --check-prefix=ULIT
+// ULIT: [253, 6, 2]
+// RUN: not graph-run %s --entry=unsigned_literal --input=3xui8=256,3,1 2>&1 | FileCheck %s --check-prefix=URANGE
+// URANGE: '256' is not an integer that fits ui8
+//
 // Literal inputs and printing (values by hand): i8 wraps 100 + 100 = -56.
 // RUN: graph-run %s --entry=literal --input=3xi8=100,-128,5 --input=3xi16=100,-1,300 \
 // RUN:   --input=2xf64=0.1,0.2 | FileCheck %s --check-prefix=LIT
@@ -132,4 +180,60 @@ func.func @literal(%a: tensor<3xi8>, %b: tensor<3xi16>, %c: tensor<2xf64>) -> (t
   %1 = graph.add %b, %b : tensor<3xi16>, tensor<3xi16> -> tensor<3xi16>
   %2 = graph.add %c, %c : tensor<2xf64>, tensor<2xf64> -> tensor<2xf64>
   return %0, %1, %2 : tensor<3xi8>, tensor<3xi16>, tensor<2xf64>
+}
+
+func.func @unsigned(%a: tensor<3x4xui8>, %b: tensor<3x4xui8>, %f: tensor<3x4xf32>, %c: tensor<3xui64>,
+                    %img: tensor<1x1x4x4xui8>, %idx: tensor<3x2xi64>, %upd: tensor<3x2xui8>)
+    -> (tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>,
+        tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xi32>, tensor<3x4xf32>, tensor<3x4xui8>,
+        tensor<3x4xui8>, tensor<3xui8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi64>,
+        tensor<3x4xui8>, tensor<3x2xui16>, tensor<3xi1>, tensor<3xui64>, tensor<3xui64>,
+        tensor<1x1x2x2xui8>, tensor<3x4xui8>, tensor<i1>) {
+  %add = graph.add %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %sub = graph.sub %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %mul = graph.mul %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %div = graph.div %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %rem = graph.rem %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %gt = graph.compare gt, %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xi1>
+  %sel = graph.select %gt, %a, %b : tensor<3x4xi1>, tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %mn = graph.min %a, %b : tensor<3x4xui8>, tensor<3x4xui8> -> tensor<3x4xui8>
+  %a32 = graph.cast %a : tensor<3x4xui8> -> tensor<3x4xi32>
+  %af = graph.cast %a : tensor<3x4xui8> -> tensor<3x4xf32>
+  %fu = graph.cast %f : tensor<3x4xf32> -> tensor<3x4xui8>
+  %three = graph.constant dense<3> : tensor<i32>
+  %x3 = graph.mul %a32, %three : tensor<3x4xi32>, tensor<i32> -> tensor<3x4xi32>
+  %low = graph.cast %x3 : tensor<3x4xi32> -> tensor<3x4xui8>
+  %rmax = graph.reduce max %a axes = [1] : tensor<3x4xui8> -> tensor<3xui8>
+  %rmin = graph.reduce min %a axes = [1] : tensor<3x4xui8> -> tensor<3xui8>
+  %rsum = graph.reduce sum %a axes = [1] : tensor<3x4xui8> -> tensor<3xui8>
+  %am = graph.argmax %a {axis = 1 : i64} : tensor<3x4xui8> -> tensor<3xi64>
+  %abs = graph.abs %a : tensor<3x4xui8> -> tensor<3x4xui8>
+  %cl = graph.clamp %abs {min = 50.0 : f64, max = 220.0 : f64} : tensor<3x4xui8> -> tensor<3x4xui8>
+  %a16 = graph.cast %a : tensor<3x4xui8> -> tensor<3x4xui16>
+  %w = graph.constant dense<[[1, 2], [300, 4], [5, 60000], [7, 1000]]> : tensor<4x2xui16>
+  %mm = graph.matmul %a16, %w : tensor<3x4xui16>, tensor<4x2xui16> -> tensor<3x2xui16>
+  %seven = graph.constant dense<7> : tensor<ui64>
+  %cgt = graph.compare gt, %c, %seven : tensor<3xui64>, tensor<ui64> -> tensor<3xi1>
+  %big = graph.constant dense<9223372036854775808> : tensor<ui64>
+  %cadd = graph.add %c, %big : tensor<3xui64>, tensor<ui64> -> tensor<3xui64>
+  %cthree = graph.constant dense<3> : tensor<ui64>
+  %cdiv = graph.div %c, %cthree : tensor<3xui64>, tensor<ui64> -> tensor<3xui64>
+  %pool = graph.max_pool2d %img {kernel = array<i64: 2, 2>} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
+  %sc = graph.scatter max %a, %idx, %upd {axis = 1 : i64} : (tensor<3x4xui8>, tensor<3x2xi64>, tensor<3x2xui8>) -> tensor<3x4xui8>
+  %k200 = graph.constant dense<200> : tensor<ui8>
+  %k100 = graph.constant dense<100> : tensor<ui8>
+  %kgt = graph.compare gt, %k200, %k100 : tensor<ui8>, tensor<ui8> -> tensor<i1>
+  return %add, %sub, %mul, %div, %rem, %sel, %mn, %a32, %af, %fu, %low, %rmax, %rmin, %rsum, %am, %cl, %mm,
+         %cgt, %cadd, %cdiv, %pool, %sc, %kgt
+      : tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xui8>,
+        tensor<3x4xui8>, tensor<3x4xui8>, tensor<3x4xi32>, tensor<3x4xf32>, tensor<3x4xui8>,
+        tensor<3x4xui8>, tensor<3xui8>, tensor<3xui8>, tensor<3xui8>, tensor<3xi64>,
+        tensor<3x4xui8>, tensor<3x2xui16>, tensor<3xi1>, tensor<3xui64>, tensor<3xui64>,
+        tensor<1x1x2x2xui8>, tensor<3x4xui8>, tensor<i1>
+}
+
+func.func @unsigned_literal(%a: tensor<3xui8>) -> tensor<3xui8> {
+  %c = graph.constant dense<3> : tensor<ui8>
+  %r = graph.add %a, %c : tensor<3xui8>, tensor<ui8> -> tensor<3xui8>
+  return %r : tensor<3xui8>
 }

@@ -18,20 +18,20 @@
 // RANK: graph-run: error: input 0 of @main: expected rank 2 (tensor<2x3xf32>), got shape 6xf32
 // RUN: not graph-run %s --input=2x4xf32=1 2>&1 | FileCheck %s --check-prefix=DIM
 // DIM: graph-run: error: input 0 of @main: dim 1 is 4, expected 3 (tensor<2x3xf32>)
-// RUN: %python -c "import numpy as np; np.save('%t/x5x3.npy', np.zeros((5, 3), np.float32)); np.save('%t/u8.npy', np.zeros((2, 3), np.uint8))"
+// RUN: %python -c "import numpy as np; np.save('%t/x5x3.npy', np.zeros((5, 3), np.float32)); np.save('%t/c8.npy', np.zeros((2, 3), np.complex64))"
 // RUN: not graph-run %s --entry=two --input=3xf32=1 --input=@%t/x5x3.npy 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIM-NPY
 // DIM-NPY: graph-run: error: input 1 of @two: dim 0 is 5, expected 4 (tensor<4x3xf32>)
-// RUN: not graph-run %s --input=@%t/u8.npy 2>&1 | FileCheck %s --check-prefix=NPY-DTYPE
-// NPY-DTYPE: graph-run: error: input 0: {{.*}}u8.npy: unsupported dtype '|u1' (supported: <f8, <f4, <f2, <i8, <i4, <i2, |i1, |b1)
+// RUN: not graph-run %s --input=@%t/c8.npy 2>&1 | FileCheck %s --check-prefix=NPY-DTYPE
+// NPY-DTYPE: graph-run: error: input 0: {{.*}}c8.npy: unsupported dtype '<c8' (supported: <f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1)
 
 // Bad literals and a missing file.
 // RUN: not graph-run %s --input=2x3xf32=1,2 2>&1 | FileCheck %s --check-prefix=COUNT
 // COUNT: graph-run: error: input 0: tensor literal '2x3xf32=1,2': shape 2x3xf32 has 6 elements but 2 values were given
 // RUN: not graph-run %s --input=2x3xf32=1,2,x,4,5,6 2>&1 | FileCheck %s --check-prefix=VALUE
 // VALUE: graph-run: error: input 0: tensor literal '2x3xf32=1,2,x,4,5,6': bad value 'x'
-// RUN: not graph-run %s --input=2x3xui8=1 2>&1 | FileCheck %s --check-prefix=TYPE
-// TYPE: graph-run: error: input 0: tensor literal '2x3xui8=1': unknown element type 'ui8' (use f32, f16, bf16, f64, i1, i8, i16, i32 or i64)
+// RUN: not graph-run %s --input=2x3xi4=1 2>&1 | FileCheck %s --check-prefix=TYPE
+// TYPE: graph-run: error: input 0: tensor literal '2x3xi4=1': unknown element type 'i4' (use f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64)
 // A literal of a supported type the program does not take.
 // RUN: not graph-run %s --input=2x3xf64=1 2>&1 | FileCheck %s --check-prefix=TYPE64
 // TYPE64: graph-run: error: input 0 of @main: expected element type f32 (tensor<2x3xf32>), got f64

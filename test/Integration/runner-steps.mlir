@@ -25,7 +25,7 @@
 // OUT3-NEXT: [2, 4, 6]
 // ENTRY: graph-run: error: no function @nope in the module (functions: @main, @dynamic, @bad_type); choose one with --entry
 // LLVM-LEVEL: graph-run: error: @llvm_level is not a func.func: graphopt reads tensor shapes and element types from the entry's signature
-// TYPE: graph-run: error: input 1 has element type ui8; graphopt runs f32, f16, bf16, f64, i1, i8, i16, i32, i64
+// TYPE: graph-run: error: input 1 has element type i4; graphopt runs f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64
 
 // Step 2, the pipeline options: by name; an unknown one lists them all.
 // RUN: graph-run %s --input=4xf32=1,2,3,4 --pipeline-options="fuse-elementwise=false vector-width=8" \
@@ -73,7 +73,7 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %0 : tensor<?xf32>
 }
 
-func.func @bad_type(%x: tensor<4xf32>, %y: tensor<4xui8>) -> tensor<4xf32> {
+func.func @bad_type(%x: tensor<4xf32>, %y: tensor<4xi4>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 

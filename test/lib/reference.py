@@ -1634,6 +1634,38 @@ def case_small_ints(rng):
 
 
 @case
+def case_unsigned(rng):
+    U8, U16, U64 = np.uint8, np.uint16, np.uint64
+    a = ints(rng, (3, 4), 0, 255, np.int64).astype(U8)
+    b = ints(rng, (3, 4), 0, 255, np.int64).astype(U8)
+    a[0, 0], a[0, 1], b[1, 1], b[2, 3] = 200, 255, 0, 0   # x / 0 = 0, x rem 0 = x
+    f = rng.uniform(0.0, 255.0, (3, 4)).astype(F32)
+    c = np.array([2**63 + 5, 7, 2**64 - 1], dtype=U64)
+    img = ints(rng, (1, 1, 4, 4), 0, 255, np.int64).astype(U8)
+    idx = np.array([[0, 3], [1, 1], [2, 0]], dtype=I64)
+    upd = ints(rng, (3, 2), 0, 255, np.int64).astype(U8)
+    A, B = a.astype(np.int64), b.astype(np.int64)
+    nz = np.where(B == 0, 1, B)
+    div = np.where(B == 0, 0, A // nz).astype(U8)
+    rem = np.where(B == 0, A, A % nz).astype(U8)
+    x3 = a.astype(I32) * 3
+    wm = np.array([[1, 2], [300, 4], [5, 60000], [7, 1000]], dtype=np.int64)
+    pool = img.reshape(1, 1, 2, 2, 2, 2).max(axis=(3, 5))
+    sc = a.copy()
+    for p in np.ndindex(*idx.shape):
+        q = (p[0], int(idx[p]))
+        sc[q] = max(sc[q], upd[p])
+    return [a, b, f, c, img, idx, upd], [
+        (A + B).astype(U8), (A - B).astype(U8), (A * B).astype(U8), div, rem,
+        np.where(a > b, a, b), np.minimum(a, b), a.astype(I32), a.astype(F32),
+        np.trunc(f).astype(U8), x3.astype(U8), a.max(axis=1), a.min(axis=1),
+        A.sum(axis=1).astype(U8), np.argmax(a, axis=1).astype(I64),
+        np.clip(a, 50, 220), (a.astype(np.int64) @ wm).astype(U16),
+        c > 7, c + np.uint64(2**63), c // np.uint64(3), pool, sc,
+        np.array(True)]
+
+
+@case
 def case_gather_elements(rng):
     # Along axis 1 with indices from the end and out of range (clamped),
     # narrower than the data in dim 0; along axis 0 of an i32 tensor with

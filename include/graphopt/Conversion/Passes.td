@@ -51,6 +51,23 @@ def ConvertGraphToLinalgPass : Pass<"convert-graph-to-linalg"> {
   ];
 }
 
+def GraphSignlessPass : Pass<"graph-signless", "::mlir::ModuleOp"> {
+  let summary = "Make unsigned integer graph types signless for lowering";
+  let description = [{
+    The code below the graph dialect (arith, linalg, memref) works on
+    signless integers. Every `ui8` ... `ui64` tensor type (results, block
+    arguments, function signatures, constants: the same bits) becomes `i8`
+    ... `i64`, and the graph ops whose meaning depends on the signedness --
+    compare, div, rem, max, min, abs, relu, clamp, reduce max/min, argmax,
+    max_pool2d, scatter max/min and casts from an unsigned type -- get the
+    `graph.unsigned` attribute (a cast to an unsigned type
+    `graph.unsigned_result`), from which `convert-graph-to-linalg` picks the
+    unsigned arith ops (`arith.cmpi ult`, `divui`, `maxui`, `extui`,
+    `uitofp`, `fptoui`, ...). Runs just before `convert-graph-to-linalg`,
+    after the graph-level optimizations, which see the unsigned types.
+  }];
+}
+
 def ConvertFusionAttentionPass : Pass<"convert-fusion-attention"> {
   let summary = "Lower fusion.attention to a tiled online-softmax (flash "
                 "attention) loop nest";

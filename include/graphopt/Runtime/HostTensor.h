@@ -25,16 +25,31 @@ namespace mlir::graphopt::runtime {
 
 /// Element types the runtime moves across the ABI.
 /// (Append new types: the C API's graphopt_dtype codes are their own.)
-enum class DType { F32, F16, BF16, I1, I32, I64, F64, I8, I16 };
+enum class DType {
+  F32,
+  F16,
+  BF16,
+  I1,
+  I32,
+  I64,
+  F64,
+  I8,
+  I16,
+  U8,
+  U16,
+  U32,
+  U64
+};
 
 /// Size in bytes of one element (i1 is stored as one byte, as in NumPy).
 size_t dtypeSize(DType t);
 /// The MLIR spelling: "f32", "f16", "bf16", "f64", "i1", "i8", "i16",
-/// "i32", "i64".
+/// "i32", "i64", "ui8", "ui16", "ui32", "ui64".
 llvm::StringRef dtypeName(DType t);
 /// Parses an MLIR element type spelling.
 std::optional<DType> parseDType(llvm::StringRef name);
 bool isFloatDType(DType t);
+bool isUnsignedDType(DType t);
 
 /// Marks a dynamic dim in a signature shape.
 constexpr int64_t kDynamicDim = INT64_MIN;
@@ -66,8 +81,11 @@ public:
 
   /// Element `i` (row-major linear index) converted to double.
   double getDouble(int64_t i) const;
-  /// Element `i` of an integer or i1 tensor, exactly.
+  /// Element `i` of an integer or i1 tensor, exactly (ui64 values above
+  /// INT64_MAX wrap: use getUnsigned).
   int64_t getInt(int64_t i) const;
+  /// Element `i` of an unsigned tensor.
+  uint64_t getUnsigned(int64_t i) const;
   /// Stores the integer `v` at `i` (wrapping to the dtype's width).
   void setInt(int64_t i, int64_t v);
   /// Stores `v` at linear index `i`, rounded/converted to the dtype.
@@ -89,7 +107,7 @@ private:
 llvm::Expected<HostTensor> parseTensorLiteral(llvm::StringRef spec);
 
 /// Reads a .npy file (little-endian, C order; f8, f4, f2, i8, i4, i2, i1,
-/// b1).
+/// u8, u4, u2, u1, b1).
 llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
 
 /// Writes `t` as .npy. bf16, which NumPy lacks, is written as f4.

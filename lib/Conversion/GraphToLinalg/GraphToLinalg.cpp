@@ -246,6 +246,24 @@ Value safeRemSI(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, d.isZero, x, r);
 }
 
+/// Unsigned division and remainder that never trap: x / 0 = 0, x rem 0 = x.
+Value safeDivUI(OpBuilder &b, Location loc, Value x, Value y) {
+  SafeDivisor d = safeDivisor(b, loc, y);
+  Value one = arith::ConstantOp::create(b, loc, y.getType(),
+                                        b.getIntegerAttr(y.getType(), 1));
+  Value q = arith::DivUIOp::create(
+      b, loc, x, arith::SelectOp::create(b, loc, d.isZero, one, y));
+  return arith::SelectOp::create(b, loc, d.isZero, d.zero, q);
+}
+Value safeRemUI(OpBuilder &b, Location loc, Value x, Value y) {
+  SafeDivisor d = safeDivisor(b, loc, y);
+  Value one = arith::ConstantOp::create(b, loc, y.getType(),
+                                        b.getIntegerAttr(y.getType(), 1));
+  Value r = arith::RemUIOp::create(
+      b, loc, x, arith::SelectOp::create(b, loc, d.isZero, one, y));
+  return arith::SelectOp::create(b, loc, d.isZero, x, r);
+}
+
 /// Scalar body of an elementwise binary graph op.
 Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
   Type t = x.getType();
@@ -266,6 +284,12 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
             .Case([&](RemOp) { return arith::RemFOp::create(b, loc, x, y); });
     return fromCompute(b, loc, r, t);
   }
+  if (isUnsignedOp(op))
+    return llvm::TypeSwitch<Operation *, Value>(op)
+        .Case([&](DivOp) { return safeDivUI(b, loc, x, y); })
+        .Case([&](MaxOp) { return arith::MaxUIOp::create(b, loc, x, y); })
+        .Case([&](MinOp) { return arith::MinUIOp::create(b, loc, x, y); })
+        .Case([&](RemOp) { return safeRemUI(b, loc, x, y); });
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](AddOp) { return arith::AddIOp::create(b, loc, x, y); })
       .Case([&](SubOp) { return arith::SubIOp::create(b, loc, x, y); })
@@ -281,6 +305,24 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
   if (auto clamp = dyn_cast<ClampOp>(op); clamp && !isa<FloatType>(t)) {
     // Integer bounds: ceil(min), floor(max), saturated to the type.
     unsigned bits = t.getIntOrFloatBitWidth();
+    if (isUnsignedOp(op)) {
+      double hi = std::ldexp(1.0, bits) - 1;
+      auto bound = [&](double v) {
+        v = std::clamp(v, 0.0, hi);
+        // v may exceed INT64_MAX (ui64): build the bits unsigned.
+        uint64_t u = v >= 0x1p63 ? (uint64_t)(v - 0x1p63) + (uint64_t(1) << 63)
+                                 : (uint64_t)v;
+        return arith::ConstantOp::create(b, loc, t,
+                                         b.getIntegerAttr(t, APInt(bits, u)));
+      };
+      if (auto mn = clamp.getMin())
+        x = arith::MaxUIOp::create(b, loc, x,
+                                   bound(std::ceil(mn->convertToDouble())));
+      if (auto mx = clamp.getMax())
+        x = arith::MinUIOp::create(b, loc, x,
+                                   bound(std::floor(mx->convertToDouble())));
+      return x;
+    }
     double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
     auto bound = [&](double v) {
       return arith::ConstantOp::create(
@@ -292,6 +334,9 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
       x = arith::MinSIOp::create(b, loc, x, bound(std::floor(mx->convertToDouble())));
     return x;
   }
+  // abs and relu of an unsigned value are the value.
+  if (!isa<FloatType>(t) && isUnsignedOp(op) && isa<AbsOp, ReluOp>(op))
+    return x;
   if (!isa<FloatType>(t)) {
     Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
     return llvm::TypeSwitch<Operation *, Value>(op)
@@ -410,7 +455,7 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
 }
 
 Value compareBody(CompareDirection dir, OpBuilder &b, Location loc, Value x,
-                  Value y) {
+                  Value y, bool isUnsigned = false) {
   Type t = x.getType();
   if (isa<FloatType>(t)) {
     arith::CmpFPredicate p;
@@ -436,7 +481,7 @@ Value compareBody(CompareDirection dir, OpBuilder &b, Location loc, Value x,
     }
     return arith::CmpFOp::create(b, loc, p, x, y);
   }
-  bool isBool = t.isInteger(1);
+  bool isBool = t.isInteger(1) || isUnsigned;
   arith::CmpIPredicate p;
   switch (dir) {
   case CompareDirection::EQ:
@@ -461,7 +506,8 @@ Value compareBody(CompareDirection dir, OpBuilder &b, Location loc, Value x,
   return arith::CmpIOp::create(b, loc, p, x, y);
 }
 
-Value castBody(OpBuilder &b, Location loc, Value x, Type to) {
+Value castBody(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned,
+               bool toUnsigned) {
   Type from = x.getType();
   if (from == to)
     return x;
@@ -480,10 +526,12 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to) {
     if (to.isInteger(1))
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
                                    floatConst(b, loc, from, 0.0));
+    if (toUnsigned)
+      return arith::FPToUIOp::create(b, loc, to, x);
     return arith::FPToSIOp::create(b, loc, to, x);
   }
   if (toF) {
-    if (from.isInteger(1))
+    if (from.isInteger(1) || fromUnsigned)
       return arith::UIToFPOp::create(b, loc, to, x);
     return arith::SIToFPOp::create(b, loc, to, x);
   }
@@ -493,7 +541,7 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to) {
         arith::ConstantOp::create(b, loc, from, b.getIntegerAttr(from, 0));
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
   }
-  if (fw == 1)
+  if (fw == 1 || (fromUnsigned && fw < tw))
     return arith::ExtUIOp::create(b, loc, to, x);
   if (fw < tw)
     return arith::ExtSIOp::create(b, loc, to, x);
@@ -556,7 +604,8 @@ struct CompareLowering : OpRewritePattern<CompareOp> {
     Value r = buildElementwise(
         rewriter, op.getLoc(), op.getType(), {op.getLhs(), op.getRhs()},
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return compareBody(op.getDirection(), b, loc, args[0], args[1]);
+          return compareBody(op.getDirection(), b, loc, args[0], args[1],
+                             isUnsignedOp(op));
         });
     rewriter.replaceOp(op, r);
     return success();
@@ -583,11 +632,12 @@ struct CastLowering : OpRewritePattern<CastOp> {
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     Type to = op.getType().getElementType();
-    Value r =
-        buildElementwise(rewriter, op.getLoc(), op.getType(), {op.getInput()},
-                         [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return castBody(b, loc, args[0], to);
-                         });
+    Value r = buildElementwise(
+        rewriter, op.getLoc(), op.getType(), {op.getInput()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castBody(b, loc, args[0], to, isUnsignedOp(op),
+                          op->hasAttr(kUnsignedResultAttr));
+        });
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -1136,7 +1186,8 @@ Value buildReduction(
       .getResult(0);
 }
 
-TypedAttr reductionIdentity(OpBuilder &b, ReduceKind kind, Type acc) {
+TypedAttr reductionIdentity(OpBuilder &b, ReduceKind kind, Type acc,
+                            bool isUnsigned = false) {
   if (auto ft = dyn_cast<FloatType>(acc)) {
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
     switch (kind) {
@@ -1155,15 +1206,17 @@ TypedAttr reductionIdentity(OpBuilder &b, ReduceKind kind, Type acc) {
   case ReduceKind::Mean:
     return b.getIntegerAttr(acc, 0);
   case ReduceKind::Max:
-    return b.getIntegerAttr(acc, APInt::getSignedMinValue(w));
+    return b.getIntegerAttr(acc, isUnsigned ? APInt::getMinValue(w)
+                                            : APInt::getSignedMinValue(w));
   case ReduceKind::Min:
-    return b.getIntegerAttr(acc, APInt::getSignedMaxValue(w));
+    return b.getIntegerAttr(acc, isUnsigned ? APInt::getMaxValue(w)
+                                            : APInt::getSignedMaxValue(w));
   }
   llvm_unreachable("unknown reduce kind");
 }
 
 Value combineReduction(OpBuilder &b, Location loc, ReduceKind kind, Value x,
-                       Value acc) {
+                       Value acc, bool isUnsigned = false) {
   bool f = isa<FloatType>(x.getType());
   switch (kind) {
   case ReduceKind::Sum:
@@ -1171,9 +1224,13 @@ Value combineReduction(OpBuilder &b, Location loc, ReduceKind kind, Value x,
     return f ? arith::AddFOp::create(b, loc, x, acc).getResult()
              : arith::AddIOp::create(b, loc, x, acc).getResult();
   case ReduceKind::Max:
+    if (!f && isUnsigned)
+      return arith::MaxUIOp::create(b, loc, x, acc);
     return f ? arith::MaximumFOp::create(b, loc, x, acc).getResult()
              : arith::MaxSIOp::create(b, loc, x, acc).getResult();
   case ReduceKind::Min:
+    if (!f && isUnsigned)
+      return arith::MinUIOp::create(b, loc, x, acc);
     return f ? arith::MinimumFOp::create(b, loc, x, acc).getResult()
              : arith::MinSIOp::create(b, loc, x, acc).getResult();
   }
@@ -1190,10 +1247,12 @@ struct ReduceLowering : OpRewritePattern<ReduceOp> {
     auto outT = cast<RankedTensorType>(op.getType());
     Type et = inT.getElementType(), acc = computeType(et);
     ReduceKind kind = op.getKind();
+    bool isUnsigned = isUnsignedOp(op);
     Value r = buildReduction(
-        b, loc, op.getInput(), op.getAxes(), reductionIdentity(b, kind, acc),
+        b, loc, op.getInput(), op.getAxes(),
+        reductionIdentity(b, kind, acc, isUnsigned),
         [&](OpBuilder &nb, Location nloc, Value x, Value a) {
-          return combineReduction(nb, nloc, kind, x, a);
+          return combineReduction(nb, nloc, kind, x, a, isUnsigned);
         });
     auto rT = tensorTypeOf(r);
     if (kind == ReduceKind::Mean || acc != et) {
@@ -1349,6 +1408,20 @@ struct ConvertGraphToLinalgPass
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Unsigned integers are made signless by graph-signless first (arith
+    // takes signless integers only).
+    WalkResult unsignedLeft = getOperation()->walk([](Operation *op) {
+      for (Type t : op->getResultTypes())
+        if (auto s = dyn_cast<ShapedType>(t);
+            s && s.getElementType().isUnsignedInteger()) {
+          op->emitOpError("has an unsigned result type ")
+              << t << ": run graph-signless before convert-graph-to-linalg";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (unsignedLeft.wasInterrupted())
+      return signalPassFailure();
     normalizeResultTypes(getOperation());
     lowering::markHostIndexGathers(getOperation());
     ConversionTarget target(*ctx);

@@ -30,8 +30,20 @@ Value buildElementwise(
     OpBuilder &b, Location loc, RankedTensorType resultType,
     ValueRange operands,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
-/// Scalar conversion with graph.cast semantics.
-Value castBody(OpBuilder &b, Location loc, Value x, Type to);
+/// Scalar conversion with graph.cast semantics; `fromUnsigned` /
+/// `toUnsigned`: the integer source / target was unsigned before
+/// graph-signless (zero extension, uitofp, fptoui).
+Value castBody(OpBuilder &b, Location loc, Value x, Type to,
+               bool fromUnsigned = false, bool toUnsigned = false);
+
+/// Set by graph-signless on the ops whose integer operands were unsigned
+/// (compare, div, rem, max, min, abs, relu, clamp, reduce, argmax,
+/// max_pool2d, scatter; cast: its input), and on a cast to an unsigned
+/// type (kUnsignedResultAttr): the lowering picks the unsigned arith ops.
+inline constexpr llvm::StringLiteral kUnsignedAttr = "graph.unsigned";
+inline constexpr llvm::StringLiteral kUnsignedResultAttr =
+    "graph.unsigned_result";
+inline bool isUnsignedOp(Operation *op) { return op->hasAttr(kUnsignedAttr); }
 
 /// conv2d, pooling, gather, dynamic_update_slice, pad, argmax, cumsum;
 /// `winograd`: 3x3 stride-1 convolutions with constant weights as

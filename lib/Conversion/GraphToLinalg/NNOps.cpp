@@ -676,7 +676,22 @@ struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
     int64_t ew = ceilExtra(x.getDimSize(3), pad[1], pad[3], out.getDimSize(3),
                            k[1], s[1], dil[1]);
     TypedAttr lowest = lowestAttr(b, et);
-    Value xp = padSpatial(b, loc, op.getInput(), pad[0], pad[1], pad[2] + eh,
+    // Unsigned integers: pool the values with their sign bit flipped (the
+    // unsigned order becomes the signed one), flip the result back.
+    bool flip = isUnsignedOp(op) && isa<IntegerType>(et);
+    auto flipSign = [&](Value v) {
+      RankedTensorType vt = tensorTypeOf(v);
+      return buildElementwise(
+          b, loc, vt, {v}, [&](OpBuilder &nb, Location nl, ValueRange a) {
+            Value sign = arith::ConstantOp::create(
+                nb, nl, et,
+                nb.getIntegerAttr(
+                    et, APInt::getSignedMinValue(et.getIntOrFloatBitWidth())));
+            return arith::XOrIOp::create(nb, nl, a[0], sign);
+          });
+    };
+    Value input = flip ? flipSign(op.getInput()) : op.getInput();
+    Value xp = padSpatial(b, loc, input, pad[0], pad[1], pad[2] + eh,
                           pad[3] + ew, lowest);
     SmallVector<OpFoldResult> sizes = nchwSizes(b, loc, op.getInput(), out);
     Value init = fill(b, loc, sizes, et, lowest);
@@ -686,6 +701,8 @@ struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
                   ValueRange{init}, b.getI64VectorAttr(s),
                   b.getI64VectorAttr(dil))
                   .getResult(0);
+    if (flip)
+      r = flipSign(r);
     replaceWithCast(b, op, r);
     return success();
   }
@@ -925,7 +942,7 @@ struct ScatterLowering : OpRewritePattern<ScatterOp> {
   using OpRewritePattern::OpRewritePattern;
 
   static Value combine(OpBuilder &b, Location loc, ScatterReduction r,
-                       Value cur, Value upd) {
+                       Value cur, Value upd, bool isUnsigned) {
     Type et = cur.getType();
     if (isa<FloatType>(et)) {
       Value x = toCompute(b, loc, cur), y = toCompute(b, loc, upd), v;
@@ -954,11 +971,15 @@ struct ScatterLowering : OpRewritePattern<ScatterOp> {
     case ScatterReduction::Mul:
       return arith::MulIOp::create(b, loc, cur, upd);
     case ScatterReduction::Max:
-      return i1 ? Value(arith::OrIOp::create(b, loc, cur, upd))
-                : Value(arith::MaxSIOp::create(b, loc, cur, upd));
+      if (i1)
+        return arith::OrIOp::create(b, loc, cur, upd);
+      return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, cur, upd))
+                        : Value(arith::MaxSIOp::create(b, loc, cur, upd));
     case ScatterReduction::Min:
-      return i1 ? Value(arith::AndIOp::create(b, loc, cur, upd))
-                : Value(arith::MinSIOp::create(b, loc, cur, upd));
+      if (i1)
+        return arith::AndIOp::create(b, loc, cur, upd);
+      return isUnsigned ? Value(arith::MinUIOp::create(b, loc, cur, upd))
+                        : Value(arith::MinSIOp::create(b, loc, cur, upd));
     case ScatterReduction::None:
       break;
     }
@@ -1009,7 +1030,8 @@ struct ScatterLowering : OpRewritePattern<ScatterOp> {
           Value u = tensor::ExtractOp::create(nb, nl, updates, ivs);
           if (red != ScatterReduction::None)
             u = combine(nb, nl, red,
-                        tensor::ExtractOp::create(nb, nl, iter[0], coords), u);
+                        tensor::ExtractOp::create(nb, nl, iter[0], coords), u,
+                        isUnsignedOp(op));
           return {tensor::InsertOp::create(nb, nl, u, iter[0], coords)};
         });
     replaceWithCast(b, op, nest.results.front());
@@ -1113,8 +1135,11 @@ struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
             take = arith::OrIOp::create(
                 nb, nl, gt, arith::AndIOp::create(nb, nl, xNaN, notBestNaN));
           } else {
-            take = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sgt, x,
-                                         best);
+            take = arith::CmpIOp::create(nb, nl,
+                                         isUnsignedOp(op)
+                                             ? arith::CmpIPredicate::ugt
+                                             : arith::CmpIPredicate::sgt,
+                                         x, best);
           }
           // The first element always wins (handles all -inf / INT_MIN).
           Value first = arith::CmpIOp::create(

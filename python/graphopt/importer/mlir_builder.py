@@ -105,6 +105,10 @@ class NumpyDTypes(DTypes):
         np.dtype(np.int16): "i16",
         np.dtype(np.int32): "i32",
         np.dtype(np.int64): "i64",
+        np.dtype(np.uint8): "ui8",
+        np.dtype(np.uint16): "ui16",
+        np.dtype(np.uint32): "ui32",
+        np.dtype(np.uint64): "ui64",
     }
     bool = np.dtype(np.bool_)
     i64 = np.dtype(np.int64)
@@ -115,7 +119,7 @@ class NumpyDTypes(DTypes):
         except (KeyError, TypeError):
             raise Unsupported(f"element type {np.dtype(dtype).name} is not "
                               "supported (supported: float32, float16, float64, "
-                              "int8, int16, int32, int64, bool)") from None
+                              "int8 ... int64, uint8 ... uint64, bool)") from None
 
     def normalize(self, dtype):
         return np.dtype(dtype)
@@ -258,7 +262,7 @@ def format_float(v: float) -> str:
 def _element_literal(v, element: str) -> str:
     if element == "i1":
         return "true" if v else "false"
-    if element in ("i8", "i16", "i32", "i64"):
+    if element in ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"):
         return str(int(v))
     if element == "f32":
         return _fix_float(str(np.float32(v)))

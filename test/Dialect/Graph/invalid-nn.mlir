@@ -979,7 +979,7 @@ func.func @atanh_result_type(%x: tensor<4xf32>) {
 // -----
 
 func.func @clamp_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.clamp' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.clamp' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi1>'}}
   %0 = graph.clamp %x {min = 0.0 : f64} : tensor<4xi1> -> tensor<4xi1>
   return
 }
@@ -1011,7 +1011,7 @@ func.func @argmax_result_i64(%x: tensor<4x10xf32>) {
 // -----
 
 func.func @cumsum_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.cumsum' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.cumsum' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi1>'}}
   %0 = graph.cumsum %x {axis = 0 : i64} : tensor<4xi1> -> tensor<4xi1>
   return
 }

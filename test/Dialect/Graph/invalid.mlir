@@ -713,7 +713,7 @@ func.func @softmax_float_only(%x: tensor<4xi32>) {
 // -----
 
 func.func @matmul_no_i1(%x: tensor<4x4xi1>) {
-  // expected-error @+1 {{'graph.matmul' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4x4xi1>'}}
+  // expected-error @+1 {{'graph.matmul' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4x4xi1>'}}
   %0 = graph.matmul %x, %x : tensor<4x4xi1>, tensor<4x4xi1> -> tensor<4x4xi1>
   return
 }
@@ -721,7 +721,7 @@ func.func @matmul_no_i1(%x: tensor<4x4xi1>) {
 // -----
 
 func.func @neg_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.neg' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.neg' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi1>'}}
   %0 = graph.neg %x : tensor<4xi1> -> tensor<4xi1>
   return
 }
@@ -729,16 +729,16 @@ func.func @neg_no_i1(%x: tensor<4xi1>) {
 // -----
 
 func.func @reduce_no_i1(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'graph.reduce' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'graph.reduce' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi1>'}}
   %0 = graph.reduce max %x axes = [0] : tensor<4xi1> -> tensor<i1>
   return
 }
 
 // -----
 
-func.func @add_no_ui8(%x: tensor<4xui8>) {
-  // expected-error @+1 {{'graph.add' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32 or i64 values, but got 'tensor<4xui8>'}}
-  %0 = graph.add %x, %x : tensor<4xui8>, tensor<4xui8> -> tensor<4xui8>
+func.func @add_no_i4(%x: tensor<4xi4>) {
+  // expected-error @+1 {{'graph.add' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi4>'}}
+  %0 = graph.add %x, %x : tensor<4xi4>, tensor<4xi4> -> tensor<4xi4>
   return
 }
 
@@ -762,7 +762,7 @@ func.func @select_condition_i1(%c: tensor<4xi32>, %x: tensor<4xi32>) {
 // -----
 
 func.func @cast_no_i4(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32 or i64 values, but got 'tensor<4xi4>'}}
+  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi4>'}}
   %0 = graph.cast %x : tensor<4xf32> -> tensor<4xi4>
   return
 }
@@ -770,7 +770,7 @@ func.func @cast_no_i4(%x: tensor<4xf32>) {
 // -----
 
 func.func @constant_no_f8() {
-  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32 or i64 values, but got 'tensor<2xf8E4M3FN>'}}
+  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<2xf8E4M3FN>'}}
   %0 = graph.constant dense<1.0> : tensor<2xf8E4M3FN>
   return
 }

@@ -30,10 +30,10 @@ print("run ok", s.tolist())
 assert p.lower_seconds > 0 and p.codegen_seconds > 0
 
 try:
-    p.run([x.astype(np.uint8), m])
+    p.run([x.astype(np.complex64), m])
 except graphopt.ExecutionError as e:
     print("dtype error:", e)
-# CHECK: dtype error: input 0: unsupported dtype uint8
+# CHECK: dtype error: input 0: unsupported dtype complex64
 
 try:
     p.run([np.zeros((2, 5), np.float32), m])

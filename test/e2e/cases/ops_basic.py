@@ -448,3 +448,18 @@ def int8_int16_arith():
     return f, (torch.randint(-128, 128, (3, 5), dtype=torch.int8, generator=g),
                torch.randint(-128, 128, (3, 5), dtype=torch.int8, generator=g),
                torch.randint(-30000, 30000, (3, 5), dtype=torch.int16, generator=g))
+
+
+@case(tags=("op", "dtypes"))
+def uint8_image_ops():
+    """uint8 images: wrapping add, unsigned comparisons and max/min (values
+    above 127), max pooling, a widening sum and a conversion to float."""
+    def f(img, other):
+        s = img + other
+        brighter = torch.where(img > other, img, other)
+        pooled = F.max_pool2d(img.float(), 2).to(torch.uint8)
+        return s, brighter, torch.minimum(img, other), pooled, img.to(torch.int32).sum(dim=(2, 3)), \
+            img.float() / 255.0
+    g = torch.Generator().manual_seed(0)
+    return f, (torch.randint(0, 256, (2, 3, 6, 6), dtype=torch.uint8, generator=g),
+               torch.randint(0, 256, (2, 3, 6, 6), dtype=torch.uint8, generator=g))

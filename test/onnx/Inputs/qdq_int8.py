@@ -1,5 +1,7 @@
-"""int8 QDQ models (QuantizeLinear / DequantizeLinear around a MatMul and a
-Conv, per-tensor activations, per-channel weights, asymmetric zero points):
+"""int8 and uint8 QDQ models (QuantizeLinear / DequantizeLinear around a
+MatMul and a Conv, per-tensor activations, per-channel weights, asymmetric
+zero points; uint8 activations with int8 weights as ONNX Runtime's
+quantizer makes them by default):
 imported (the Q/DQ pairs computed in f32 as the ONNX definition says: no
 integer rewrite yet), compiled and run, against three references:
 
@@ -25,11 +27,12 @@ from graphopt.importer.onnx import import_onnx
 rng = np.random.default_rng(0)
 
 
-def q(x, scale, zp, axis=None, shape=None):
+def q(x, scale, zp, axis=None, shape=None, qtype=np.int8):
     s, z = np.asarray(scale, np.float32), np.asarray(zp, np.int32)
     if axis is not None:
         s, z = s.reshape(shape), z.reshape(shape)
-    return np.clip(np.rint(np.asarray(x, np.float32) / s) + z, -128, 127).astype(np.int8)
+    info = np.iinfo(qtype)
+    return np.clip(np.rint(np.asarray(x, np.float32) / s) + z, info.min, info.max).astype(qtype)
 
 
 def dq(x, scale, zp, axis=None, shape=None):
@@ -49,7 +52,7 @@ def compare(name, what, got, want):
         if g.shape != w.shape or g.dtype != w.dtype:
             ok = False
             continue
-        if g.dtype == np.int8:
+        if g.dtype in (np.int8, np.uint8):
             d = np.abs(g.astype(np.int32) - w.astype(np.int32))
             ok &= bool(d.max(initial=0) <= 1 and (d > 0).mean() <= 0.02)
         else:
@@ -130,3 +133,29 @@ for i in range(3):
         y += np.einsum("chw,fc->fhw", xp[0, :, i:i + 10, j:j + 10],
                        wd[:, :, i, j].astype(np.float64))[None]
 run_all("conv", m, {"x": x}, [q(y.astype(np.float32), 0.1, 1)])
+
+# uint8 activations (zero points 128 and 100), int8 per-column weights: the
+# QDQ form ONNX Runtime's quantize_static produces by default.
+x = rng.uniform(-3, 3, (8, 64)).astype(np.float32)
+w = rng.integers(-127, 128, (64, 32)).astype(np.int8)
+ws = rng.uniform(0.002, 0.01, 32).astype(np.float32)
+nodes = [
+    helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+    helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+    helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"], axis=1),
+    helper.make_node("MatMul", ["xd", "wd"], ["y"]),
+    helper.make_node("QuantizeLinear", ["y", "ys", "yz"], ["yq"]),
+    helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["yd"]),
+]
+g = helper.make_graph(
+    nodes, "qdq_u8s8", [helper.make_tensor_value_info("x", TP.FLOAT, [8, 64])],
+    [helper.make_tensor_value_info("yq", TP.UINT8, [8, 32]),
+     helper.make_tensor_value_info("yd", TP.FLOAT, [8, 32])],
+    [const("xs", np.float32(0.025)), const("xz", np.uint8(128)), const("w", w),
+     const("ws", ws), const("wz", np.zeros(32, np.int8)),
+     const("ys", np.float32(0.2)), const("yz", np.uint8(100))])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)])
+xd = dq(q(x, 0.025, 128, qtype=np.uint8), 0.025, 128)
+y = xd @ dq(w, ws, np.zeros(32), 1, (1, 32))
+yq = q(y, 0.2, 100, qtype=np.uint8)
+run_all("matmul_u8s8", m, {"x": x}, [yq, dq(yq, 0.2, 100)])

@@ -47,9 +47,13 @@ std::optional<Values> load(Attribute attr) {
     return v;
   }
   if (auto it = dyn_cast<IntegerType>(v.elementType)) {
-    bool isBool = it.getWidth() == 1;
+    // Unsigned values are held zero-extended (exact up to 32 bits; ui64,
+    // whose values may not fit an int64, is not evaluated).
+    if (it.isUnsigned() && it.getWidth() == 64)
+      return std::nullopt;
+    bool zext = it.getWidth() == 1 || it.isUnsigned();
     auto get = [&](const APInt &x) {
-      return isBool ? (int64_t)x.getZExtValue() : x.getSExtValue();
+      return zext ? (int64_t)x.getZExtValue() : x.getSExtValue();
     };
     v.i.reserve(n);
     if (dense.isSplat()) {
@@ -63,13 +67,20 @@ std::optional<Values> load(Attribute attr) {
   return std::nullopt;
 }
 
+/// `x` reduced to the width of `t`: two's complement for the signless
+/// (signed) types, modulo 2^w for the unsigned ones.
 int64_t wrapInt(int64_t x, Type t) {
-  unsigned w = cast<IntegerType>(t).getWidth();
+  auto it = cast<IntegerType>(t);
+  unsigned w = it.getWidth();
   if (w == 1)
     return x != 0;
-  if (w == 32)
-    return (int64_t)(int32_t)(uint32_t)(uint64_t)x;
-  return x;
+  if (w >= 64)
+    return x;
+  uint64_t bits = (uint64_t)x & ((uint64_t(1) << w) - 1);
+  if (it.isUnsigned())
+    return (int64_t)bits;
+  uint64_t sign = uint64_t(1) << (w - 1);
+  return (int64_t)((bits ^ sign) - sign);
 }
 
 /// Two's-complement wrapping arithmetic, as the compiled code does (signed
@@ -101,7 +112,8 @@ DenseElementsAttr store(const Values &v, RankedTensorType type) {
   SmallVector<APInt> out;
   out.reserve(v.i.size());
   for (int64_t x : v.i)
-    out.push_back(APInt(w, (uint64_t)wrapInt(x, et), /*isSigned=*/w > 1,
+    out.push_back(APInt(w, (uint64_t)wrapInt(x, et),
+                        /*isSigned=*/w > 1 && !et.isUnsignedInteger(),
                         /*implicitTrunc=*/true));
   return DenseElementsAttr::get(type, out);
 }

@@ -470,8 +470,8 @@ class _Importer:
             tt = inp.type.tensor_type
             if tt.elem_type not in ONNX_TO_NUMPY:
                 self.error("<input>", inp.name, f"element type {onnx_type_name(tt.elem_type)} "
-                           "is not supported (supported: float, float16, double, int8, int16, int32, "
-                           "int64, bool)")
+                           "is not supported (supported: float, float16, double, int8 ... int64, "
+                           "uint8 ... uint64, bool)")
                 continue
             if not tt.HasField("shape"):
                 self.error("<input>", inp.name, "an input of unknown rank is not supported")

@@ -41,20 +41,27 @@ DTYPE_TO_MLIR: Dict[torch.dtype, str] = {
     torch.int16: "i16",
     torch.int32: "i32",
     torch.int64: "i64",
+    torch.uint8: "ui8",
 }
+# uint16/32/64 are torch dtypes from 2.3 on (with few kernels).
+for _name, _element in (("uint16", "ui16"), ("uint32", "ui32"), ("uint64", "ui64")):
+    if hasattr(torch, _name):
+        DTYPE_TO_MLIR[getattr(torch, _name)] = _element
 
 FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
-INT_DTYPES = (torch.int8, torch.int16, torch.int32, torch.int64)
+#: The index dtypes (index_select, embedding, gather, scatter; graph ops
+#: take i32 and i64 indices, as eager PyTorch does).
+INT_DTYPES = (torch.int32, torch.int64)
 
 
 def mlir_element_type(dtype: torch.dtype) -> str:
     """The MLIR element type of a torch dtype; raises :class:`Unsupported`
-    for dtypes the dialect does not have (uint8, complex, ...)."""
+    for dtypes the dialect does not have (complex, float8, ...)."""
     try:
         return DTYPE_TO_MLIR[dtype]
     except KeyError:
         raise Unsupported(f"dtype {dtype} is not supported (the graph dialect "
-                          "has f32, f16, bf16, f64, i1, i8, i16, i32 and i64)") from None
+                          "has f32, f16, bf16, f64, i1, i8 ... i64 and ui8 ... ui64)") from None
 
 
 def is_float(dtype: torch.dtype) -> bool:

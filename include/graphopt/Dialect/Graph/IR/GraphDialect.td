@@ -34,12 +34,17 @@ def Graph_Dialect : Dialect {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Graph_Element : AnyTypeOf<[F32, F16, BF16, F64, I1, I8, I16, I32, I64],
-                              "f32, f16, bf16, f64, i1, i8, i16, i32 or i64">;
+def Graph_Element
+    : AnyTypeOf<[F32, F16, BF16, F64, I1, I8, I16, I32, I64, UI8, UI16, UI32,
+                 UI64],
+                "f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 "
+                "or ui64">;
 def Graph_FloatElement : AnyTypeOf<[F32, F16, BF16, F64],
                                    "f32, f16, bf16 or f64">;
-def Graph_NumericElement : AnyTypeOf<[F32, F16, BF16, F64, I8, I16, I32, I64],
-                                     "f32, f16, bf16, f64, i8, i16, i32 or i64">;
+def Graph_NumericElement
+    : AnyTypeOf<[F32, F16, BF16, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64],
+                "f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or "
+                "ui64">;
 
 def Graph_Tensor : RankedTensorOf<[Graph_Element]>;
 def Graph_FloatTensor : RankedTensorOf<[Graph_FloatElement]>;

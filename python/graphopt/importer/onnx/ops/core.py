@@ -51,6 +51,7 @@ BOOL, I64 = NUMPY.bool, NUMPY.i64
 # ONNX TensorProto.DataType codes of the element types the dialect has.
 _ONNX_FLOAT, _ONNX_INT8, _ONNX_INT16, _ONNX_INT32, _ONNX_INT64 = 1, 3, 5, 6, 7
 _ONNX_BOOL, _ONNX_FLOAT16, _ONNX_DOUBLE = 9, 10, 11
+_ONNX_UINT8, _ONNX_UINT16, _ONNX_UINT32, _ONNX_UINT64 = 2, 4, 12, 13
 
 #: ONNX element type code -> NumPy dtype, for the supported element types.
 ONNX_TO_NUMPY: Dict[int, np.dtype] = {
@@ -61,6 +62,10 @@ ONNX_TO_NUMPY: Dict[int, np.dtype] = {
     _ONNX_INT16: np.dtype(np.int16),
     _ONNX_INT32: np.dtype(np.int32),
     _ONNX_INT64: np.dtype(np.int64),
+    _ONNX_UINT8: np.dtype(np.uint8),
+    _ONNX_UINT16: np.dtype(np.uint16),
+    _ONNX_UINT32: np.dtype(np.uint32),
+    _ONNX_UINT64: np.dtype(np.uint64),
     _ONNX_BOOL: np.dtype(np.bool_),
 }
 NUMPY_TO_ONNX = {v: k for k, v in ONNX_TO_NUMPY.items()}
@@ -69,15 +74,18 @@ NUMPY_TO_ONNX = {v: k for k, v in ONNX_TO_NUMPY.items()}
 DTYPE_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float16): "float16",
                np.dtype(np.float64): "double", np.dtype(np.int8): "int8",
                np.dtype(np.int16): "int16", np.dtype(np.int32): "int32",
-               np.dtype(np.int64): "int64", np.dtype(np.bool_): "bool"}
+               np.dtype(np.int64): "int64", np.dtype(np.uint8): "uint8",
+               np.dtype(np.uint16): "uint16", np.dtype(np.uint32): "uint32",
+               np.dtype(np.uint64): "uint64", np.dtype(np.bool_): "bool"}
 
 F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
 I8, I16, I32 = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32)
+U8, U16, U32, U64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 
 FLOATS = (F32, F16, F64)
 #: The index types (Gather, Scatter*, TopK outputs, ...).
 INTS = (I32, I64)
-NUMERIC = FLOATS + (I8, I16) + INTS
+NUMERIC = FLOATS + (I8, I16) + INTS + (U8, U16, U32, U64)
 ANY = NUMERIC + (BOOL,)
 
 
@@ -101,7 +109,7 @@ def numpy_dtype(code: int) -> np.dtype:
     except KeyError:
         raise Unsupported(f"element type {onnx_type_name(code)} is not "
                           "supported (supported: float, float16, double, "
-                          "int8, int16, int32, int64, bool)") from None
+                          "int8 ... int64, uint8 ... uint64, bool)") from None
 
 
 def dtype_name(dtype: np.dtype) -> str:

@@ -7,7 +7,7 @@ from typing import List
 
 import numpy as np
 
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I8, I16, I32, I64, IGNORED, INTS,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
@@ -409,7 +409,8 @@ def _clip(n: Node):
 
 #: Quantized types QuantizeLinear produces and DequantizeLinear reads (the
 #: unsigned, 4-bit and float8 ones are not in the dialect yet).
-_QTYPES = {np.dtype(np.int8): (-128, 127), np.dtype(np.int16): (-32768, 32767)}
+_QTYPES = {np.dtype(np.int8): (-128, 127), np.dtype(np.uint8): (0, 255),
+           np.dtype(np.int16): (-32768, 32767), np.dtype(np.uint16): (0, 65535)}
 
 
 def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
@@ -435,8 +436,8 @@ def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": IGNORED,
                  "output_dtype": ANY_VALUE, "precision": ANY_VALUE},
           doc="`round_half_even(x / scale) + zero_point` clamped to the quantized "
-              "type's range, computed in x's float type (int8 and int16 outputs; "
-              "per tensor or per axis; uint8, 4-bit and float8 outputs and "
+              "type's range, computed in x's float type (int8, uint8, int16 and "
+              "uint16 outputs; per tensor or per axis; 4-bit and float8 outputs and "
               "block_size are not supported)")
 def _quantize_linear(n: Node):
     b, x = n.b, n.value(0)
@@ -445,10 +446,10 @@ def _quantize_linear(n: Node):
     elif n.attr("output_dtype", 0):
         qt = numpy_dtype(n.attr("output_dtype"))
     else:
-        raise Unsupported("the default output type uint8 is not supported (give an "
-                          "int8 or int16 zero point)")
+        qt = np.dtype(np.uint8)  # ONNX's default
     if qt not in _QTYPES:
-        raise Unsupported(f"quantized type {dtype_name(qt)} (int8 and int16 are supported)")
+        raise Unsupported(f"quantized type {dtype_name(qt)} (int8, uint8, int16 and "
+                          "uint16 are supported)")
     scale = _quant_param(n, n.value(1), x, "y_scale")
     q = round_half_even(n, b.binary("div", x, scale))
     if n.has(2):
@@ -458,10 +459,11 @@ def _quantize_linear(n: Node):
     return [b.cast(q, qt)]
 
 
-@register("DequantizeLinear", dtypes=(I8, I16, I32), typed=(0, 2),
+@register("DequantizeLinear", dtypes=(I8, U8, I16, U16, I32), typed=(0, 2),
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "output_dtype": ANY_VALUE},
-          doc="`(x - zero_point) * scale` in the scale's float type (int8, int16 and "
-              "int32 inputs; per tensor or per axis; block_size is not supported)")
+          doc="`(x - zero_point) * scale` in the scale's float type (int8, uint8, "
+              "int16, uint16 and int32 inputs; per tensor or per axis; block_size is "
+              "not supported)")
 def _dequantize_linear(n: Node):
     b, x = n.b, n.value(0)
     scale = _quant_param(n, n.value(1), x, "x_scale")
@@ -498,7 +500,7 @@ def _fold_cast(n: Node, ins):
 
 
 @register("Cast", dtypes=ANY,
-          attrs={"to": Attr("float, float16, double, int8, int16, int32, int64, bool", _check_cast_to),
+          attrs={"to": Attr("float, float16, double, int8 ... int64, uint8 ... uint64, bool", _check_cast_to),
                  "saturate": IGNORED, "round_mode": IGNORED},
           doc="`graph.cast` (float to integer truncates toward zero; to bool "
               "tests `!= 0`)", fold=_fold_cast)

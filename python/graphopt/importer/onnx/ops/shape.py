@@ -619,7 +619,7 @@ def _range(n: Node):
 
 
 @register("EyeLike", dtypes=ANY,
-          attrs={"dtype": Attr("float, float16, double, int8, int16, int32, int64, bool", _check_cast_to),
+          attrs={"dtype": Attr("float, float16, double, int8 ... int64, uint8 ... uint64, bool", _check_cast_to),
                  "k": ANY_VALUE},
           doc="a constant (static shape)")
 def _eye_like(n: Node):

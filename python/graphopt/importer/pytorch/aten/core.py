@@ -447,11 +447,7 @@ class _NotConstant(Exception):
 
 
 def constant_dtype(dtype: torch.dtype) -> torch.dtype:
-    """The dtype a folded constant is emitted with: its own, except uint8,
-    which the dialect lacks, as int32 (for constants mixed with tensors
-    torch's promotion gives the same result dtype)."""
-    if dtype == torch.uint8:
-        return torch.int32
+    """The dtype a folded constant is emitted with: its own."""
     return dtype
 
 
