@@ -15,8 +15,9 @@ log sqrt rsqrt tanh sigmoid relu gelu (none and tanh) silu, sin cos tan asin
 acos atan sinh cosh asinh acosh atanh (operands kept inside their domains and
 away from tan's poles), compare + select,
 cast f32 <-> i32/i64, i32 <-> i64 and f32 -> f16/bf16 -> f32 round trips
-(with --small-ints P: i8 and i16 arguments, casts and matmuls, values kept
-within their range, narrowing integer casts keeping the low bits)
+(with --small-ints P: i8, i16, ui8 and ui16 arguments, casts and matmuls,
+values kept within their range, narrowing integer casts keeping the low
+bits; unsigned values up to 255, beyond the signed range)
 (a rounding closer to a tie than the error bound is not drawn), matmul (1-D, 2-D, batched, broadcast batch), transpose,
 reshape (with and without -1), broadcast_to, concat, slice, reduce
 sum/mean/max/min (keepdims or not), softmax, conv2d (kernels 1x1 to 7x7,
@@ -109,11 +110,16 @@ GEN_WEIGHTS = {}
 
 # Integer element types and their NumPy types; f16 and bf16 values appear
 # only between a cast from f32 and the cast back (round trips).
-NP_INT = {"i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16}
+NP_INT = {"i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
+          "ui8": np.uint8, "ui16": np.uint16}
 INTS = ("i32", "i64")
-# i8 and i16 (--small-ints P): drawn only when P > 0, so that a seed's
-# programs stay as they were without the option.
-SMALL_INTS = ("i8", "i16")
+# i8, i16, ui8 and ui16 (--small-ints P): drawn only when P > 0, so that a
+# seed's programs stay as they were without the option. Unsigned values stay
+# in [0, max] (a negative result is not drawn) and often exceed the signed
+# range, where the unsigned comparisons, max/min, division and extensions
+# differ from the signed ones.
+SMALL_INTS = ("i8", "i16", "ui8", "ui16")
+UNSIGNED = ("ui8", "ui16")
 ALL_INTS = INTS + SMALL_INTS
 SMALL_INT_P = 0.0
 HALF = ("f16", "bf16")
@@ -121,15 +127,17 @@ HALF = ("f16", "bf16")
 
 def int_cap(dtype):
     """The largest magnitude an integer value of `dtype` may reach."""
-    return {"i8": 127, "i16": 32767}.get(dtype, ICAP)
+    return {"i8": 127, "i16": 32767, "ui8": 255, "ui16": 65535}.get(dtype, ICAP)
 
 
 def wrap_int(x, dtype):
     """x (int64) reduced to `dtype`'s width, two's complement (a narrowing
     cast keeps the low bits)."""
-    w = {"i8": 8, "i16": 16, "i32": 32}.get(dtype)
+    w = {"i8": 8, "i16": 16, "i32": 32, "ui8": 8, "ui16": 16}.get(dtype)
     if w is None:
         return np.asarray(x, dtype=np.int64)
+    if dtype in UNSIGNED:
+        return np.asarray(x, dtype=np.int64) % (1 << w)
     h = 1 << (w - 1)
     return (np.asarray(x, dtype=np.int64) + h) % (2 * h) - h
 
@@ -492,6 +500,8 @@ def check_int(r, what, dtype="i32"):
     cap = int_cap(dtype)
     if r.size and np.max(np.abs(r)) > cap:
         raise Invalid("%s: integers beyond %d" % (what, cap))
+    if dtype in UNSIGNED and r.size and np.min(r) < 0:
+        raise Invalid("%s: a negative %s" % (what, dtype))
 
 
 def cdiv(a, b):
@@ -649,11 +659,15 @@ def evaluate_node(n):
                 e = np.maximum(ex, ey) + np.zeros(r.shape)
             check_float(r, op)
             o.data, o.err = r, e
+    elif op in UNARY and not isf:
+        # Integers: neg, abs, relu. Unsigned neg wraps modulo 2^w (abs and
+        # relu of an unsigned value are the value).
+        r = UFN[op](X[0], a)
+        if o.dtype in UNSIGNED:
+            r = wrap_int(r, o.dtype)
+        o.data, o.err = r, np.zeros(np.shape(r))
     elif op in UNARY:
         x = X[0]
-        if not isf:
-            r = UFN[op](x, a)
-            o.data, o.err = r, np.zeros(np.shape(r))
         ex = E[0]
         if op in ("neg", "abs", "relu"):
             r, e = UFN[op](x, a), ex
@@ -722,6 +736,8 @@ def evaluate_node(n):
             ex = E[0]
             if x.size and np.max(np.abs(x)) > int_cap(o.dtype):
                 raise Invalid("cast of a large value")
+            if o.dtype in UNSIGNED and x.size and np.min(x) < 0:
+                raise Invalid("cast of a negative value to %s" % o.dtype)
             r = np.trunc(x)
             # trunc jumps at every nonzero integer: stay away from them.
             frac_up = np.where(np.abs(x) < 1, 1 - np.abs(x),
@@ -1115,6 +1131,9 @@ class Gen:
     def rand_data(self, shape, dtype):
         if dtype == "f32":
             return f32(self.np.uniform(-2.0, 2.0, shape))
+        if dtype in UNSIGNED:
+            return self.np.integers(0, 255, shape, endpoint=True).astype(
+                NP_INT[dtype])
         return self.np.integers(-8, 8, shape, endpoint=True).astype(
             NP_INT[dtype])
 
@@ -1128,11 +1147,16 @@ class Gen:
                                   round(r.uniform(-2, 2), 3)])
             else:
                 value = r.choice([0, 1, 1, 2, -1, r.randint(-4, 4)])
+        if splat and dtype in UNSIGNED:
+            value = abs(int(value))
         if splat:
             data = np.full(shape, value, dtype=np.float32 if dtype == "f32"
                            else NP_INT[dtype])
         elif dtype == "f32":
             data = f32(np.round(self.np.uniform(-2.0, 2.0, shape), 3))
+        elif dtype in UNSIGNED:
+            data = self.np.integers(0, 8, shape, endpoint=True).astype(
+                NP_INT[dtype])
         else:
             data = self.np.integers(-4, 4, shape, endpoint=True).astype(
                 NP_INT[dtype])
@@ -1972,8 +1996,8 @@ def main(argv):
                          "(zero-size tensors; default 0)")
     ap.add_argument("--small-ints", type=float, default=0.0, metavar="P",
                     help="probability that an integer argument, cast or "
-                         "matmul is i8 or i16 (default 0: the programs of a "
-                         "seed stay as they were)")
+                         "matmul is i8, i16, ui8 or ui16 (default 0: the "
+                         "programs of a seed stay as they were)")
     ap.add_argument("--images", type=float, default=0.3, metavar="P",
                     help="probability that a program works on an NCHW "
                          "image (default %(default)s)")

@@ -206,10 +206,11 @@ Value hardSigmoid(OpBuilder &b, Location loc, Value x) {
   return arith::MinimumFOp::create(b, loc, y, floatConst(b, loc, t, 1.0));
 }
 
-/// The parts of a signed integer division that cannot trap: the divisor
-/// with 0 and -1 replaced by 1, and which of the two it was.
+/// The parts of an integer division that cannot trap: the divisor with 0
+/// and -1 replaced by 1 (signed), with only 0 replaced (unsigned), and
+/// which of the two it was.
 struct SafeDivisor {
-  Value zero, isZero, isMinusOne, divisor;
+  Value zero, isZero, isMinusOne, divisor, unsignedDivisor;
 };
 
 SafeDivisor safeDivisor(OpBuilder &b, Location loc, Value y) {
@@ -224,7 +225,8 @@ SafeDivisor safeDivisor(OpBuilder &b, Location loc, Value y) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
   Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
   return {zero, isZero, isMinusOne,
-          arith::SelectOp::create(b, loc, unsafe, one, y)};
+          arith::SelectOp::create(b, loc, unsafe, one, y),
+          arith::SelectOp::create(b, loc, isZero, one, y)};
 }
 
 /// Integer division that never traps: x / 0 = 0, INT_MIN / -1 = INT_MIN
@@ -249,18 +251,12 @@ Value safeRemSI(OpBuilder &b, Location loc, Value x, Value y) {
 /// Unsigned division and remainder that never trap: x / 0 = 0, x rem 0 = x.
 Value safeDivUI(OpBuilder &b, Location loc, Value x, Value y) {
   SafeDivisor d = safeDivisor(b, loc, y);
-  Value one = arith::ConstantOp::create(b, loc, y.getType(),
-                                        b.getIntegerAttr(y.getType(), 1));
-  Value q = arith::DivUIOp::create(
-      b, loc, x, arith::SelectOp::create(b, loc, d.isZero, one, y));
+  Value q = arith::DivUIOp::create(b, loc, x, d.unsignedDivisor);
   return arith::SelectOp::create(b, loc, d.isZero, d.zero, q);
 }
 Value safeRemUI(OpBuilder &b, Location loc, Value x, Value y) {
   SafeDivisor d = safeDivisor(b, loc, y);
-  Value one = arith::ConstantOp::create(b, loc, y.getType(),
-                                        b.getIntegerAttr(y.getType(), 1));
-  Value r = arith::RemUIOp::create(
-      b, loc, x, arith::SelectOp::create(b, loc, d.isZero, one, y));
+  Value r = arith::RemUIOp::create(b, loc, x, d.unsignedDivisor);
   return arith::SelectOp::create(b, loc, d.isZero, x, r);
 }
 
