@@ -102,6 +102,13 @@
 // ULIT: [253, 6, 2]
 // RUN: not graph-run %s --entry=unsigned_literal --input=3xui8=256,3,1 2>&1 | FileCheck %s --check-prefix=URANGE
 // URANGE: '256' is not an integer that fits ui8
+// ui64 constants above 2^63 that reach code generation unfolded (the graph
+// optimizer does not evaluate ui64): the conversion must not fold them as
+// signed (values by hand: 2^64 - 1 > 2, (2^64 - 1) / 2, as f64).
+// RUN: graph-run %s --entry=unsigned_consts | FileCheck %s --check-prefix=UCONST
+// UCONST: true
+// UCONST: 9223372036854775807
+// UCONST: 1.84467e+19
 //
 // Literal inputs and printing (values by hand): i8 wraps 100 + 100 = -56.
 // RUN: graph-run %s --entry=literal --input=3xi8=100,-128,5 --input=3xi16=100,-1,300 \
@@ -236,4 +243,13 @@ func.func @unsigned_literal(%a: tensor<3xui8>) -> tensor<3xui8> {
   %c = graph.constant dense<3> : tensor<ui8>
   %r = graph.add %a, %c : tensor<3xui8>, tensor<ui8> -> tensor<3xui8>
   return %r : tensor<3xui8>
+}
+
+func.func @unsigned_consts() -> (tensor<i1>, tensor<ui64>, tensor<f64>) {
+  %a = graph.constant dense<18446744073709551615> : tensor<ui64>
+  %b = graph.constant dense<2> : tensor<ui64>
+  %g = graph.compare gt, %a, %b : tensor<ui64>, tensor<ui64> -> tensor<i1>
+  %q = graph.div %a, %b : tensor<ui64>, tensor<ui64> -> tensor<ui64>
+  %f = graph.cast %a : tensor<ui64> -> tensor<f64>
+  return %g, %q, %f : tensor<i1>, tensor<ui64>, tensor<f64>
 }

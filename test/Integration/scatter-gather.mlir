@@ -64,6 +64,17 @@
 // GATHER: result 0: matches expected
 // GATHER: result 1: matches expected
 
+// Dynamic updates shorter than the indices at run time (not specialized):
+// only the positions that have an update are written, nothing is read past
+// the updates (values by hand; before, d[1] and d[2] got what lay beyond).
+// Specialized, the shapes are an error.
+// RUN: graph-run %s --entry=short_updates --specialize-shapes=false --input=4xf32=1,2,3,4 \
+// RUN:   --input=3xi64=0,1,2 --input=1xf32=10 | FileCheck %s --check-prefix=SHORT
+// SHORT: [10, 2, 3, 4]
+// RUN: not graph-run %s --entry=short_updates --input=4xf32=1,2,3,4 --input=3xi64=0,1,2 \
+// RUN:   --input=1xf32=10 2>&1 | FileCheck %s --check-prefix=SHORT-SPEC
+// SHORT-SPEC: the input shapes are inconsistent with @short_updates
+
 // An empty axis: nothing lands, the data comes back (values by hand).
 // RUN: graph-run %s --entry=empty_axis --input=2x0xf32= --input=2x3xi64=0,1,2,3,4,5 \
 // RUN:   --input=2x3xf32=1,2,3,4,5,6 | FileCheck %s --check-prefix=EMPTY
@@ -111,4 +122,9 @@ func.func @gather_elements_dynamic(%x0: tensor<?x?xf32>, %i0: tensor<?x?xi64>, %
   %a = graph.gather_elements %x0, %i0 {axis = 1 : i64} : (tensor<?x?xf32>, tensor<?x?xi64>) -> tensor<?x?xf32>
   %b = graph.gather_elements %x1, %i1 {axis = 0 : i64} : (tensor<?x2xi32>, tensor<?x2xi64>) -> tensor<?x2xi32>
   return %a, %b : tensor<?x?xf32>, tensor<?x2xi32>
+}
+
+func.func @short_updates(%d: tensor<4xf32>, %i: tensor<?xi64>, %u: tensor<?xf32>) -> tensor<4xf32> {
+  %r = graph.scatter none %d, %i, %u {axis = 0 : i64} : (tensor<4xf32>, tensor<?xi64>, tensor<?xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }

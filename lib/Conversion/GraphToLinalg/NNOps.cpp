@@ -996,6 +996,7 @@ struct ScatterLowering : OpRewritePattern<ScatterOp> {
     ScatterReduction red = op.getReduction();
     Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
     Value axisSize = dimValue(b, loc, data, axis);
+    RankedTensorType ut = tensorTypeOf(updates);
     SmallVector<Value> lbs(rank, zero), steps(rank, one), ubs;
     for (int64_t d = 0; d < rank; ++d) {
       int64_t a = it.getDimSize(d), n = dt.getDimSize(d);
@@ -1017,6 +1018,11 @@ struct ScatterLowering : OpRewritePattern<ScatterOp> {
         ubs.push_back(arith::MinSIOp::create(
             b, loc, dimValue(b, loc, indices, d), dimValue(b, loc, data, d)));
       }
+      // Updates of a dynamic size smaller than the indices at run time:
+      // read none beyond them.
+      if (ut.isDynamicDim(d) || it.isDynamicDim(d))
+        ubs.back() = arith::MinSIOp::create(b, loc, ubs.back(),
+                                            dimValue(b, loc, updates, d));
     }
     scf::LoopNest nest = scf::buildLoopNest(
         b, loc, lbs, ubs, steps, ValueRange{data},

@@ -463,3 +463,15 @@ def uint8_image_ops():
     g = torch.Generator().manual_seed(0)
     return f, (torch.randint(0, 256, (2, 3, 6, 6), dtype=torch.uint8, generator=g),
                torch.randint(0, 256, (2, 3, 6, 6), dtype=torch.uint8, generator=g))
+
+
+@case(tags=("op", "dtypes"))
+def argmin_integer_extremes():
+    """argmin / min(dim) of uint8 with 0 present and of int32 with INT_MIN
+    present (the importer reverses the order with ~x: -x would map 0 and
+    INT_MIN to themselves)."""
+    def f(u, i):
+        return torch.argmin(u, dim=1), torch.min(u, dim=1).indices, torch.argmin(i, dim=1)
+    u = torch.tensor([[3, 0, 5, 200], [255, 7, 7, 1]], dtype=torch.uint8)
+    i = torch.tensor([[5, -2147483648, 0, 7], [1, -1, 2147483647, -5]], dtype=torch.int32)
+    return f, (u, i)

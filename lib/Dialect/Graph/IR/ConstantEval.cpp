@@ -611,6 +611,11 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
     Operation *op, ArrayRef<Attribute> operands, int64_t sizeLimit) {
   if (op->getNumResults() != 1 || !isa<GraphDialect>(op->getDialect()))
     return {};
+  // After graph-signless the types of an unsigned op are signless and its
+  // meaning is in these attributes (lib/Conversion/GraphToLinalg/
+  // Signless.cpp), which the evaluation below would read as signed.
+  if (op->hasAttr("graph.unsigned") || op->hasAttr("graph.unsigned_result"))
+    return {};
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType || !resultType.hasStaticShape())
     return {};

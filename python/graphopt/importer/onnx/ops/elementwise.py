@@ -106,6 +106,8 @@ def _sign(n: Node):
     b, x = n.b, n.value(0)
     zero = n.splat(0, x.dtype)
     pos = b.select(b.compare("gt", x, zero), n.splat(1, x.dtype), x if is_float(x.dtype) else zero)
+    if x.dtype.kind == "u":  # never negative
+        return [pos]
     return [b.select(b.compare("lt", x, zero), n.splat(-1, x.dtype), pos)]
 
 

@@ -64,7 +64,11 @@ def _argmax(ctx, x: Value, dim, keepdim: bool, largest: bool = True) -> Value:
     if x.dtype == torch.bool:
         x = b.cast(x, torch.int32)
     if not largest:
+        # Integers: -x - 1 (~x) reverses the order of every value, signed or
+        # unsigned, without the overflow of -INT_MIN (or 0 of an unsigned).
         x = b.unary("neg", x)
+        if not is_float(x.dtype):
+            x = b.binary("sub", x, ctx.tensor(1, x.dtype))
     if dim is None:
         flat = ctx.reshape_dims(x, [None if None in x.shape else math.prod(x.shape)])
         r = b.argmax(flat, 0)
