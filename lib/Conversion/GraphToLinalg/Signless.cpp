@@ -69,12 +69,10 @@ struct GraphSignlessPass
     module.walk([&](Operation *op) {
       if (!isa<GraphDialect>(op->getDialect()) || !signednessMatters(op))
         return;
-      // The data operand decides (scatter's and compare's first operand;
-      // the indices of scatter are never unsigned).
+      // The first operand decides (scatter's data; its indices are i32 or
+      // i64).
       if (op->getNumOperands() &&
-          (isUnsignedTensor(op->getOperand(0).getType()) ||
-           (isa<ScatterOp>(op) &&
-            isUnsignedTensor(op->getOperand(1).getType()))))
+          isUnsignedTensor(op->getOperand(0).getType()))
         op->setAttr(kUnsignedAttr, unit);
       if (isa<CastOp>(op) && isUnsignedTensor(op->getResult(0).getType()))
         op->setAttr(kUnsignedResultAttr, unit);
