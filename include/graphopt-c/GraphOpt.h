@@ -74,6 +74,7 @@ char *graphopt_transform(const char *mlir_text, const char *pipeline,
  *   opt-level=0..3   LLVM optimization level;  timing=0|1
  *   object-file=F.o  also write an AOT object;  dump-llvm-ir=F.ll
  *   header-file=F.h  with object-file: its C header (checked call)
+ *   weights-file=F   with object-file (CPU): the weights go to this file
  *   compile-threads=N  CPU JIT: threads for LLVM code generation (0: cores)
  *   shared-libs=A.so,B.so  libraries providing fusion.custom_call kernels
  *   specialize=SHAPES  fixes the argument shapes before compiling, SHAPES

@@ -299,6 +299,8 @@ graphopt_program *graphopt_compile_with_constants(
       ro.objectFile = value.str();
     else if (key == "header-file")
       ro.headerFile = value.str();
+    else if (key == "weights-file")
+      ro.weightsFile = value.str();
     else if (key == "compile-threads")
       ok = !value.getAsInteger(10, ro.compileThreads);
     else if (key == "dump-llvm-ir")

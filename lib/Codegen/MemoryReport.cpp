@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemoryPlan.h"
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -96,6 +97,16 @@ void report(func::FuncOp fn, llvm::raw_ostream &os) {
   });
   for (const Buffer &b : ArrayRef(largest).take_front(3))
     os << "  " << b.bytes << " bytes allocated at " << b.loc << "\n";
+  graphopt::MemoryPlan plan = graphopt::planMemory(fn);
+  if (!plan.buffers.empty()) {
+    int64_t planned = 0;
+    for (graphopt::PlannedBuffer &p : plan.buffers)
+      planned += staticBytes(p.alloc.getType()).value_or(0);
+    os << "  arena: " << plan.buffers.size() << " of these buffers (" << planned
+       << " bytes) share one block of " << plan.arenaBytes
+       << " bytes, allocated once per call at offsets planned at compile "
+          "time (graph-cpu-plan-memory)\n";
+  }
 }
 
 struct GraphCPUMemoryReportPass

@@ -211,6 +211,10 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     report.output = options.memoryReport;
     pm.addPass(createGraphCPUMemoryReportPass(report));
   }
+  // The intermediates in one arena per call (after the report, which
+  // describes the buffers and this plan).
+  if (options.planMemory)
+    pm.addNestedPass<func::FuncOp>(createGraphCPUPlanMemoryPass());
   if (options.threads > 1) {
     addUpstream(pm, "convert-scf-to-openmp{num-threads=" +
                         std::to_string(options.threads) + "}");

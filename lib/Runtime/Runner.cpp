@@ -186,9 +186,12 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
 
 /// Step 7 (ahead of time): compiles the LLVM-dialect `module` to a
 /// relocatable, position-independent object for the host.
+/// With `weightsPath`, the large constants go to that file instead
+/// (externalizeWeights) and `weights` describes it.
 static llvm::Error emitObject(ModuleOp module, StringRef path,
-                              unsigned optLevel, const EntrySignature &sig,
-                              bool cuda) {
+                              StringRef weightsPath, unsigned optLevel,
+                              const EntrySignature &sig, bool cuda,
+                              std::optional<AOTWeights> &weights) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // Only the _mlir_ciface_ wrappers are the object's interface: the
@@ -199,6 +202,12 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
     if (!fn.isExternal() && !fn.getName().starts_with("_mlir_ciface_") &&
         copy->lookupSymbol(("_mlir_ciface_" + fn.getName()).str()))
       fn.setLinkage(LLVM::Linkage::Internal);
+  if (!weightsPath.empty()) {
+    auto moved = externalizeWeights(*copy, sig.name, weightsPath);
+    if (!moved)
+      return moved.takeError();
+    weights = *moved;
+  }
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*copy, ctx);
@@ -211,7 +220,8 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
                    [](char c) { return llvm::isAlnum(c) || c == '_'; }) &&
       !sig.name.empty() && !llvm::isDigit(sig.name[0])) {
     llvm::Constant *text = llvm::ConstantDataArray::getString(
-        ctx, aotSignatureJSON(sig, cuda), /*AddNull=*/true);
+        ctx, aotSignatureJSON(sig, cuda, weights ? &*weights : nullptr),
+        /*AddNull=*/true);
     new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
                              llvm::GlobalValue::ExternalLinkage, text,
                              "graphopt_" + sig.name + "_signature");
@@ -1141,6 +1151,11 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   auto target = prepareTarget(compile, options);
   if (!target)
     return target.takeError();
+  if (!options.weightsFile.empty() &&
+      (options.objectFile.empty() || target->cuda))
+    return llvm::createStringError(
+        "a weights file holds the weights of a CPU object: give an object "
+        "file too, and target=cpu");
   // CPU buffers come from the runtime's caching allocator, so repeated
   // calls reuse memory; results are released through it too. (CUDA
   // buffers come from the device's stream-ordered pool.)
@@ -1164,8 +1179,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
     if (!found)
       return found.takeError();
     libs = std::move(*found);
+    // A hit runs no pipeline, so it could write no report: a compile asked
+    // for one is not looked up (nor stored: the same program compiled
+    // without the report option is another key).
+    bool reports = !compile.fusionReport.getValue().empty() ||
+                   !compile.memoryReport.getValue().empty();
     if (!target->cuda && options.objectFile.empty() &&
-        options.dumpLLVMIR.empty())
+        options.dumpLLVMIR.empty() && !reports)
       cache = CompileCache::fromEnvironment();
   }
   if (cache) {
@@ -1197,12 +1217,14 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   double lowerTime = secondsSince(t0);
 
   if (!options.objectFile.empty()) {
-    if (llvm::Error e = emitObject(module, options.objectFile, options.optLevel,
-                                   *sig, target->cuda))
+    std::optional<AOTWeights> weights;
+    if (llvm::Error e =
+            emitObject(module, options.objectFile, options.weightsFile,
+                       options.optLevel, *sig, target->cuda, weights))
       return std::move(e);
     if (!options.headerFile.empty())
-      if (llvm::Error e =
-              writeAOTHeader(*sig, target->cuda, options.headerFile))
+      if (llvm::Error e = writeAOTHeader(*sig, target->cuda, options.headerFile,
+                                         weights ? &*weights : nullptr))
         return std::move(e);
   }
 

@@ -34,6 +34,10 @@ _DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i1": np.boo
            "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
            "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64}
 
+# Weights files mapped for loaded libraries (kept until the process exits:
+# the libraries' code points into them).
+_MAPPED_WEIGHTS: list = []
+
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _libc.free.argtypes = [ctypes.c_void_p]
 _libc.free.restype = None
@@ -62,7 +66,7 @@ class LoadedModel:
     signature, parsed), ``inputs`` and ``outputs`` (their types as
     ``tensor<...>`` strings)."""
 
-    def __init__(self, path: str, entry: str = "main"):
+    def __init__(self, path: str, entry: str = "main", weights=None):
         self.path = os.fspath(path)
         self.entry = entry
         try:
@@ -90,6 +94,11 @@ class LoadedModel:
             if t["dtype"] not in _DTYPES:
                 raise GraphOptError(f"{self.path}: element type {t['dtype']} "
                                     "is not supported by the Python loader")
+        if "weights" in self.signature:
+            self._bind_weights(weights)
+        elif weights is not None:
+            raise GraphOptError(f"{self.path} keeps its weights in the object: "
+                                "do not give weights=")
         self.inputs = [_type_str(t) for t in self.signature["inputs"]]
         self.outputs = [_type_str(t) for t in self.signature["outputs"]]
         self._fn = getattr(self._lib, f"_mlir_ciface_{entry}")
@@ -101,6 +110,58 @@ class LoadedModel:
         # Several results are consecutive descriptors in one buffer.
         self._results_type = type("Results", (ctypes.Structure,), {
             "_fields_": [(f"r{i}", t) for i, t in enumerate(out_types)]})
+
+    def _bind_weights(self, weights) -> None:
+        """Maps the weights file (``--emit-weights``), checks it as the C
+        header does (size, header, checksum) and points the object's code
+        at it, unless the library is bound already."""
+        info, entry = self.signature["weights"], self.entry
+        base = getattr(self._lib, f"graphopt_{entry}_weights_base")
+        base.restype = ctypes.c_void_p
+        if base():
+            return
+        if weights is None:
+            raise GraphOptError(
+                f"{self.path} keeps its weights in a file of their own "
+                f"({info['bytes']} bytes, written with the object by "
+                "--emit-weights): give weights=PATH")
+        path = os.fspath(weights)
+        want_bytes, want_sum = info["bytes"], int(info["checksum"], 16)
+        try:
+            size = os.path.getsize(path)
+        except OSError as e:
+            raise GraphOptError(f"cannot open the weights file {path}: "
+                                f"{e.strerror}") from None
+        if size != 64 + want_bytes:
+            raise GraphOptError(
+                f"the weights file {path} has {size} bytes; @{entry} needs "
+                f"{64 + want_bytes} (a 64-byte header and {want_bytes} of "
+                "data): not the file written with this object")
+        data = np.memmap(path, dtype=np.uint8, mode="r")
+        fields = data[8:32].view(np.uint64)
+        if bytes(data[:8]) != b"GOWGHT01" or int(fields[0]) != want_bytes \
+                or int(fields[1]) != want_sum:
+            raise GraphOptError(
+                f"{path} is not the weights file of this object of @{entry} "
+                "(its header differs: written for another model or another "
+                "compile)")
+        words = data[64:].view(np.uint64)
+        index = np.arange(words.size, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            t = (words ^ (index * np.uint64(0x9E3779B97F4A7C15))) \
+                * np.uint64(0xBF58476D1CE4E5B9)
+            t ^= t >> np.uint64(31)
+            got = int(t.sum(dtype=np.uint64))
+        if got != want_sum:
+            raise GraphOptError(
+                f"the weights file {path} is corrupt: the checksum of its data "
+                f"is 0x{got:016x}, expected 0x{want_sum:016x}")
+        bind = getattr(self._lib, f"graphopt_{entry}_bind_weights")
+        bind.argtypes = [ctypes.c_void_p]
+        bind.restype = None
+        # The mapping stays for the life of the process, as the C header's.
+        _MAPPED_WEIGHTS.append(data)
+        bind(data.ctypes.data + 64)
 
     def _check(self, arrays: List[np.ndarray]) -> None:
         sig, entry = self.signature, self.entry
@@ -198,8 +259,10 @@ class LoadedModel:
                 f"{', '.join(self.inputs)}) -> ({', '.join(self.outputs)})>")
 
 
-def load(path, entry: str = "main") -> LoadedModel:
+def load(path, entry: str = "main", weights=None) -> LoadedModel:
     """Loads a shared library built from an object of ``graph-run
     --compile-only --emit-object`` and returns a callable that checks its
-    inputs and runs entry ``entry`` (see the module docstring)."""
-    return LoadedModel(path, entry)
+    inputs and runs entry ``entry`` (see the module docstring). ``weights``:
+    the file written with the object by ``--emit-weights``, mapped and
+    checked (size, checksum) on the first load of the library."""
+    return LoadedModel(path, entry, weights)

@@ -86,6 +86,13 @@ static cl::opt<std::string>
                           "consumer edge, fused or not, and why) to this "
                           "file; '-' for stderr, a .json name for JSON"),
                  cl::value_desc("file"), cl::init(""), cl::cat(category));
+static cl::opt<std::string> memoryReport(
+    "memory-report",
+    cl::desc("Write the memory report of the compiled entry (CPU: its heap "
+             "buffers and their bytes, the peak live at once against one "
+             "buffer per tensor, the largest buffers) to this file; '-' for "
+             "stderr"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
 static cl::list<std::string>
     sharedLibs("shared-lib",
                cl::desc("A shared library providing external kernels "
@@ -168,6 +175,12 @@ static cl::opt<std::string> emitHeader(
              "graphopt_<entry>_run, which checks the inputs' sizes and "
              "returns a status with a message instead of crashing); see "
              "docs/AOT.md"),
+    cl::init(""), cl::cat(category));
+static cl::opt<std::string> emitWeights(
+    "emit-weights",
+    cl::desc("With --emit-object (CPU): write the weights (constants of 1 "
+             "KiB or more) to this file instead of the object; the header's "
+             "context maps and checks it at creation; see docs/AOT.md"),
     cl::init(""), cl::cat(category));
 static cl::opt<bool> compileOnly(
     "compile-only",
@@ -256,6 +269,8 @@ int main(int argc, char **argv) {
        << " flash-attention=" << flag(flashAttention);
     if (!fusionReport.empty())
       os << " fusion-report=" << fusionReport;
+    if (!memoryReport.empty())
+      os << " memory-report=" << memoryReport;
     if (!cudaChip.empty())
       os << " chip=" << cudaChip;
     if (!cudaFeatures.empty())
@@ -276,6 +291,19 @@ int main(int argc, char **argv) {
   if (!emitHeader.empty() && emitObject.empty())
     return fail("--emit-header describes an object: give --emit-object too");
   options.headerFile = emitHeader;
+  // An object for no named CPU runs on any x86-64 (SSE2): say so, since
+  // the kernels are blocked for wider vectors (ResNet-18: ~3x slower than
+  // for the host).
+  if (!emitObject.empty() && target == "cpu" &&
+      StringRef(pipelineOptions).find("target-cpu=") == StringRef::npos)
+    llvm::errs() << "graph-run: note: the object is compiled for a generic "
+                    "x86-64 CPU (SSE2, runs anywhere); for this machine's "
+                    "vector units give --pipeline-options=target-cpu=host "
+                    "(or x86-64-v3, x86-64-v4, znver4, ...)\n";
+  if (!emitWeights.empty() && emitObject.empty())
+    return fail("--emit-weights holds an object's weights: give --emit-object "
+                "too");
+  options.weightsFile = emitWeights;
   options.compileThreads = compileThreads;
   for (const std::string &lib : sharedLibs)
     options.sharedLibs.push_back(lib);
@@ -314,6 +342,8 @@ int main(int argc, char **argv) {
       llvm::outs() << "wrote " << emitObject << "\n";
     if (!emitHeader.empty())
       llvm::outs() << "wrote " << emitHeader << "\n";
+    if (!emitWeights.empty())
+      llvm::outs() << "wrote " << emitWeights << "\n";
     return 0;
   }
   auto count = [](size_t n, StringRef noun) {

@@ -133,6 +133,14 @@ struct CompilePipelineOptions
                      "(graph-cpu-outline-kernels: LLVM compiles many small "
                      "functions faster than one large one)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("CPU: place each function's statically sized "
+                     "intermediates in one arena allocated per call, at "
+                     "offsets planned from their lifetimes at compile time "
+                     "(graph-cpu-plan-memory; off: one allocation per "
+                     "buffer)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> runtimeAllocator{
       *this, "runtime-allocator",
       llvm::cl::desc("Allocate buffers through graphopt's runtime allocator "

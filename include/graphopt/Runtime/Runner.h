@@ -85,6 +85,9 @@ struct RunnerOptions {
   /// With objectFile: write the C header of the object's entry here
   /// (AOTHeader.h: descriptor types, checked call).
   std::string headerFile;
+  /// With objectFile (CPU): the object's large constants go to this file
+  /// instead, mapped and bound at run time (docs/AOT.md).
+  std::string weightsFile;
   /// Compile (and write objectFile) without preparing to run: no GPU needed.
   bool compileOnly = false;
   /// LLVM optimization level for the JIT (0-3).
