@@ -179,6 +179,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   // ownership-based deallocation so temporaries are freed as soon as dead.
   if (options.emitCInterface)
     pm.addPass(createGraphEmitCInterfacePass());
+  pm.addNestedPass<func::FuncOp>(createGraphFoldEmptyTensorsPass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
   // Independent tiles on threads: before buffer hoisting, so each tile's
@@ -269,6 +270,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // deallocation as on the CPU.
   if (options.emitCInterface && (options.lowerHost || options.cpuEmulation))
     pm.addPass(createGraphEmitCInterfacePass());
+  pm.addNestedPass<func::FuncOp>(createGraphFoldEmptyTensorsPass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");

@@ -137,3 +137,25 @@ func.func @constant_ifs_share_a_cast(%x: tensor<?xf32>) -> (tensor<?xf32>, tenso
   }
   return %b, %s : tensor<?xf32>, tensor<?xf32>
 }
+
+// A padded max pool of a loop's result whose batch is 0 only at run time
+// (fuzz_graph.py --seed 20261312 --zero-dims 0.1 --small-ints 0.3, program
+// 1114, in its dynamic program specialized by graph-run): the loop keeps
+// the dynamic type, the batch became a static 0 after lowering, and the
+// pool's padding (a tensor.pad of a 0x3x4x1 image) bufferized into a
+// subview at offset 0 of a zero-size dim, which the memref verifier
+// rejects. The result has no elements.
+// RUN: graph-run %s --entry=pool_of_empty_loop_result --input=0x3x4x1xf32= \
+// RUN:   --expected-output=0x3x2x1xf32= --quiet | FileCheck %s
+func.func @pool_of_empty_loop_result(%x: tensor<?x3x4x1xf32>) -> tensor<?x3x2x1xf32> {
+  %n = graph.constant dense<1> : tensor<i64>
+  %t = graph.constant dense<true> : tensor<i1>
+  %l = graph.loop %n, %t, %x : (tensor<i64>, tensor<i1>, tensor<?x3x4x1xf32>) -> tensor<?x3x4x1xf32> {
+  ^bb0(%i: tensor<i64>, %v: tensor<?x3x4x1xf32>):
+    %c = graph.constant dense<0.75> : tensor<f32>
+    %m = graph.mul %v, %c : tensor<?x3x4x1xf32>, tensor<f32> -> tensor<?x3x4x1xf32>
+    graph.yield %t, %m : tensor<i1>, tensor<?x3x4x1xf32>
+  }
+  %p = graph.max_pool2d %l {kernel = array<i64: 2, 2>, strides = array<i64: 2, 1>, padding = array<i64: 0, 1, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode} : (tensor<?x3x4x1xf32>) -> tensor<?x3x2x1xf32>
+  return %p : tensor<?x3x2x1xf32>
+}

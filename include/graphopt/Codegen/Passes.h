@@ -56,6 +56,11 @@ namespace mlir::graphopt {
 void populateGPUMapReductionsPatterns(RewritePatternSet &patterns,
                                       unsigned warpsPerBlock);
 
+/// Adds the pattern of `graph-fold-empty-tensors`: a statically shaped
+/// tensor without elements computed by a side-effect-free op becomes a
+/// `tensor.empty`.
+void populateFoldEmptyTensorsPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "graphopt/Codegen/Passes.h.inc"
 

@@ -353,6 +353,21 @@ def GraphCPUEarlyDeallocPass : Pass<"graph-cpu-early-dealloc", "::mlir::func::Fu
   }];
 }
 
+def GraphFoldEmptyTensorsPass : Pass<"graph-fold-empty-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Replace tensors without elements computed by side-effect-free ops by tensor.empty";
+  let description = [{
+    A statically shaped tensor with a zero-size dim has nothing to compute.
+    Every such result of a pure op, a `tensor.pad` or a `linalg` op on
+    tensors becomes a `tensor.empty` of its type, and the op goes when
+    nothing else uses it. Both pipelines run this just before one-shot
+    bufferization: a shape can become static and empty late (a loop whose
+    batch is 0 at run time, its one-trip loop folded after tiling), and a
+    pad of such a tensor bufferizes into a subview at offset 0 of a
+    zero-size dim, which the memref verifier rejects.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def GraphCPUPlanMemoryPass : Pass<"graph-cpu-plan-memory", "::mlir::func::FuncOp"> {
   let summary = "Place a function's static buffers in one arena, at offsets planned from their lifetimes";
   let description = [{
