@@ -10,8 +10,8 @@ import numpy as np
 
 from ..._mlir_text import pool_out
 from ...mlir_builder import F64Array
-from .core import (ANY_VALUE, Attr, FLOATS, NUMERIC, Node, Unsupported, Value,
-                   one_of, register, reshape_dims)
+from .core import (ANY_VALUE, Attr, F64, FLOATS, I8, I32, NUMERIC, U8, Node,
+                   Unsupported, Value, one_of, register, reshape_dims)
 
 
 # ===========================================================================
@@ -75,9 +75,13 @@ _CONV_ATTRS = {
           doc="`graph.conv2d` (1-D: through a unit H dim); 3-D convolution is "
               "not supported")
 def _conv(n: Node):
+    return [conv_of(n, n.value(0), n.value(1), n.value(2) if n.has(2) else None)]
+
+
+def conv_of(n: Node, x: Value, w: Value, bias: Optional[Value]) -> Value:
+    """The convolution of node ``n``'s attributes (Conv's) on ``x``, ``w``
+    and ``bias`` (1-D through a unit H dim)."""
     b = n.b
-    x, w = n.value(0), n.value(1)
-    bias = n.value(2) if n.has(2) else None
     k = x.rank - 2
     if w.rank != x.rank:
         raise Unsupported(f"weight rank {w.rank} for input rank {x.rank}")
@@ -101,7 +105,7 @@ def _conv(n: Node):
                   {"strides": list(strides), "padding": list(pads),
                    "dilations": list(dilations), "groups": int(n.attr("group"))},
                   x2.type.with_shape([n_, w.shape[0], oh, ow]))
-    return [_from_2d(n, y) if one_d else y]
+    return _from_2d(n, y) if one_d else y
 
 
 _POOL_ATTRS = {
@@ -347,3 +351,51 @@ def _conv_transpose(n: Node):
                            output_padding=out_pad, dilations=dilations,
                            groups=int(n.attr("group")))
     return [_from_2d(n, y) if one_d else y]
+
+
+# -- integer convolutions (ConvInteger, QLinearConv) --------------------------
+
+def _out_channels(m):
+    return [m, 1, 1, 1]
+
+
+def _integer_conv(n: Node, x: Value, x_zp: int, w: Value, w_zp: int,
+                  bias: Optional[Value]) -> Value:
+    """The convolution of ``x - x_zero_point`` and ``w - w_zero_point`` (per
+    output channel), plus an i32 bias, exactly: in f64, whose 53-bit
+    mantissa holds every sum of products of 8-bit values a network has, then
+    back to i32."""
+    from .elementwise import minus_zero_point
+    b = n.b
+    if w.rank != 4 or x.rank != 4:
+        raise Unsupported(f"integer convolution of rank {x.rank} (2-D images only)")
+    xs = b.cast(minus_zero_point(n, x, x_zp, lambda c: [1, c, 1, 1]), F64)
+    ws = b.cast(minus_zero_point(n, w, w_zp, _out_channels), F64)
+    y = conv_of(n, xs, ws, b.cast(bias, F64) if bias is not None else None)
+    return b.cast(y, I32)
+
+
+@register("ConvInteger", dtypes=(I8, U8), typed=(0, 1, 2, 3), attrs=_CONV_ATTRS,
+          doc="`graph.conv2d` of `x - x_zero_point` and `w - w_zero_point` (per "
+              "tensor, or per output channel for w), computed exactly in f64 and "
+              "returned as i32 (2-D images)")
+def _conv_integer(n: Node):
+    return [_integer_conv(n, n.value(0), 2, n.value(1), 3, None)]
+
+
+@register("QLinearConv", dtypes=(I8, U8), typed=(0, 2, 3, 5, 7), attrs=_CONV_ATTRS,
+          doc="`graph.conv2d` of the inputs minus their zero points plus the i32 "
+              "bias, exactly (in f64), then `round_half_even(acc * (x_scale * "
+              "w_scale / y_scale)) + y_zero_point` clamped (w_scale per tensor or "
+              "per output channel; 2-D images)")
+def _qlinear_conv(n: Node):
+    from .elementwise import per_axis_param, requantize
+    b = n.b
+    acc = _integer_conv(n, n.value(0), 2, n.value(3), 5,
+                        n.value(8) if n.has(8) else None)
+    per_channel = lambda m: [1, m, 1, 1]  # noqa: E731
+    scale = b.binary("div", b.binary("mul", per_axis_param(n, 1, per_channel),
+                                     per_axis_param(n, 4, per_channel)),
+                     per_axis_param(n, 6, per_channel))
+    qt = n.type(7).dtype if n.has(7) else n.type(0).dtype
+    return [requantize(n, acc, scale, 7, qt)]

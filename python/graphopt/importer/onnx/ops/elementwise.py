@@ -7,7 +7,7 @@ from typing import List
 
 import numpy as np
 
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
@@ -479,6 +479,111 @@ def _dequantize_linear(n: Node):
     if n.attr("output_dtype", 0):
         y = b.cast(y, numpy_dtype(n.attr("output_dtype")))
     return [y]
+
+
+# -- integer matmul and convolution (MatMulInteger, ConvInteger, QLinear*) ----
+
+def minus_zero_point(n: Node, x: Value, i: int, per_axis) -> Value:
+    """``x - zero_point`` in i32 (exact), the zero point being input ``i``
+    (absent: 0), per tensor or, when 1-D with more than one entry, reshaped
+    by ``per_axis(length)`` to broadcast along its axis."""
+    b = n.b
+    xi = b.cast(x, I32)
+    if not n.has(i):
+        return xi
+    zp = n.value(i)
+    if zp.rank == 1 and zp.shape[0] != 1:
+        zp = reshape_dims(b, zp, per_axis(zp.shape[0]))
+    elif zp.rank:
+        if zp.rank > 1:
+            raise Unsupported(f"invalid model: zero point of rank {zp.rank}")
+        zp = reshape_dims(b, zp, [])
+    return b.binary("sub", xi, b.cast(zp, I32))
+
+
+def per_axis_param(n: Node, i: int, per_axis) -> Value:
+    """Input ``i`` (a scale or zero point): per tensor as a scalar, 1-D
+    reshaped by ``per_axis(length)``."""
+    v = n.value(i)
+    if v.rank == 0:
+        return v
+    if v.rank != 1:
+        raise Unsupported(f"invalid model: input {i} of rank {v.rank} (0 or 1)")
+    if v.shape[0] == 1:
+        return reshape_dims(n.b, v, [])
+    return reshape_dims(n.b, v, per_axis(v.shape[0]))
+
+
+def requantize(n: Node, acc: Value, multiplier: Value, zp_index: int, qt,
+               per_axis=None) -> Value:
+    """``clip(round_half_even(acc * multiplier + zero_point))`` cast to the
+    quantized type ``qt``, in f64 as ONNX's reference computes it (an int32
+    times a float32 is a float64 in NumPy), ``multiplier`` being computed in
+    the scales' float type first."""
+    b = n.b
+    y = b.binary("mul", b.cast(acc, F64), b.cast(multiplier, F64))
+    if n.has(zp_index):
+        zp = per_axis_param(n, zp_index, per_axis or (lambda m: [m]))
+        y = b.binary("add", y, b.cast(zp, F64))
+    lo, hi = _QTYPES[qt]
+    y = b.unary("clamp", round_half_even(n, y), {"min": float(lo), "max": float(hi)})
+    return b.cast(y, qt)
+
+
+def _rows(m):
+    return [m, 1]
+
+
+def _cols(k):
+    return [k]
+
+
+@register("MatMulInteger", dtypes=(I8, U8), typed=(0, 1, 2, 3),
+          doc="`graph.matmul` in i32 of `A - a_zero_point` and `B - b_zero_point` "
+              "(zero points per tensor, per row of A, per column of B)")
+def _matmul_integer(n: Node):
+    a = minus_zero_point(n, n.value(0), 2, _rows)
+    w = minus_zero_point(n, n.value(1), 3, _cols)
+    return [n.b.matmul(a, w)]
+
+
+@register("QLinearMatMul", dtypes=(I8, U8), typed=(0, 2, 3, 5, 7),
+          doc="`graph.matmul` in i32 of the inputs minus their zero points, then "
+              "`round_half_even(acc * (a_scale * b_scale / y_scale)) + y_zero_point` "
+              "clamped, in f64 as ONNX's reference (scales per tensor, per row of "
+              "a and y, per column of b)")
+def _qlinear_matmul(n: Node):
+    b = n.b
+    a = minus_zero_point(n, n.value(0), 2, _rows)
+    w = minus_zero_point(n, n.value(3), 5, _cols)
+    acc = b.matmul(a, w)
+    scale = b.binary("div", b.binary("mul", per_axis_param(n, 1, _rows),
+                                     per_axis_param(n, 4, _cols)),
+                     per_axis_param(n, 6, _rows))
+    qt = n.type(7).dtype if n.has(7) else n.type(0).dtype
+    return [requantize(n, acc, scale, 7, qt, _rows)]
+
+
+@register("DynamicQuantizeLinear", dtypes=(F32,),
+          doc="uint8 quantization with the scale and zero point of the input's "
+              "range (including 0): `scale = (max - min) / 255` (1 / 255 when the "
+              "range is empty), `zero_point = round_half_even(clamp(-min / scale, 0, "
+              "255))`, `y = clamp(round_half_even(x / scale) + zero_point, 0, 255)`")
+def _dynamic_quantize_linear(n: Node):
+    b, x = n.b, n.value(0)
+    axes = list(range(x.rank))
+    zero = n.splat(0, x.dtype)
+    hi = b.binary("max", b.reduce("max", x, axes), zero)
+    lo = b.binary("min", b.reduce("min", x, axes), zero)
+    span = b.binary("sub", hi, lo)
+    span = b.select(b.compare("eq", span, zero), n.splat(1, x.dtype), span)
+    scale = b.binary("div", span, n.splat(255, x.dtype))
+    zp = b.unary("clamp", b.binary("sub", zero, b.binary("div", lo, scale)),
+                 {"min": 0.0, "max": 255.0})
+    zp = round_half_even(n, zp)
+    y = b.binary("add", round_half_even(n, b.binary("div", x, scale)), zp)
+    y = b.unary("clamp", y, {"min": 0.0, "max": 255.0})
+    return [b.cast(y, U8), scale, b.cast(zp, U8)]
 
 
 # -- casts -----------------------------------------------------------------
