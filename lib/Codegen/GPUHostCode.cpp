@@ -276,6 +276,20 @@ struct GraphGPUTileParallelLoopsPass
     for (scf::ParallelOp loop : loops) {
       auto [blocks, threads] = scf::tileParallelLoop(
           loop, blockShape(loop, blockSize), /*noMinMaxBounds=*/true);
+      // A block has three thread dims: the outer ones of a rank >= 4 loop
+      // (of size 1 but for the one next to the last two) are collapsed
+      // into one, so that the innermost, contiguous dim stays the x
+      // threads and a warp reads consecutive elements (mapped as they
+      // were, the innermost dim became a sequential loop in each thread:
+      // an NCHW add ran 8 threads per block, a row apart).
+      unsigned threadRank = threads.getNumLoops();
+      if (threadRank > 3) {
+        std::vector<unsigned> outer(threadRank - 2);
+        std::iota(outer.begin(), outer.end(), 0u);
+        rewriter.setInsertionPoint(threads);
+        collapseParallelLoops(rewriter, threads,
+                              {outer, {threadRank - 2}, {threadRank - 1}});
+      }
       // The blocks form a 1-D grid (x: up to 2^31 - 1 blocks; y and z
       // allow only 65535, too few for large tensors): the loop over blocks
       // is collapsed into one dimension, delinearized in the kernel.

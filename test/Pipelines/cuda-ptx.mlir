@@ -21,3 +21,16 @@ func.func @elementwise(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<102
   %e = graph.exp %a : tensor<1024xf32> -> tensor<1024xf32>
   return %e : tensor<1024xf32>
 }
+
+// A rank-4 (NCHW) elementwise op: the outer dims of each block's threads
+// are collapsed into one, so the innermost, contiguous dim is the x
+// threads (32 lanes of a warp on consecutive elements) and a block has
+// 8 x 32 threads; mapped as they were, the innermost dim became a
+// sequential loop and a block had 8 threads, a row apart.
+// CHECK-LABEL: func.func @nchw_add
+// CHECK: gpu.launch_func {{.+}} threads in (%c32{{(_[0-9]+)?}}, %c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: .maxntid 32, 8, 1
+func.func @nchw_add(%a: tensor<8x16x128x128xf32>, %b: tensor<8x16x128x128xf32>) -> tensor<8x16x128x128xf32> {
+  %c = graph.add %a, %b : tensor<8x16x128x128xf32>, tensor<8x16x128x128xf32> -> tensor<8x16x128x128xf32>
+  return %c : tensor<8x16x128x128xf32>
+}

@@ -188,7 +188,11 @@ def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mli
     `gpu-map-parallel-loops{mapping-policy=innermost-first}` and
     `convert-parallel-loops-to-gpu` can size the launch. The loop over
     blocks is collapsed into one dimension (a 1-D grid, delinearized in the
-    kernel): grid y and z are limited to 65535 blocks, x to 2^31 - 1.
+    kernel): grid y and z are limited to 65535 blocks, x to 2^31 - 1. A
+    block has three thread dims: the thread loop of a rank >= 4 nest has
+    its outer dims (all but the last two) collapsed into one, so that the
+    innermost dim stays x (otherwise it became a sequential loop in each
+    thread, and a warp's lanes read elements a row apart).
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
