@@ -401,12 +401,19 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
         Value wn = x.mul(x.rem(warp, warpsN), cfg.wn);
         Value cm = x.add(m0, wm), cn = x.add(n0, wn);
         SmallVector<Value> init;
+        Value zero;
+        if (c.zeroInit)
+          zero = gpu::SubgroupMmaConstantMatrixOp::create(
+              x.b, x.loc, cTy,
+              arith::ConstantOp::create(x.b, x.loc, x.b.getF32FloatAttr(0)));
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
-            init.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-                x.b, x.loc, cTy, c.acc,
-                at(batch, x.add(cm, 16 * i), x.add(cn, 16 * j)),
-                x.b.getIndexAttr(c.n), UnitAttr()));
+            init.push_back(c.zeroInit ? zero
+                                      : gpu::SubgroupMmaLoadMatrixOp::create(
+                                            x.b, x.loc, cTy, c.acc,
+                                            at(batch, x.add(cm, 16 * i),
+                                               x.add(cn, 16 * j)),
+                                            x.b.getIndexAttr(c.n), UnitAttr()));
         auto compute = [&](Value stage, ValueRange acc) {
           OpBuilder &nb = x.b;
           SmallVector<Value> out(acc);
@@ -481,12 +488,19 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
         };
         auto colOf = [&](int64_t g) { return x.add(tn, g * strideN); };
         SmallVector<Value> init;
+        Value zero;
+        if (c.zeroInit)
+          zero = arith::ConstantOp::create(
+              x.b, x.loc, DenseElementsAttr::get(v4, x.b.getF32FloatAttr(0)));
         for (int64_t r = 0; r < cfg.wm; ++r)
           for (int64_t g = 0; g < gn; ++g)
-            init.push_back(vector::LoadOp::create(
-                x.b, x.loc, v4, c.acc,
-                at(batch, x.add(m0, rowOf(r)), x.add(n0, colOf(g))),
-                /*nontemporal=*/false, llvm::MaybeAlign(16)));
+            init.push_back(
+                c.zeroInit
+                    ? zero
+                    : vector::LoadOp::create(
+                          x.b, x.loc, v4, c.acc,
+                          at(batch, x.add(m0, rowOf(r)), x.add(n0, colOf(g))),
+                          /*nontemporal=*/false, llvm::MaybeAlign(16)));
         auto compute = [&](Value stage, ValueRange acc) {
           OpBuilder &nb = x.b;
           SmallVector<Value> out(acc);
@@ -597,6 +611,15 @@ struct GraphGPUMatmulPass
           ++numLeft;
         continue;
       }
+      // A zero fill of the accumulator just before: the kernel starts from
+      // zero in registers and the fill (a kernel of its own, one pass over
+      // C) goes.
+      auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+      if (fill && fill.hasPureBufferSemantics() &&
+          fill.getOutputs()[0] == c->acc &&
+          (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+           matchPattern(fill.value(), m_Zero())))
+        c->zeroInit = true;
       OpBuilder b(op);
       GPUMatmulKernelKind kind;
       if (failed(buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind))) {
@@ -605,6 +628,10 @@ struct GraphGPUMatmulPass
       }
       ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
       op->erase();
+      if (c->zeroInit) {
+        fill->erase();
+        ++numZeroFillsDropped;
+      }
     }
   }
 };

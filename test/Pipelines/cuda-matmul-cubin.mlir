@@ -7,8 +7,8 @@
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="format=bin chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s
 
 // CHECK-LABEL: func.func @f16
-// CHECK: gpu.launch_func @f16_kernel_0::@f16_kernel {{.*}} dynamic_shared_memory_size
-// CHECK: gpu.binary @f16_kernel_0 {{.*}}, bin = "
+// CHECK: gpu.launch_func @f16_kernel::@f16_kernel {{.*}} dynamic_shared_memory_size
+// CHECK: gpu.binary @f16_kernel {{.*}}, bin = "
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
   return %m : tensor<256x256xf16>
@@ -17,8 +17,8 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 // -----
 
 // CHECK-LABEL: func.func @f32
-// CHECK: gpu.launch_func @f32_kernel_0::@f32_kernel {{.*}} dynamic_shared_memory_size
-// CHECK: gpu.binary @f32_kernel_0 {{.*}}, bin = "
+// CHECK: gpu.launch_func @f32_kernel::@f32_kernel {{.*}} dynamic_shared_memory_size
+// CHECK: gpu.binary @f32_kernel {{.*}}, bin = "
 func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %m = graph.matmul %x, %w : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
   return %m : tensor<256x256xf32>
@@ -27,8 +27,8 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // -----
 
 // CHECK-LABEL: func.func @bf16
-// CHECK: gpu.launch_func @bf16_kernel_0::@bf16_kernel {{.*}} dynamic_shared_memory_size
-// CHECK: gpu.binary @bf16_kernel_0 {{.*}}, bin = "
+// CHECK: gpu.launch_func @bf16_kernel::@bf16_kernel {{.*}} dynamic_shared_memory_size
+// CHECK: gpu.binary @bf16_kernel {{.*}}, bin = "
 func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %m = graph.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %m : tensor<256x256xbf16>

@@ -2,18 +2,23 @@
 // tensor cores (WMMA) for f16, SIMT FMAs on register tiles for f32 and bf16,
 // both with double-buffered shared-memory tiles. These check the PTX text
 // (the gpu.binary assembly, one line per kernel); none of it has run on a
-// GPU. The matmul kernel is the second of each function (after the fill of
-// the f32 accumulator; f16/bf16 results add a truncation kernel).
+// GPU. The matmul kernel is the first of each function: its accumulators
+// start at zero in registers, so the zero fill of the f32 accumulator is no
+// kernel of its own (f16/bf16 results add a truncation kernel after it).
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s --check-prefix=ZERO
+// No kernel loads C into the accumulator fragments, and no fill kernel of
+// the accumulator remains (its zeros are registers).
+// ZERO-NOT: wmma.load.c
+// ZERO-NOT: linalg.fill
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: func.func @f16
-// CHECK: gpu.launch_func @f16_kernel_0::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
-// CHECK: gpu.binary @f16_kernel_0
+// CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// CHECK: gpu.binary @f16_kernel [
 // CHECK-SAME: .shared .align 16
-// C is loaded into the accumulator fragments, the first K tile copied to
-// shared memory with 16-byte vectors, then a barrier.
-// CHECK-SAME: wmma.load.c.sync.aligned.row.m16n16k16.f32
+// The first K tile copied to shared memory with 16-byte vectors, then a
+// barrier (the accumulators start at zero: no C load).
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: bar.sync
@@ -26,7 +31,7 @@
 // CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.f32
-// SM80: gpu.binary @f16_kernel_0
+// SM80: gpu.binary @f16_kernel [
 // SM80-SAME: .target sm_80
 // SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
@@ -38,8 +43,10 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 
 // f32 stays IEEE f32: FMAs, no tensor-core instruction (so no TF32).
 // CHECK-LABEL: func.func @f32
-// CHECK: gpu.launch_func @f32_kernel_0::@f32_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
-// CHECK: gpu.binary @f32_kernel_0
+// One kernel: the matmul (no fill before it, no epilogue after it).
+// CHECK: gpu.launch_func @f32_kernel::@f32_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @f32_kernel [
 // CHECK-SAME: .shared .align 16
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: st.shared.b32
@@ -53,7 +60,7 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 // CHECK-SAME: bar.sync
 // CHECK-NOT: {{mma|tf32}}
 // CHECK-SAME: st.global.v4.b32
-// SM80: gpu.binary @f32_kernel_0
+// SM80: gpu.binary @f32_kernel [
 // SM80-SAME: .target sm_80
 // SM80-SAME: fma.rn.f32
 func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -66,7 +73,7 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // bf16: no bf16 WMMA through the gpu dialect in MLIR 22; the SIMT kernel
 // widens the tiles to f32 in shared memory.
 // CHECK-LABEL: func.func @bf16
-// CHECK: gpu.binary @bf16_kernel_0
+// CHECK: gpu.binary @bf16_kernel [
 // CHECK-SAME: .shared .align 16
 // CHECK-SAME: st.shared
 // CHECK-SAME: bar.sync
@@ -84,8 +91,8 @@ func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<25
 // -----
 
 // Batched f16 (linalg.batch_matmul): 2x2 blocks of 64x64 per batch, the
-// batch as grid z, 4 warps per block. (The 3-D fill before it and the
-// truncation after it are kernels of their own.)
+// batch as grid z, 4 warps per block. (The truncation after it is a kernel
+// of its own.)
 // CHECK-LABEL: func.func @batched
 // CHECK: gpu.launch_func @[[MM:batched_kernel(_[0-9]+)?]]::@batched_kernel blocks in (%[[G:.+]], %[[G]], %[[Z:.+]]) threads in (%c128
 // CHECK: gpu.binary @[[MM]] 
@@ -105,13 +112,13 @@ func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor
 // weight transpose and the bias + relu (+ truncation) stay separate kernels
 // around the tensor-core matmul.
 // CHECK-LABEL: func.func @linear
-// CHECK-COUNT-4: gpu.launch_func
+// CHECK-COUNT-3: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.binary @linear_kernel_1
+// CHECK: gpu.binary @linear_kernel_0
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // CHECK-SAME: wmma.store.d.sync
-// CHECK: gpu.binary @linear_kernel_2
+// CHECK: gpu.binary @linear_kernel_1
 // CHECK-SAME: max.NaN.f32
 func.func @linear(%x: tensor<128x256xf16>, %w: tensor<128x256xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
   %wt = graph.transpose %w, [1, 0] : tensor<128x256xf16> -> tensor<256x128xf16>

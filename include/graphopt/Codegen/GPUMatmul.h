@@ -49,6 +49,10 @@ struct GPUContraction {
   /// Batch size; 0 when there is no batch dimension.
   int64_t batch = 0;
   int64_t m = 0, n = 0, k = 0;
+  /// The accumulators start at zero in registers instead of being loaded
+  /// from `acc` (set when `acc` was just filled with zeros: the kernel
+  /// writes every element, so the fill can go).
+  bool zeroInit = false;
 };
 
 /// Recognizes `op` (a linalg op on memrefs: matmul, batch_matmul, or a

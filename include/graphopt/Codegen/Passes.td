@@ -488,8 +488,12 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
 
     Contractions whose M, N or K the tiles do not divide (after halving the
     SIMT tile along M or N), or that do not fit the form above, are left to
-    the default lowering. Nothing here has run on a GPU yet: the kernels are
-    checked by FileCheck and ptxas only.
+    the default lowering. When the accumulator was filled with zeros just
+    before the contraction (the usual `linalg.fill` + `linalg.matmul`), the
+    kernel's accumulators start at zero in registers instead of being
+    loaded, and the fill (a kernel and a pass over C of its own) goes.
+    Nothing here has run on a GPU yet: the kernels are checked by FileCheck
+    and ptxas only.
 
     Example:
 
@@ -537,7 +541,8 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
-    Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">
+    Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
+    Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">
   ];
 }
 
