@@ -128,25 +128,28 @@ static inline const char *graphopt_aot_dtype_name_(int32_t dtype) {
   return dtype >= 0 && dtype <= 12 ? names[dtype] : "unknown";
 }
 
+static inline int graphopt_aot_vstatus_(int status, char *msg, size_t size,
+                                        const char *fmt, va_list args) {
+  if (msg && size)
+    vsnprintf(msg, size, fmt, args);
+  return status;
+}
+
 static inline int graphopt_aot_status_(int status, char *msg, size_t size,
                                        const char *fmt, ...) {
-  if (msg && size) {
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(msg, size, fmt, args);
-    va_end(args);
-  }
+  va_list args;
+  va_start(args, fmt);
+  graphopt_aot_vstatus_(status, msg, size, fmt, args);
+  va_end(args);
   return status;
 }
 
 static inline int graphopt_aot_error_(char *msg, size_t size, const char *fmt,
                                       ...) {
-  if (msg && size) {
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(msg, size, fmt, args);
-    va_end(args);
-  }
+  va_list args;
+  va_start(args, fmt);
+  graphopt_aot_vstatus_(GRAPHOPT_AOT_BAD_INPUT, msg, size, fmt, args);
+  va_end(args);
   return GRAPHOPT_AOT_BAD_INPUT;
 }
 

@@ -16,7 +16,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdlib>
 
 #include <cstring>
 
@@ -169,4 +173,39 @@ llvm::Expected<AOTWeights> mlir::graphopt::runtime::externalizeWeights(
       b, loc, ptrType, LLVM::AddressOfOp::create(b, loc, baseSlot), 8);
   LLVM::ReturnOp::create(b, loc, current);
   return info;
+}
+
+llvm::Error mlir::graphopt::runtime::linkSharedLibrary(llvm::StringRef object,
+                                                       llvm::StringRef output,
+                                                       bool openmp) {
+  const char *cc = std::getenv("CC");
+  std::string driver = cc && *cc ? cc : "cc";
+  auto found = llvm::sys::findProgramByName(driver);
+  if (!found)
+    return llvm::createStringError(
+        "no C compiler driver '%s' to link %s into a shared library (set CC, "
+        "or link the object yourself: cc -shared %s -o %s -lm)",
+        driver.c_str(), output.str().c_str(), object.str().c_str(),
+        output.str().c_str());
+  std::vector<std::string> args = {*found, "-shared",    object.str(),
+                                   "-o",   output.str(), "-lm"};
+  if (openmp) {
+    llvm::StringRef omp = GRAPHOPT_LIBOMP;
+    if (omp.empty())
+      return llvm::createStringError(
+          "the object runs on several threads but LLVM's OpenMP runtime was "
+          "not found when graphopt was built");
+    args.push_back(omp.str());
+    args.push_back(("-Wl,-rpath," + llvm::sys::path::parent_path(omp)).str());
+  }
+  llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*found, refs, /*Env=*/std::nullopt, {},
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &message);
+  if (rc != 0)
+    return llvm::createStringError(
+        "linking %s failed (%s exited with %d%s%s)", output.str().c_str(),
+        found->c_str(), rc, message.empty() ? "" : ": ", message.c_str());
+  return llvm::Error::success();
 }

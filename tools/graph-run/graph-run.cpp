@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/InitAll.h"
+#include "graphopt/Runtime/AOTHeader.h"
 #include "graphopt/Runtime/HostTensor.h"
 #include "graphopt/Runtime/Runner.h"
 
@@ -18,6 +19,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -182,6 +184,12 @@ static cl::opt<std::string> emitWeights(
              "KiB or more) to this file instead of the object; the header's "
              "context maps and checks it at creation; see docs/AOT.md"),
     cl::init(""), cl::cat(category));
+static cl::opt<std::string> emitShared(
+    "emit-shared",
+    cl::desc("Ahead-of-time (CPU): also link the object into this shared "
+             "library with the system's C compiler driver (cc, or $CC); "
+             "without --emit-object the object is a temporary file"),
+    cl::init(""), cl::cat(category));
 static cl::opt<bool> compileOnly(
     "compile-only",
     cl::desc("Compile (and write --emit-object) without running: no GPU "
@@ -199,6 +207,20 @@ static llvm::Expected<HostTensor> loadTensor(StringRef spec) {
   if (spec.starts_with("@"))
     return readNpy(spec.drop_front());
   return parseTensorLiteral(spec);
+}
+
+/// --emit-shared: links the object just written. Objects compiled for
+/// several threads call LLVM's OpenMP runtime.
+static llvm::Error linkShared(const RunnerOptions &options) {
+  if (emitShared.empty())
+    return llvm::Error::success();
+  bool openmp = false;
+  llvm::SmallVector<StringRef> words;
+  StringRef(options.pipeline).split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef option : words)
+    if (option.consume_front("threads="))
+      openmp = option != "1";
+  return linkSharedLibrary(options.objectFile, emitShared, openmp);
 }
 
 int main(int argc, char **argv) {
@@ -288,19 +310,34 @@ int main(int argc, char **argv) {
                 llvm::Twine(cudaDevice.getValue()));
   options.cudaDevice = cudaDevice;
   options.objectFile = emitObject;
-  if (!emitHeader.empty() && emitObject.empty())
+  // --emit-shared links an object: the given one, or a temporary one.
+  std::optional<llvm::FileRemover> temporaryObject;
+  if (!emitShared.empty()) {
+    if (target != "cpu")
+      return fail("--emit-shared links a CPU object: for --target=cuda link "
+                  "the object with -lGraphOptCUDARuntime (docs/AOT.md)");
+    if (emitObject.empty()) {
+      llvm::SmallString<128> path;
+      if (std::error_code ec =
+              llvm::sys::fs::createTemporaryFile("graphopt", "o", path))
+        return fail("cannot create a temporary object file: " + ec.message());
+      options.objectFile = path.str().str();
+      temporaryObject.emplace(path);
+    }
+  }
+  if (!emitHeader.empty() && emitObject.empty() && emitShared.empty())
     return fail("--emit-header describes an object: give --emit-object too");
   options.headerFile = emitHeader;
   // An object for no named CPU runs on any x86-64 (SSE2): say so, since
   // the kernels are blocked for wider vectors (ResNet-18: ~3x slower than
   // for the host).
-  if (!emitObject.empty() && target == "cpu" &&
+  if (!options.objectFile.empty() && target == "cpu" &&
       StringRef(pipelineOptions).find("target-cpu=") == StringRef::npos)
     llvm::errs() << "graph-run: note: the object is compiled for a generic "
                     "x86-64 CPU (SSE2, runs anywhere); for this machine's "
                     "vector units give --pipeline-options=target-cpu=host "
                     "(or x86-64-v3, x86-64-v4, znver4, ...)\n";
-  if (!emitWeights.empty() && emitObject.empty())
+  if (!emitWeights.empty() && options.objectFile.empty())
     return fail("--emit-weights holds an object's weights: give --emit-object "
                 "too");
   options.weightsFile = emitWeights;
@@ -338,8 +375,12 @@ int main(int argc, char **argv) {
     auto runner = Runner::compile(*module, options);
     if (!runner)
       return fail(llvm::toString(runner.takeError()));
+    if (llvm::Error e = linkShared(options))
+      return fail(llvm::toString(std::move(e)));
     if (!emitObject.empty())
       llvm::outs() << "wrote " << emitObject << "\n";
+    if (!emitShared.empty())
+      llvm::outs() << "wrote " << emitShared << "\n";
     if (!emitHeader.empty())
       llvm::outs() << "wrote " << emitHeader << "\n";
     if (!emitWeights.empty())
@@ -416,6 +457,9 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(e)));
 
   auto runner = Runner::compile(*module, options);
+  if (runner)
+    if (llvm::Error e = linkShared(options))
+      return fail(llvm::toString(std::move(e)));
   if (!runner)
     return fail(llvm::toString(runner.takeError()));
 

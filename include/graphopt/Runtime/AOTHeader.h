@@ -59,6 +59,13 @@ llvm::Expected<AOTWeights> externalizeWeights(mlir::ModuleOp module,
                                               llvm::StringRef entry,
                                               llvm::StringRef path);
 
+/// Links the CPU object at `object` into the shared library `output` with
+/// the system's C compiler driver (`cc`, or $CC): `cc -shared object -o
+/// output -lm`, plus LLVM's OpenMP runtime (by path, with its directory as
+/// the run path) when the object was compiled for several threads.
+llvm::Error linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
+                              bool openmp);
+
 /// The header's text for `sig`, compiled for CUDA (inputs and results are
 /// device buffers) or the CPU. Fails when the entry's name is not a C
 /// identifier or a type has no C element type. `weights`: the object's
