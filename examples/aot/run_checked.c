@@ -68,6 +68,10 @@ int main(void) {
   graphopt_batch_in0 negative = {x, x, 0, {-2, 3}, {3, 1}};
   call("negative", &negative, &in1);
 
+  /* Sizes whose product does not fit an int64_t (and no buffer behind). */
+  graphopt_batch_in0 huge = {NULL, NULL, 0, {INT64_MAX / 2, 3}, {3, 1}};
+  call("huge", &huge, &in1);
+
   call("null input", &in0, NULL);
   return 0;
 }

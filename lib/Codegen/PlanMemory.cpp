@@ -71,10 +71,13 @@ std::optional<int64_t> plannableBytes(MemRefType type) {
       type.getMemorySpace())
     return std::nullopt;
   Type elem = type.getElementType();
-  if (!isa<FloatType, IntegerType>(elem) ||
-      elem.getIntOrFloatBitWidth() % 8 != 0)
+  // Whole bytes, a power of two of them (LLVM stores an i24 in 4 bytes, an
+  // f80 in 16).
+  unsigned bits =
+      isa<FloatType, IntegerType>(elem) ? elem.getIntOrFloatBitWidth() : 0;
+  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
     return std::nullopt;
-  return type.getNumElements() * int64_t(elem.getIntOrFloatBitWidth() / 8);
+  return type.getNumElements() * int64_t(bits / 8);
 }
 
 /// Offsets for `buffers`, largest first, each at the lowest aligned offset

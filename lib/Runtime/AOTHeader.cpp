@@ -160,6 +160,7 @@ static inline int graphopt_aot_check_input_(
     int64_t offset, int64_t rank, const int64_t *sizes,
     const int64_t *strides, const int64_t *want, char *msg, size_t size) {
   int64_t d, elements = 1, expect = 1;
+  int empty = 0;
   for (d = 0; d < rank; ++d) {
     if (sizes[d] < 0)
       return graphopt_aot_error_(msg, size,
@@ -173,10 +174,20 @@ static inline int graphopt_aot_check_input_(
                                  "expected %lld (%s)",
                                  index, entry, (long long)d,
                                  (long long)sizes[d], (long long)want[d], type);
-    elements *= sizes[d];
+    if (sizes[d] == 0)
+      empty = 1;
+    else if (elements > INT64_MAX / sizes[d])
+      elements = -1; /* more elements than an int64_t counts */
+    else if (elements > 0)
+      elements *= sizes[d];
   }
-  if (elements == 0)
+  if (empty)
     return GRAPHOPT_AOT_OK;
+  if (elements < 0)
+    return graphopt_aot_error_(msg, size,
+                               "input %d of @%s: its sizes multiply to more "
+                               "than 2^63 - 1 elements (%s)",
+                               index, entry, type);
   if (!aligned)
     return graphopt_aot_error_(msg, size,
                                "input %d of @%s: the buffer (aligned) is "
