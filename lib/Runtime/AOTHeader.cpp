@@ -244,6 +244,21 @@ static inline uint64_t graphopt_aot_checksum_(const unsigned char *data,
   return h;
 }
 
+/* Gives back what graphopt_aot_map_weights_ took for a file it refuses: the
+   mapping, or where there is no mmap the buffer it read the file into. */
+static inline void graphopt_aot_unmap_weights_(unsigned char *base,
+                                              long long file_size,
+                                              void *buffer) {
+#if defined(__unix__) || defined(__APPLE__)
+  (void)buffer;
+  munmap(base, (size_t)file_size);
+#else
+  (void)base;
+  (void)file_size;
+  free(buffer);
+#endif
+}
+
 /* Maps the weights file at `path` read-only (reads it where there is no
    mmap) and checks its size, header and checksum against the object's;
    `*data` is its data, kept until the process exits. */
@@ -254,6 +269,7 @@ static inline int graphopt_aot_map_weights_(const char *entry,
                                             const void **data, char *msg,
                                             size_t size) {
   unsigned char *base = NULL;
+  void *buffer = NULL; /* without mmap: the file's copy */
   uint64_t fields[3], sum;
   long long file_size;
   if (!path)
@@ -317,6 +333,7 @@ static inline int graphopt_aot_map_weights_(const char *entry,
       return graphopt_aot_status_(GRAPHOPT_AOT_NO_MEMORY, msg, size,
                                   "out of memory reading %s", path);
     }
+    buffer = raw;
     base = raw + (64 - (uintptr_t)raw % 64) % 64;
     if (fread(base, 1, (size_t)file_size, f) != (size_t)file_size) {
       fclose(f);
@@ -330,9 +347,7 @@ static inline int graphopt_aot_map_weights_(const char *entry,
   memcpy(fields, base + 8, sizeof fields);
   if (memcmp(base, "GOWGHT01", 8) != 0 || fields[0] != want_bytes ||
       fields[1] != want_checksum) {
-#if defined(__unix__) || defined(__APPLE__)
-    munmap(base, (size_t)file_size);
-#endif
+    graphopt_aot_unmap_weights_(base, file_size, buffer);
     return graphopt_aot_status_(
         GRAPHOPT_AOT_BAD_WEIGHTS, msg, size,
         "%s is not the weights file of this object of @%s (its header "
@@ -341,9 +356,7 @@ static inline int graphopt_aot_map_weights_(const char *entry,
   }
   sum = graphopt_aot_checksum_(base + 64, want_bytes);
   if (sum != want_checksum) {
-#if defined(__unix__) || defined(__APPLE__)
-    munmap(base, (size_t)file_size);
-#endif
+    graphopt_aot_unmap_weights_(base, file_size, buffer);
     return graphopt_aot_status_(
         GRAPHOPT_AOT_BAD_WEIGHTS, msg, size,
         "the weights file %s is corrupt: the checksum of its data is "
