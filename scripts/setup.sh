@@ -16,6 +16,9 @@ DEB_PACKAGES=(
   cmake ninja-build
   # LLVM's OpenMP runtime: multi-threaded generated CPU code calls it.
   "libomp-${LLVM_VERSION}-dev"
+  # The linker of the self-contained library in the Python wheel
+  # (scripts/build-wheel.sh; GNU ld takes minutes over MLIR's archives).
+  lld
   # LLVMConfig.cmake looks for ZLIB (LLVM_ENABLE_ZLIB=1); not a dependency
   # of the LLVM packages, so a bare machine may lack it.
   zlib1g-dev
@@ -86,6 +89,14 @@ if ! "$PYTHON" -c "import onnx, onnxruntime, onnxscript" 2>/dev/null; then
   log "installing Python modules ${ONNX_PIP[*]} for $PYTHON"
   "$PYTHON" -m pip install -q "${ONNX_PIP[@]}" 2>/dev/null \
     || log "cannot pip install ${ONNX_PIP[*]}: the ONNX tests will be skipped"
+fi
+
+# What builds and checks the self-contained wheel (scripts/build-wheel.sh,
+# test/Python/wheel.test): optional, without them that test is unsupported.
+if ! "$PYTHON" -c "import auditwheel, wheel" 2>/dev/null; then
+  log "installing Python modules auditwheel wheel for $PYTHON"
+  "$PYTHON" -m pip install -q auditwheel wheel 2>/dev/null \
+    || log "cannot pip install auditwheel wheel: the wheel test will be skipped"
 fi
 
 [[ "${1:-}" == "--no-build" ]] && exit 0

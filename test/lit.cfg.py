@@ -34,10 +34,16 @@ config.substitutions.append(
                                            "reference.py"))))
 config.substitutions.append(("%python", config.python_executable))
 # The Python package in-tree (python/), using this build's libGraphOpt.so.
+# `lit --param graphopt_library=PATH` runs the Python tests against another
+# build of the library (scripts/build-wheel.sh --test: the wheel's
+# self-contained one).
+_library = lit_config.params.get("graphopt_library")
 config.substitutions.append(
-    ("%graphopt_python", "env PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s" % (
+    ("%graphopt_python", "env PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s%s" % (
         os.path.join(config.graphopt_src_root, "python"),
-        config.graphopt_obj_root, config.python_executable)))
+        config.graphopt_obj_root,
+        "GRAPHOPT_LIBRARY=%s " % _library if _library else "",
+        config.python_executable)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"])
@@ -83,6 +89,19 @@ try:
         config.available_features.add("python-pip")
 except Exception:
     pass
+
+# The self-contained wheel (scripts/build-wheel.sh, test/Python/wheel.test):
+# lld links it from MLIR's static archives; auditwheel and wheel tag it.
+_static_mlir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib",
+                            "libMLIRIR.a")
+if shutil.which("ld.lld") and os.path.exists(_static_mlir):
+    try:
+        if subprocess.run([config.python_executable, "-c",
+                           "import auditwheel, wheel"],
+                          capture_output=True, timeout=60).returncode == 0:
+            config.available_features.add("wheel-tools")
+    except Exception:
+        pass
 
 # The CUDA runtime library (libGraphOptCUDARuntime.so) is built when the
 # CUDA toolkit was found: graph-run --target=cuda can compile (and, with a

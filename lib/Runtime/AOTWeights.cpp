@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Runtime/AOTHeader.h"
+#include "graphopt/Runtime/Runner.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -190,7 +191,7 @@ llvm::Error mlir::graphopt::runtime::linkSharedLibrary(llvm::StringRef object,
   std::vector<std::string> args = {*found, "-shared",    object.str(),
                                    "-o",   output.str(), "-lm"};
   if (openmp) {
-    llvm::StringRef omp = GRAPHOPT_LIBOMP;
+    llvm::StringRef omp = findOpenMPRuntimeLibrary();
     if (omp.empty())
       return llvm::createStringError(
           "the object runs on several threads but LLVM's OpenMP runtime was "

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <csetjmp>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -120,4 +121,71 @@ size_t mlir::graphopt::runtime::allocatorCachedBytes() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.cachedBytes;
+}
+
+namespace {
+/// MLIR's unranked memref: the rank and a pointer to the ranked descriptor
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+struct RankedView {
+  char *data;
+  const int64_t *sizes;
+  const int64_t *strides;
+};
+RankedView view(const UnrankedDescriptor &m, int64_t elementSize) {
+  auto *fields = static_cast<char *>(m.descriptor);
+  char *aligned = *reinterpret_cast<char **>(fields + sizeof(void *));
+  auto *ints = reinterpret_cast<const int64_t *>(fields + 2 * sizeof(void *));
+  return {aligned + ints[0] * elementSize, ints + 1, ints + 1 + m.rank};
+}
+} // namespace
+
+extern "C" void graphopt_memref_copy(int64_t elementSize, void *srcArg,
+                                     void *dstArg) {
+  const auto &srcM = *static_cast<const UnrankedDescriptor *>(srcArg);
+  const auto &dstM = *static_cast<const UnrankedDescriptor *>(dstArg);
+  int64_t rank = srcM.rank;
+  RankedView src = view(srcM, elementSize), dst = view(dstM, elementSize);
+  int64_t total = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    total *= src.sizes[d];
+  if (total == 0)
+    return;
+  if (rank == 0) {
+    std::memcpy(dst.data, src.data, static_cast<size_t>(elementSize));
+    return;
+  }
+  // An odometer over the outer dims; the innermost dim is one memcpy when
+  // both sides are contiguous in it, else element by element.
+  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+  int64_t inner = src.sizes[rank - 1];
+  bool contiguous = src.strides[rank - 1] == 1 && dst.strides[rank - 1] == 1;
+  for (;;) {
+    int64_t srcOffset = 0, dstOffset = 0;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      srcOffset += index[d] * src.strides[d];
+      dstOffset += index[d] * dst.strides[d];
+    }
+    char *s = src.data + srcOffset * elementSize;
+    char *t = dst.data + dstOffset * elementSize;
+    if (contiguous) {
+      std::memmove(t, s, static_cast<size_t>(inner * elementSize));
+    } else {
+      for (int64_t i = 0; i < inner; ++i)
+        std::memcpy(t + i * dst.strides[rank - 1] * elementSize,
+                    s + i * src.strides[rank - 1] * elementSize,
+                    static_cast<size_t>(elementSize));
+    }
+    int64_t d = rank - 2;
+    for (; d >= 0; --d) {
+      if (++index[d] < src.sizes[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
 }

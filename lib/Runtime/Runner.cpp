@@ -59,6 +59,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <functional>
 #include <map>
 #include <sched.h>
@@ -478,15 +479,34 @@ externalizeConstants(
   return externals;
 }
 
+const std::string &mlir::graphopt::runtime::findOpenMPRuntimeLibrary() {
+  static const std::string path = [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&findOpenMPRuntimeLibrary), &info) &&
+        info.dli_fname) {
+      llvm::SmallString<256> next(info.dli_fname);
+      llvm::sys::path::remove_filename(next);
+      llvm::sys::path::append(next, "libomp.so.5");
+      if (llvm::sys::fs::exists(next))
+        return next.str().str();
+    }
+    llvm::StringRef built = GRAPHOPT_LIBOMP;
+    if (!built.empty() && llvm::sys::fs::exists(built))
+      return built.str();
+    return std::string();
+  }();
+  return path;
+}
+
 /// Step 5a (JIT only): the shared libraries the compiled code calls into,
 /// by absolute path (the JIT resolves library symbols only for those).
 static llvm::Expected<llvm::SmallVector<std::string>>
 jitLibraries(const RunnerOptions &options,
              const graphopt::CompilePipelineOptions &compile,
              StringRef cudaRuntime) {
-  // memref.copy of non-contiguous views calls memrefCopy from MLIR's C
-  // runner utilities.
-  llvm::SmallVector<std::string> libs = {GRAPHOPT_MLIR_C_RUNNER_UTILS};
+  // (memrefCopy, which memref.copy of non-contiguous views may call, is
+  // graphopt's own: runtimeSymbols.)
+  llvm::SmallVector<std::string> libs;
   for (const std::string &lib : options.sharedLibs) {
     if (!llvm::sys::fs::exists(lib))
       return llvm::createStringError("shared library '%s' does not exist",
@@ -504,7 +524,7 @@ jitLibraries(const RunnerOptions &options,
   }
   // Parallel loops call the OpenMP runtime (__kmpc_*).
   if (compile.threads > 1)
-    libs.push_back(GRAPHOPT_LIBOMP);
+    libs.push_back(findOpenMPRuntimeLibrary());
   // CUDA: the mgpu* functions the host code calls.
   if (!cudaRuntime.empty())
     libs.push_back(cudaRuntime.str());
@@ -529,6 +549,7 @@ runtimeSymbols(llvm::orc::MangleAndInterner &interner,
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
   add("_mlir_memref_to_llvm_free",
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  add("memrefCopy", reinterpret_cast<void *>(&graphopt_memref_copy));
   for (const ExternalConstant &c : constants)
     add(c.name, c.data);
   return map;
@@ -938,11 +959,12 @@ static llvm::Error chooseThreads(graphopt::CompilePipelineOptions &compile,
                                  const RunnerOptions &options) {
   bool cpuJIT = compile.target == "cpu" && options.objectFile.empty();
   if (!compile.threads.hasValue())
-    compile.threads = cpuJIT && *GRAPHOPT_LIBOMP ? availableCores() : 1;
+    compile.threads =
+        cpuJIT && !findOpenMPRuntimeLibrary().empty() ? availableCores() : 1;
   if (compile.threads < 1)
     return llvm::createStringError("threads=%lld: give 1 or more",
                                    (long long)compile.threads);
-  if (compile.threads > 1 && !*GRAPHOPT_LIBOMP)
+  if (compile.threads > 1 && findOpenMPRuntimeLibrary().empty())
     return llvm::createStringError(
         "threads=%lld needs LLVM's OpenMP runtime, which this build of "
         "graphopt did not find (install libomp-22-dev and rebuild)",

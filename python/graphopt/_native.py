@@ -294,17 +294,16 @@ def _spec(t: _CTensor) -> TensorSpec:
 # --------------------------------------------------------------------------
 
 # The library is loaded RTLD_LOCAL, which is all that parsing and passes
-# need. Compiling (the JIT) is different:
-# - compiled code calls the runtime's allocation functions
-#   (_mlir_memref_to_llvm_alloc/free, in libGraphOpt.so), which the JIT looks
-#   up in the process's global symbols: the library is promoted to
-#   RTLD_GLOBAL;
-# - the JIT loads libmlir_c_runner_utils.so, which links libMLIR/libLLVM 22,
-#   with RTLD_GLOBAL anyway.
-# Either way LLVM 22's symbols become global, and a library that bundles its
-# own LLVM with exported symbols crashes when loaded after that: triton,
+# need, and promoted to RTLD_GLOBAL before the first compile, so that symbols
+# of the process stay visible to code a user links in (--shared-lib kernels).
+# (Compiled code gets the runtime's functions -- allocation, memrefCopy --
+# from the JIT directly, and no MLIR runtime library is loaded any more.)
+# With the development build, whose libGraphOpt.so exports LLVM 22's symbols
+# through libLLVM.so, they then become global, and a library that bundles
+# its own LLVM with exported symbols crashes when loaded after that: triton,
 # which torch imports lazily (torch.compile, torchvision.ops). Such libraries
 # are imported before the first compile, so that they bind to their own LLVM.
+# The wheel's self-contained library exports only its C API.
 _BUNDLE_OWN_LLVM = ("triton",)
 _runtime_lock = threading.Lock()
 _runtime_ready = False

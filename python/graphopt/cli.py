@@ -283,6 +283,95 @@ def cmd_run(args) -> int:
     return status
 
 
+def _random_input(spec, rng):
+    """A random array for a program input: normal floats, small integers."""
+    import numpy as np
+    if spec.dtype is None or None in spec.shape:
+        raise CLIError(f"input {spec.type_str} has dynamic dims or an "
+                       "unsupported type: give it with --input FILE.npy")
+    dtype = np.dtype(spec.dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, spec.shape).astype(np.bool_)
+    if dtype.kind in "iu":
+        low = 0 if dtype.kind == "u" else -3
+        return rng.integers(low, 4, spec.shape).astype(dtype)
+    return rng.standard_normal(spec.shape).astype(dtype)
+
+
+def cmd_run_mlir(args) -> int:
+    """graph-run's main use, over the C API: compile an MLIR file's entry,
+    run it on given or random inputs, check against expected outputs."""
+    import numpy as np
+    from ._native import Program
+    def load(path):
+        try:
+            return np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise CLIError(f"cannot read {path} as a .npy file: {e}")
+    try:
+        text = Path(args.input).read_text()
+    except OSError as e:
+        raise CLIError(f"cannot read {args.input}: {e.strerror or e}")
+    options = {}
+    if args.opt_level is not None:
+        options["opt_level"] = args.opt_level
+    if args.threads is not None:
+        options["threads"] = args.threads
+    program = Program(text, args.entry, optimize=not args.no_optimize,
+                      timing=args.timing, **options)
+    if len(args.arg) > len(program.inputs):
+        raise CLIError(f"{len(args.arg)} --arg files for @{args.entry}, which "
+                       f"takes {len(program.inputs)} inputs")
+    rng = np.random.default_rng(args.seed)
+    inputs = []
+    for i, spec in enumerate(program.inputs):
+        if i < len(args.arg):
+            inputs.append(load(args.arg[i]))
+        else:
+            inputs.append(_random_input(spec, rng))
+    results = program.run(inputs)
+    print(f"compiled @{args.entry}: lower {program.lower_seconds:.3f} s, "
+          f"codegen {program.codegen_seconds:.3f} s")
+    if len(args.expected_output) > len(results):
+        raise CLIError(f"{len(args.expected_output)} --expected-output files, "
+                       f"but @{args.entry} returns {len(results)} results")
+    status = 0
+    for i, r in enumerate(results):
+        line = f"result {i}: {r.dtype}{list(r.shape)}"
+        if i < len(args.expected_output):
+            want = load(args.expected_output[i])
+            if want.dtype != r.dtype or want.shape != r.shape:
+                line += (f": expected {want.dtype}{list(want.shape)} "
+                         "(element type or shape differ)")
+                status = 1
+            else:
+                ok = np.allclose(r, want, rtol=args.rtol, atol=args.atol,
+                                 equal_nan=True)
+                diff = float(np.max(np.abs(r.astype(np.float64) -
+                                           want.astype(np.float64)))) if r.size else 0.0
+                line += (f", max |got - expected| = {diff:.3g} "
+                         f"({'within' if ok else 'NOT within'} rtol "
+                         f"{args.rtol:g}, atol {args.atol:g})")
+                status = status or (0 if ok else 1)
+        print(line)
+        if args.save:
+            out = f"{args.save}{i}.npy"
+            np.save(out, r)
+            print(f"  written to {out}")
+    if args.benchmark:
+        for _ in range(min(3, args.benchmark)):
+            program.run(inputs)
+        times = []
+        for _ in range(args.benchmark):
+            t = time.perf_counter()
+            program.run(inputs)
+            times.append(time.perf_counter() - t)
+        times.sort()
+        print(f"benchmark: median {times[len(times) // 2] * 1e3:.3f} ms, "
+              f"min {times[0] * 1e3:.3f} ms ({args.benchmark} runs)")
+    return status
+
+
 def cmd_version(args) -> int:
     from . import __version__, LIBRARY_PATH, native_version
     print(f"graphopt {__version__} (libGraphOpt {native_version()}, "
@@ -293,6 +382,16 @@ def cmd_version(args) -> int:
 # --------------------------------------------------------------------------
 # Argument parsing
 # --------------------------------------------------------------------------
+
+def _nonnegative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text}: give a value >= 0")
+    return value
+
 
 def _model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", metavar="MODEL",
@@ -380,6 +479,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--benchmark", type=int, default=0, metavar="N",
                    help="time N runs and print median and min")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("run-mlir", help="compile and run a function of an "
+                                        "MLIR file (graph-run's main use)",
+                       description="JIT-compile a function of an MLIR file "
+                                   "(graph dialect), run it on .npy inputs "
+                                   "or random ones, print its results and "
+                                   "compare them with expected .npy files. "
+                                   "Exit status 1 on a mismatch.")
+    p.add_argument("input", metavar="FILE", help="the MLIR file")
+    p.add_argument("--entry", default="main",
+                   help="the function to run (default: main)")
+    p.add_argument("--arg", action="append", default=[], metavar="FILE.npy",
+                   help="an input, in order (repeat); inputs not given are "
+                        "random (normal floats, integers in [-3, 3])")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the random inputs (default 0)")
+    p.add_argument("--expected-output", action="append", default=[],
+                   metavar="FILE.npy",
+                   help="the expected value of a result, in order (repeat)")
+    p.add_argument("--rtol", type=_nonnegative_float, default=1e-5,
+                   help="relative tolerance of the comparison (default 1e-5)")
+    p.add_argument("--atol", type=_nonnegative_float, default=1e-6,
+                   help="absolute tolerance of the comparison (default 1e-6)")
+    p.add_argument("--save", metavar="PREFIX",
+                   help="write result i to PREFIX<i>.npy")
+    p.add_argument("--no-optimize", action="store_true",
+                   help="skip graph-level optimization")
+    p.add_argument("--opt-level", type=int, choices=range(4), metavar="N",
+                   help="LLVM optimization level 0..3")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="threads of the generated code (default: the cores "
+                        "this process may use)")
+    p.add_argument("--timing", action="store_true",
+                   help="print per-pass and per-phase compile times")
+    p.add_argument("--benchmark", type=int, default=0, metavar="N",
+                   help="time N runs and print median and min")
+    p.set_defaults(func=cmd_run_mlir)
 
     p = sub.add_parser("version", help="print the package and library "
                                        "versions")

@@ -23,6 +23,15 @@ extern "C" {
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
+
+/// A strided copy between two memrefs of any rank, element by element:
+/// what `memref.copy` of non-contiguous buffers lowers to
+/// (finalize-memref-to-llvm calls `memrefCopy(elementSize, src, dst)` with
+/// two unranked descriptors). graphopt's CPU pipeline expands such copies
+/// into loops (graph-cpu-expand-copies), so compiled code rarely calls it;
+/// the JIT resolves the name to this function, so that no MLIR runtime
+/// library (libmlir_c_runner_utils.so, which loads libMLIR) is needed.
+void graphopt_memref_copy(int64_t elementSize, void *src, void *dst);
 }
 
 namespace mlir::graphopt::runtime {

@@ -227,6 +227,12 @@ private:
 /// CUDA toolkit.
 llvm::Expected<std::string> findCUDARuntimeLibrary();
 
+/// The path of LLVM's OpenMP runtime (libomp.so.5), which multi-threaded
+/// CPU code calls: the copy next to libGraphOpt.so (the Python wheel bundles
+/// one), else the one found when graphopt was built; empty when there is
+/// neither (compiled code then runs on one thread).
+const std::string &findOpenMPRuntimeLibrary();
+
 /// Checks `inputs` against `sig` (count, dtype, rank, static dims, and the
 /// dynamic dims the program needs equal); the error names the input, the
 /// dim and both values.
