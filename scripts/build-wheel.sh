@@ -45,7 +45,10 @@ fi
 "$PYTHON" -c "import wheel" 2>/dev/null || "$PYTHON" -m pip install -q wheel
 
 log "linking the self-contained library"
-cmake -DGRAPHOPT_STANDALONE_LIBRARY=ON "$BUILD_DIR" >/dev/null
+# scripts/setup.sh configures with the option on (the target is not part of
+# `all`); an older build directory is reconfigured once.
+grep -q "^GRAPHOPT_STANDALONE_LIBRARY:BOOL=ON" "$BUILD_DIR/CMakeCache.txt" ||
+  cmake -DGRAPHOPT_STANDALONE_LIBRARY=ON "$BUILD_DIR" >/dev/null
 targets=(GraphOptStandalone)
 grep -q "^build lib/libGraphOptCUDARuntime.so" "$BUILD_DIR/build.ninja" 2>/dev/null &&
   targets+=(GraphOptCUDARuntime GraphOptCUDAEmulator)

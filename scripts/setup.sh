@@ -107,6 +107,8 @@ LLVM_PREFIX="$(llvm-config-${LLVM_VERSION} --prefix)"
 # MLIR/LLVM themselves are not instrumented).
 SANITIZE=()
 [[ "${GRAPHOPT_SANITIZE:-0}" == 1 ]] && SANITIZE=(-DLLVM_USE_SANITIZER="Address;Undefined")
+# GRAPHOPT_STANDALONE_LIBRARY=ON only defines the wheel's library target
+# (not part of `all`; scripts/build-wheel.sh links it): the build is the same.
 if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
   log "configuring $BUILD_DIR"
   cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" "${SANITIZE[@]}" \
@@ -116,7 +118,8 @@ if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
     -DCMAKE_C_COMPILER="clang-${LLVM_VERSION}" \
     -DCMAKE_CXX_COMPILER="clang++-${LLVM_VERSION}" \
     -DPython3_EXECUTABLE="$PYTHON" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit"
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+    -DGRAPHOPT_STANDALONE_LIBRARY=ON
 fi
 log "building"
 start=$(date +%s)
