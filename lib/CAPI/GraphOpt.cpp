@@ -295,6 +295,8 @@ graphopt_program *graphopt_compile_with_constants(
       ok = !value.getAsInteger(10, ro.cudaDevice) && ro.cudaDevice >= 0;
     else if (key == "timing")
       ok = flag(ro.timing);
+    else if (key == "verify-each")
+      ok = flag(ro.verifyEach);
     else if (key == "object-file")
       ro.objectFile = value.str();
     else if (key == "header-file")

@@ -1100,11 +1100,20 @@ static llvm::Error lowerModule(ModuleOp module,
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming();
+  // The input was verified when parsed; the passes' output is verified once,
+  // at the end, unless every pass is (verifyEach).
+  pm.enableVerifier(options.verifyEach);
   pm.addPass(createSymbolDCEPass());
   buildCompilePipeline(pm, compile);
   if (failed(pm.run(module)))
     return llvm::createStringError(
         "lowering @%s for %s failed", options.entry.c_str(),
+        target.cuda ? ("CUDA (" + target.chip + ")").c_str() : "the CPU");
+  if (!options.verifyEach && failed(verify(module)))
+    return llvm::createStringError(
+        "lowering @%s for %s produced invalid IR (a graphopt bug; compile "
+        "with verify-each to find the pass)",
+        options.entry.c_str(),
         target.cuda ? ("CUDA (" + target.chip + ")").c_str() : "the CPU");
   return llvm::Error::success();
 }

@@ -374,7 +374,7 @@ def _flag(value) -> str:
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
                     timing=False, specialize=None, target="cpu",
                     compile_only=False, cuda_emulate=False,
-                    pipeline=None, cuda_device=None) -> str:
+                    pipeline=None, cuda_device=None, verify_each=False) -> str:
     """The C API's options string: the runner's options, then the compile
     pipeline's (``pipeline``: keyword arguments by Python name)."""
     if target not in ("cpu", "cuda"):
@@ -402,6 +402,8 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append(f"opt-level={int(opt_level)}")
     if timing:
         items.append("timing=1")
+    if verify_each:
+        items.append("verify-each=1")
     if compile_only:
         items.append("compile-only=1")
     if cuda_emulate:
@@ -459,7 +461,9 @@ class Program:
     Options (the C API's ``options`` string): ``optimize`` (graph-level
     optimization), ``vectorize``, ``fuse`` (operator fusion, the pipeline's
     ``fuse_elementwise``), ``opt_level`` (LLVM 0..3), ``timing`` (print
-    per-pass and per-phase times to stderr), ``specialize`` (a list of
+    per-pass and per-phase times to stderr), ``verify_each`` (run MLIR's
+    verifier after every pass, a debugging aid; by default the compiled
+    module is verified once, at the end), ``specialize`` (a list of
     argument shapes to fix before compiling; dynamic dims of the module
     become these constants), and every option of the compile pipeline by
     name (:func:`pipeline_options` lists them: ``vector_width=8``,
@@ -482,6 +486,7 @@ class Program:
                  target: str = "cpu", compile_only: bool = False,
                  cuda_emulate: bool = False,
                  cuda_device: Optional[int] = None,
+                 verify_each: bool = False,
                  constants: Optional[Mapping[str, np.ndarray]] = None,
                  **pipeline_options):
         self._handle = None
@@ -491,7 +496,8 @@ class Program:
         self.options = _format_options(optimize, vectorize, fuse, opt_level,
                                        timing, specialize, target,
                                        compile_only, cuda_emulate,
-                                       pipeline_options, cuda_device)
+                                       pipeline_options, cuda_device,
+                                       verify_each)
         _ensure_runtime()
         err = ctypes.c_void_p()
         # Constant data is read during the call only (the compiler copies it).

@@ -37,6 +37,8 @@ COMPILE_OPTIONS = {
     "cuda_emulate": "with target='cuda', a testing aid: run the CUDA "
                     "pipeline's generic kernels as loops on the CPU "
                     "(docs/CUDA.md)",
+    "verify_each": "verify the IR after every pass of the compile pipeline "
+                   "(a debugging aid; default: once, at the end)",
     "cuda_device": "with target='cuda', the GPU to run on (its ordinal; "
                    "default GRAPHOPT_CUDA_DEVICE, else 0; one device per "
                    "process)",
@@ -484,6 +486,7 @@ class CompiledModule:
             compile_only=bool(self.options.get("compile_only")),
             cuda_emulate=bool(self.options.get("cuda_emulate")),
             cuda_device=self.options.get("cuda_device"),
+            verify_each=bool(self.options.get("verify_each")),
             constants=constants.raw,
             **{k: v for k, v in self.options.items()
                if k not in COMPILE_OPTIONS})
@@ -602,7 +605,8 @@ def compile(model_or_fn, example_args, target: str = "cpu", *,
             weights).
         timing: print per-pass and per-phase compile times to stderr.
         **options: ``vectorize``, ``fuse``, ``opt_level``, ``entry``,
-            ``compile_only``, ``cuda_emulate``, ``cuda_device`` (see ``COMPILE_OPTIONS``),
+            ``compile_only``, ``cuda_emulate``, ``cuda_device``, ``verify_each``
+            (see ``COMPILE_OPTIONS``),
             and every option of the compile pipeline by name
             (:func:`graphopt.pipeline_options` lists them, e.g.
             ``vector_width=8``, ``flash_attention=False``,

@@ -71,6 +71,12 @@ static cl::opt<unsigned> warmup("warmup",
 static cl::opt<bool> timing("timing",
                             cl::desc("Print per-pass and compile-phase times"),
                             cl::init(false), cl::cat(category));
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass of the compile pipeline (a "
+             "debugging aid for pass authors; slower: by default it is "
+             "verified once, after the pipeline)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> optimize("optimize",
                               cl::desc("Run graph-level optimization"),
                               cl::init(true), cl::cat(category));
@@ -346,6 +352,7 @@ int main(int argc, char **argv) {
     options.sharedLibs.push_back(lib);
   options.optLevel = optLevel;
   options.timing = timing;
+  options.verifyEach = verifyEach;
   options.dumpLLVMIR = dumpLLVMIR;
   if (compileOnly) {
     if (!expected.empty() || !outputs.empty() || benchmark > 0)
