@@ -82,6 +82,17 @@
 // RUN:   --expected-output=@%t/cumsum/expected3.npy \
 // RUN:   --rtol=1e-6 --atol=1e-6 | FileCheck %s --check-prefix=FOUR
 
+// cumprod, the same shapes (factors near 1 and a zero; integers in
+// [-9, 9], products exact). f32: rtol 1e-6 (a product of at most 8 factors
+// rounded at each step, against the float64 product).
+// RUN: %reference cumprod %t/cumprod
+// RUN: graph-run %s --entry=cumprod --quiet \
+// RUN:   --input=@%t/cumprod/x0.npy --input=@%t/cumprod/x1.npy \
+// RUN:   --input=@%t/cumprod/x2.npy --expected-output=@%t/cumprod/expected.npy \
+// RUN:   --expected-output=@%t/cumprod/expected1.npy --expected-output=@%t/cumprod/expected2.npy \
+// RUN:   --expected-output=@%t/cumprod/expected3.npy \
+// RUN:   --rtol=1e-6 --atol=1e-7 | FileCheck %s --check-prefix=FOUR
+
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
 
@@ -157,5 +168,13 @@ func.func @cumsum(%x: tensor<3x8xf32>, %y: tensor<4x3xi32>, %z: tensor<5xi64>) -
   %b = graph.cumsum %x {axis = 0 : i64} : tensor<3x8xf32> -> tensor<3x8xf32>
   %c = graph.cumsum %y {axis = 0 : i64} : tensor<4x3xi32> -> tensor<4x3xi32>
   %d = graph.cumsum %z {axis = 0 : i64} : tensor<5xi64> -> tensor<5xi64>
+  return %a, %b, %c, %d : tensor<3x8xf32>, tensor<3x8xf32>, tensor<4x3xi32>, tensor<5xi64>
+}
+
+func.func @cumprod(%x: tensor<3x8xf32>, %y: tensor<4x3xi32>, %z: tensor<5xi64>) -> (tensor<3x8xf32>, tensor<3x8xf32>, tensor<4x3xi32>, tensor<5xi64>) {
+  %a = graph.cumprod %x {axis = 1 : i64} : tensor<3x8xf32> -> tensor<3x8xf32>
+  %b = graph.cumprod %x {axis = 0 : i64} : tensor<3x8xf32> -> tensor<3x8xf32>
+  %c = graph.cumprod %y {axis = 0 : i64} : tensor<4x3xi32> -> tensor<4x3xi32>
+  %d = graph.cumprod %z {axis = 0 : i64} : tensor<5xi64> -> tensor<5xi64>
   return %a, %b, %c, %d : tensor<3x8xf32>, tensor<3x8xf32>, tensor<4x3xi32>, tensor<5xi64>
 }

@@ -1774,6 +1774,20 @@ def case_cumsum(rng):
                        np.cumsum(z).astype(I64)]
 
 
+@case
+def case_cumprod(rng):
+    # f32 factors in [-1.5, 1.5] (products of up to 8 stay near 1; a zero
+    # in one row), integers in [-9, 9] (products up to 9^5: exact).
+    x = uniform(rng, (3, 8), -1.5, 1.5)
+    x[1, 3] = 0.0
+    y = ints(rng, (4, 3), -9, 9)
+    z = ints(rng, (5,), -9, 9, I64)
+    return [x, y, z], [as_f32(np.cumprod(f64(x), axis=1)),
+                       as_f32(np.cumprod(f64(x), axis=0)),
+                       np.cumprod(y, axis=0).astype(I32),
+                       np.cumprod(z).astype(I64)]
+
+
 # ----------------------------------------------------------------------------
 # Second op set: graph.if and graph.loop (control-flow.mlir)
 # ----------------------------------------------------------------------------

@@ -1184,10 +1184,12 @@ struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
 
 /// A running sum along the axis: an scf.for over positions carrying the
 /// result tensor and the running total (a rank-preserving unit slice).
-struct CumSumLowering : OpRewritePattern<CumSumOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(CumSumOp op,
-                                PatternRewriter &b) const override {
+/// cumsum and cumprod: a loop over the axis carrying the running
+/// sum/product of one slice (0 or 1 to start), inserted at each step.
+template <typename ScanOp, bool Product>
+struct ScanLowering : OpRewritePattern<ScanOp> {
+  using OpRewritePattern<ScanOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScanOp op, PatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value x = op.getInput();
     RankedTensorType t = tensorTypeOf(x);
@@ -1201,7 +1203,11 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
     auto sliceType = t.clone(sliceShape);
     SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
     Value result = emptyTensor(b, loc, sizes, et);
-    Value acc = fill(b, loc, sliceSizes, et, b.getZeroAttr(et));
+    TypedAttr init = b.getZeroAttr(et);
+    if (Product)
+      init = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, 1.0))
+                                : TypedAttr(b.getIntegerAttr(et, 1));
+    Value acc = fill(b, loc, sliceSizes, et, init);
     Value n = dimValue(b, loc, x, axis);
     auto loop = scf::ForOp::create(
         b, loc, indexConst(b, loc, 0), n, indexConst(b, loc, 1),
@@ -1211,7 +1217,8 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
           offsets[axis] = iv;
           Value slice = tensor::ExtractSliceOp::create(
               nb, nl, sliceType, x, offsets, sliceSizes, strides);
-          // acc += slice, in place in the carried accumulator.
+          // acc += slice (acc *= slice), in place in the carried
+          // accumulator.
           MLIRContext *ctx = nb.getContext();
           SmallVector<AffineMap> maps(
               2, AffineMap::getMultiDimIdentityMap(rank, ctx));
@@ -1223,14 +1230,20 @@ struct CumSumLowering : OpRewritePattern<CumSumOp> {
                   ValueRange{iter[1]}, maps, its,
                   [&](OpBuilder &bb, Location bl, ValueRange a) {
                     Value s;
-                    if (isa<FloatType>(et))
+                    if (isa<FloatType>(et)) {
+                      Value l = toCompute(bb, bl, a[1]);
+                      Value r = toCompute(bb, bl, a[0]);
                       s = fromCompute(
                           bb, bl,
-                          arith::AddFOp::create(bb, bl, toCompute(bb, bl, a[1]),
-                                                toCompute(bb, bl, a[0])),
+                          Product ? Value(arith::MulFOp::create(bb, bl, l, r))
+                                  : Value(arith::AddFOp::create(bb, bl, l, r)),
                           et);
-                    else
-                      s = arith::AddIOp::create(bb, bl, a[1], a[0]);
+                    } else {
+                      s = Product
+                              ? Value(arith::MulIOp::create(bb, bl, a[1], a[0]))
+                              : Value(
+                                    arith::AddIOp::create(bb, bl, a[1], a[0]));
+                    }
                     linalg::YieldOp::create(bb, bl, s);
                   })
                   .getResult(0);
@@ -1320,6 +1333,6 @@ void mlir::graphopt::lowering::populateNNLoweringPatterns(
   patterns
       .add<MaxPool2DLowering, AvgPool2DLowering, GatherLowering,
            GatherElementsLowering, ScatterLowering, DynamicUpdateSliceLowering,
-           PadLowering, ArgMaxLowering, CumSumLowering, SplitLowering>(
-          patterns.getContext());
+           PadLowering, ArgMaxLowering, ScanLowering<CumSumOp, false>,
+           ScanLowering<CumProdOp, true>, SplitLowering>(patterns.getContext());
 }

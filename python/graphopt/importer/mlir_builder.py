@@ -1130,6 +1130,10 @@ class FunctionBuilder:
         a = format_attr_dict({"axis": int(axis)})
         return self._op(x.type, f"graph.cumsum {x} {a} : {x.type} -> {x.type}")
 
+    def cumprod(self, x: Value, axis: int) -> Value:
+        a = format_attr_dict({"axis": int(axis)})
+        return self._op(x.type, f"graph.cumprod {x} {a} : {x.type} -> {x.type}")
+
     def scaled_dot_product_attention(self, q, k, v, mask=None, *, scale=None,
                                      is_causal=False) -> Value:
         ty = q.type.with_shape(q.shape[:-1] + v.shape[-1:])

@@ -448,6 +448,33 @@ func.func @cumsum_dynamic_axis(%x: tensor<?x3xi64>) -> tensor<?x3xi64> {
 
 // -----
 
+// cumprod: the same loop, the running product starting at 1 and multiplied.
+// CHECK-LABEL: func.func @cumprod
+// CHECK: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ACC:.+]] = linalg.fill ins(%[[ONE]] : f32) outs(%{{.+}} : tensor<4x1xf32>)
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %[[ACC]]) -> (tensor<4x5xf32>, tensor<4x1xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK-NOT: arith.addf
+// CHECK: tensor.insert_slice
+func.func @cumprod(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %0 = graph.cumprod %x {axis = 1 : i64} : tensor<4x5xf32> -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cumprod_i32
+// CHECK: %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK: linalg.fill ins(%[[ONE]] : i32)
+// CHECK: arith.muli %{{.+}}, %{{.+}} : i32
+func.func @cumprod_i32(%x: tensor<6xi32>) -> tensor<6xi32> {
+  %0 = graph.cumprod %x {axis = 0 : i64} : tensor<6xi32> -> tensor<6xi32>
+  return %0 : tensor<6xi32>
+}
+
+// -----
+
 // Elementwise ops of the second set.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: math.erf %{{.+}} : f32

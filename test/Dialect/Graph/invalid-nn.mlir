@@ -925,6 +925,24 @@ func.func @cumsum_c1_negative(%x: tensor<4x10xi32>) {
 
 // -----
 
+func.func @cumprod_c1(%x: tensor<4x10xf32>) {
+  // expected-error @+2 {{'graph.cumprod' op axis 2 is outside [0, 2)}}
+  // expected-error @+1 {{'graph.cumprod' op failed to infer returned types}}
+  %0 = graph.cumprod %x {axis = 2 : i64} : tensor<4x10xf32> -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @cumprod_result_type(%x: tensor<4x10xf32>) {
+  // expected-error @+2 {{'graph.cumprod' op inferred type(s) 'tensor<4x10xf32>' are incompatible with return type(s) of operation 'tensor<4x10xf16>'}}
+  // expected-error @+1 {{'graph.cumprod' op failed to infer returned types}}
+  %0 = graph.cumprod %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4x10xf16>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // ODS type constraints of the new ops
 //===----------------------------------------------------------------------===//

@@ -253,6 +253,10 @@ func.func @argmax_cumsum(%x: tensor<4x10xf32>, %y: tensor<?x3x5xi32>, %z: tensor
   %3 = graph.cumsum %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4x10xf32>
   // CHECK: graph.cumsum %{{.+}} {axis = 0 : i64} : tensor<?x3x5xi32> -> tensor<?x3x5xi32>
   %4 = graph.cumsum %y {axis = 0 : i64} : tensor<?x3x5xi32> -> tensor<?x3x5xi32>
+  // CHECK: graph.cumprod %{{.+}} {axis = 2 : i64} : tensor<?x3x5xi32> -> tensor<?x3x5xi32>
+  %5 = graph.cumprod %y {axis = 2 : i64} : tensor<?x3x5xi32> -> tensor<?x3x5xi32>
+  // CHECK: graph.cumprod %{{.+}} {axis = 0 : i64} : tensor<7xbf16> -> tensor<7xbf16>
+  %6 = graph.cumprod %z {axis = 0 : i64} : tensor<7xbf16> -> tensor<7xbf16>
   return
 }
 

@@ -288,6 +288,14 @@ def cumsum():
         (randn(4, 10),)
 
 
+@case(tags=("op", "v2"))
+def cumprod():
+    # Integer input: multiplied in int64, as eager PyTorch does.
+    ints = torch.randint(-3, 4, (3, 5), generator=torch.Generator().manual_seed(7))
+    return (lambda x, i: (torch.cumprod(x, dim=1), torch.cumprod(x, dim=0),
+                          torch.cumprod(i, dim=1))), (randn(4, 10), ints)
+
+
 # ------------------------------------------------------------------ top-k
 
 @case(tags=("op", "topk"))

@@ -1284,20 +1284,36 @@ LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx,
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(ArgMaxOp)
 
-LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         CumSumOp::Adaptor adaptor,
-                                         SmallVectorImpl<Type> &inferred) {
+/// The prefix scans (cumsum, cumprod): the input's type, the axis in range.
+template <typename ScanOp>
+static LogicalResult inferScanType(std::optional<Location> loc,
+                                   typename ScanOp::Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
   RankedTensorType t = tensorOf(adaptor.getInput());
   int64_t axis = adaptor.getAxis();
   // C1: axis in range.
   if (axis < 0 || axis >= t.getRank())
-    return opError<CumSumOp>(loc, "axis ", axis, " is outside [0, ",
-                             t.getRank(), ")");
+    return opError<ScanOp>(loc, "axis ", axis, " is outside [0, ", t.getRank(),
+                           ")");
   inferred.push_back(t);
   return success();
 }
+
+LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         CumSumOp::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferScanType<CumSumOp>(loc, adaptor, inferred);
+}
 GRAPH_COMPATIBLE_RETURN_TYPES(CumSumOp)
+
+LogicalResult CumProdOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          CumProdOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferScanType<CumProdOp>(loc, adaptor, inferred);
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(CumProdOp)
 
 //===----------------------------------------------------------------------===//
 // Control flow

@@ -836,7 +836,14 @@ def Graph_ArgMaxOp : Graph_Op<"argmax"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Graph_CumSumOp : Graph_Op<"cumsum"> {
+// Inclusive prefix scans: one operand, an axis, the result of its type.
+class Graph_ScanOp<string mnemonic> : Graph_Op<mnemonic> {
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_CumSumOp : Graph_ScanOp<"cumsum"> {
   let summary = "Inclusive prefix sum along an axis";
   let description = [{
     `result[..., i, ...] = sum(input[..., 0..i, ...])` along `axis`.
@@ -845,9 +852,19 @@ def Graph_CumSumOp : Graph_Op<"cumsum"> {
     %c = graph.cumsum %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4x10xf32>
     ```
   }];
-  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis);
-  let results = (outs Graph_NumericTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Graph_CumProdOp : Graph_ScanOp<"cumprod"> {
+  let summary = "Inclusive prefix product along an axis";
+  let description = [{
+    `result[..., i, ...] = product(input[..., 0..i, ...])` along `axis`,
+    multiplied in order from index 0 (f16/bf16 in f32, rounded at each
+    step as the stored result is; integers wrap).
+
+    ```mlir
+    %c = graph.cumprod %x {axis = 1 : i64} : tensor<4x10xf32> -> tensor<4x10xf32>
+    ```
+  }];
 }
 
 //===----------------------------------------------------------------------===//

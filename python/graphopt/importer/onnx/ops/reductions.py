@@ -261,17 +261,30 @@ def _argmax(n: Node):
               "(`graph.slice` + `graph.pad`); reverse: on a reversed gather "
               "(static dim)")
 def _cumsum(n: Node):
+    return _scan(n, "cumsum", 0.0)
+
+
+@register("CumProd", dtypes=NUMERIC, attrs={"exclusive": ANY_VALUE, "reverse": ANY_VALUE},
+          doc="`graph.cumprod` (axis: a constant); exclusive: shifted by one "
+              "with a leading 1 (`graph.slice` + `graph.pad`); reverse: on a "
+              "reversed gather (static dim)")
+def _cumprod(n: Node):
+    return _scan(n, "cumprod", 1.0)
+
+
+def _scan(n: Node, op: str, identity: float):
     b, x = n.b, n.value(0)
     axis = n.axis(n.ints(1, "axis")[0], x.rank)
     rev = bool(n.attr("reverse"))
     if rev:
         x = reverse_along(b, x, axis)
-    y = b.with_attrs("cumsum", x, {"axis": axis}, x.type)
+    y = b.with_attrs(op, x, {"axis": axis}, x.type)
     if n.attr("exclusive"):
-        # Shift by one: [0, y[0], ..., y[n-2]] (exact, unlike y - x).
+        # Shift by one: [identity, y[0], ..., y[n-2]] (exact, unlike y - x
+        # or y / x).
         d = x.shape[axis]
         if d is None:
-            raise Unsupported("exclusive CumSum along a dynamic dim")
+            raise Unsupported(f"exclusive {n.op_type} along a dynamic dim")
         if d > 0:
             start = [0] * x.rank
             limit = [s for s in x.shape]
@@ -280,7 +293,7 @@ def _cumsum(n: Node):
             pad_lo = [0] * x.rank
             pad_lo[axis] = 1
             y = b.with_attrs("pad", head, {"low": pad_lo, "high": [0] * x.rank,
-                                           "value": 0.0}, y.type)
+                                           "value": identity}, y.type)
     if rev:
         y = reverse_along(b, y, axis)
     return [y]

@@ -155,6 +155,13 @@ def _cumsum(ctx, a):
     return ctx.b.cumsum(x, norm_dim(ctx.int_(a.dim, "dim"), x.rank))
 
 
+@op("aten.cumprod")
+def _cumprod(ctx, a):
+    # Integer and bool inputs are multiplied in int64, as sum's are.
+    x = _sum_input(ctx, ctx.tensor(a.self), a.get("dtype"))
+    return ctx.b.cumprod(x, norm_dim(ctx.int_(a.dim, "dim"), x.rank))
+
+
 def _var(ctx, a, sqrt: bool) -> Value:
     b = ctx.b
     x = ctx.to_float(ctx.tensor(a.self))
