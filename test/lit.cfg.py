@@ -91,14 +91,18 @@ except Exception:
     pass
 
 # The self-contained wheel (scripts/build-wheel.sh, test/Python/wheel.test):
-# lld links it from MLIR's static archives; auditwheel and wheel tag it.
+# lld links it from MLIR's static archives; auditwheel and wheel tag it;
+# its test hides /usr/lib/llvm-22 in a private mount namespace (root).
 _static_mlir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib",
                             "libMLIRIR.a")
 if shutil.which("ld.lld") and os.path.exists(_static_mlir):
     try:
         if subprocess.run([config.python_executable, "-c",
                            "import auditwheel, wheel"],
-                          capture_output=True, timeout=60).returncode == 0:
+                          capture_output=True, timeout=60).returncode == 0 \
+                and subprocess.run(["unshare", "-m", "true"],
+                                   capture_output=True,
+                                   timeout=60).returncode == 0:
             config.available_features.add("wheel-tools")
     except Exception:
         pass

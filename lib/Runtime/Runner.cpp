@@ -479,17 +479,25 @@ externalizeConstants(
   return externals;
 }
 
+std::optional<std::string>
+mlir::graphopt::runtime::detail::besideThisLibrary(llvm::StringRef name) {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&besideThisLibrary), &info) ||
+      !info.dli_fname)
+    return std::nullopt;
+  llvm::SmallString<256> path(info.dli_fname);
+  llvm::sys::path::remove_filename(path);
+  llvm::sys::path::append(path, name);
+  if (!llvm::sys::fs::exists(path))
+    return std::nullopt;
+  return path.str().str();
+}
+
 const std::string &mlir::graphopt::runtime::findOpenMPRuntimeLibrary() {
   static const std::string path = [] {
-    Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&findOpenMPRuntimeLibrary), &info) &&
-        info.dli_fname) {
-      llvm::SmallString<256> next(info.dli_fname);
-      llvm::sys::path::remove_filename(next);
-      llvm::sys::path::append(next, "libomp.so.5");
-      if (llvm::sys::fs::exists(next))
-        return next.str().str();
-    }
+    if (std::optional<std::string> next =
+            detail::besideThisLibrary("libomp.so.5"))
+      return *next;
     llvm::StringRef built = GRAPHOPT_LIBOMP;
     if (!built.empty() && llvm::sys::fs::exists(built))
       return built.str();

@@ -25,15 +25,9 @@ llvm::Expected<std::string> mlir::graphopt::runtime::findCUDARuntimeLibrary() {
   if (const char *env = std::getenv("GRAPHOPT_CUDA_RUNTIME"))
     return std::string(env);
   // Next to libGraphOpt.so (installed trees, the Python package)...
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&findCUDARuntimeLibrary), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> path(info.dli_fname);
-    llvm::sys::path::remove_filename(path);
-    llvm::sys::path::append(path, "libGraphOptCUDARuntime.so");
-    if (llvm::sys::fs::exists(path))
-      return path.str().str();
-  }
+  if (std::optional<std::string> next =
+          besideThisLibrary("libGraphOptCUDARuntime.so"))
+    return *next;
   // ...else the build tree's.
   if (llvm::sys::fs::exists(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH))
     return std::string(GRAPHOPT_CUDA_RUNTIME_BUILD_PATH);

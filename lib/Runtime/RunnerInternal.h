@@ -15,6 +15,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct Runner::CUDAHostAPI {
 llvm::Expected<std::unique_ptr<Runner::CUDAHostAPI>> loadCUDAHostAPI();
 
 namespace detail {
+/// The path of the file `name` in the directory of the library holding this
+/// code (libGraphOpt.so), if there is one: where installed trees and the
+/// Python package keep the libraries it loads.
+std::optional<std::string> besideThisLibrary(llvm::StringRef name);
+
 /// The descriptor of a contiguous rank-r buffer at `p`.
 inline std::vector<int64_t> makeDescriptor(void *p, llvm::ArrayRef<int64_t> shape) {
   int64_t r = shape.size();
