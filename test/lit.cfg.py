@@ -34,6 +34,30 @@ config.substitutions.append(
                                            "reference.py"))))
 config.substitutions.append(("%python", config.python_executable))
 # The Python package in-tree (python/), using this build's libGraphOpt.so.
+# A build with AddressSanitizer (scripts/test.sh --sanitize): the Python
+# sample in test/PythonSanitized/ loads the instrumented library into an
+# uninstrumented Python, with ASan's runtime preloaded (it must come first)
+# and Python's allocator replaced by malloc so that ASan sees it.
+_sanitizer = getattr(config, "llvm_use_sanitizer", "") or ""
+if "Address" in _sanitizer:
+    config.available_features.add("asan")
+    _runtime = subprocess.run([config.c_compiler,
+                               "-print-file-name=libclang_rt.asan-x86_64.so"],
+                              capture_output=True, text=True).stdout.strip()
+    # The interpreter itself, not a launcher script (pyenv's shims are bash
+    # scripts, which the preloaded runtime would instrument instead).
+    _interpreter = subprocess.run(
+        [config.python_executable, "-c", "import sys; print(sys.executable)"],
+        capture_output=True, text=True).stdout.strip() or config.python_executable
+    config.substitutions.append(
+        # (Python keeps memory until exit on purpose: no leak check.)
+        ("%asan_python", "env LD_PRELOAD=%s PYTHONMALLOC=malloc "
+         "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "
+         "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "
+         "PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s" % (
+             _runtime, os.path.join(config.graphopt_src_root, "python"),
+             config.graphopt_obj_root, _interpreter)))
+
 # `lit --param graphopt_library=PATH` runs the Python tests against another
 # build of the library (scripts/build-wheel.sh --test: the wheel's
 # self-contained one).
