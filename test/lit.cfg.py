@@ -33,41 +33,39 @@ config.substitutions.append(
                               os.path.join(config.test_source_root, "lib",
                                            "reference.py"))))
 config.substitutions.append(("%python", config.python_executable))
-# The Python package in-tree (python/), using this build's libGraphOpt.so.
-# A build with AddressSanitizer (scripts/test.sh --sanitize): the Python
-# sample in test/PythonSanitized/ loads the instrumented library into an
-# uninstrumented Python, with ASan's runtime preloaded (it must come first)
-# and Python's allocator replaced by malloc so that ASan sees it.
+# %graphopt_python: the Python package in-tree (python/), using this build's
+# libGraphOpt.so. In a build with AddressSanitizer (scripts/test.sh
+# --sanitize) the instrumented library is loaded into an uninstrumented
+# Python: ASan's runtime is preloaded (it must come first) into the
+# interpreter itself (not a launcher script: pyenv's shims are bash scripts,
+# which the runtime would instrument instead), Python's allocator is
+# replaced by malloc so that ASan sees it, and leak checking is off (Python
+# keeps memory until exit on purpose). test/PythonSanitized is the sample
+# run that way; test/Python stays out of sanitized runs.
+_python_env = ""
+_interpreter = config.python_executable
 _sanitizer = getattr(config, "llvm_use_sanitizer", "") or ""
 if "Address" in _sanitizer:
     config.available_features.add("asan")
     _runtime = subprocess.run([config.c_compiler,
                                "-print-file-name=libclang_rt.asan-x86_64.so"],
                               capture_output=True, text=True).stdout.strip()
-    # The interpreter itself, not a launcher script (pyenv's shims are bash
-    # scripts, which the preloaded runtime would instrument instead).
     _interpreter = subprocess.run(
         [config.python_executable, "-c", "import sys; print(sys.executable)"],
         capture_output=True, text=True).stdout.strip() or config.python_executable
-    config.substitutions.append(
-        # (Python keeps memory until exit on purpose: no leak check.)
-        ("%asan_python", "env LD_PRELOAD=%s PYTHONMALLOC=malloc "
-         "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "
-         "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "
-         "PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s" % (
-             _runtime, os.path.join(config.graphopt_src_root, "python"),
-             config.graphopt_obj_root, _interpreter)))
-
+    _python_env = ("LD_PRELOAD=%s PYTHONMALLOC=malloc "
+                   "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "
+                   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 " % _runtime)
 # `lit --param graphopt_library=PATH` runs the Python tests against another
 # build of the library (scripts/build-wheel.sh --test: the wheel's
 # self-contained one).
 _library = lit_config.params.get("graphopt_library")
 config.substitutions.append(
-    ("%graphopt_python", "env PYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s%s" % (
-        os.path.join(config.graphopt_src_root, "python"),
+    ("%graphopt_python", "env %sPYTHONPATH=%s GRAPHOPT_BUILD_DIR=%s %s%s" % (
+        _python_env, os.path.join(config.graphopt_src_root, "python"),
         config.graphopt_obj_root,
         "GRAPHOPT_LIBRARY=%s " % _library if _library else "",
-        config.python_executable)))
+        _interpreter)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"])
