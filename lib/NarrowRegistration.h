@@ -1,5 +1,4 @@
-//===- NarrowRegistration.h - the upstream set the wheel registers -*- C++
-//-*-===//
+//===- NarrowRegistration.h - the wheel's registration ----------*- C++ -*-===//
 //
 // Included by InitAll.cpp in the self-contained library only
 // (GRAPHOPT_STANDALONE_LIBRARY). The dialects graphopt's pipelines create

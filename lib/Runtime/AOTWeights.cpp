@@ -22,7 +22,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <cstdlib>
-
 #include <cstring>
 
 using namespace mlir;

@@ -1113,16 +1113,15 @@ static llvm::Error lowerModule(ModuleOp module,
   pm.enableVerifier(options.verifyEach);
   pm.addPass(createSymbolDCEPass());
   buildCompilePipeline(pm, compile);
+  std::string where = target.cuda ? "CUDA (" + target.chip + ")" : "the CPU";
   if (failed(pm.run(module)))
-    return llvm::createStringError(
-        "lowering @%s for %s failed", options.entry.c_str(),
-        target.cuda ? ("CUDA (" + target.chip + ")").c_str() : "the CPU");
+    return llvm::createStringError("lowering @%s for %s failed",
+                                   options.entry.c_str(), where.c_str());
   if (!options.verifyEach && failed(verify(module)))
     return llvm::createStringError(
         "lowering @%s for %s produced invalid IR (a graphopt bug; compile "
         "with verify-each to find the pass)",
-        options.entry.c_str(),
-        target.cuda ? ("CUDA (" + target.chip + ")").c_str() : "the CPU");
+        options.entry.c_str(), where.c_str());
   return llvm::Error::success();
 }
 

@@ -270,16 +270,7 @@ def cmd_run(args) -> int:
         print(f"result {i}: {g.dtype}{list(g.shape)}, max |graphopt - eager| "
               f"= {err:.3g}")
     if args.benchmark:
-        for _ in range(min(3, args.benchmark)):
-            compiled(*inputs)
-        times = []
-        for _ in range(args.benchmark):
-            s = time.perf_counter()
-            compiled(*inputs)
-            times.append(time.perf_counter() - s)
-        times.sort()
-        print(f"benchmark: median {times[len(times) // 2] * 1e3:.3f} ms, "
-              f"min {times[0] * 1e3:.3f} ms ({args.benchmark} runs)")
+        _benchmark(lambda: compiled(*inputs), args.benchmark)
     return status
 
 
@@ -288,7 +279,7 @@ def _random_input(spec, rng):
     import numpy as np
     if spec.dtype is None or None in spec.shape:
         raise CLIError(f"input {spec.type_str} has dynamic dims or an "
-                       "unsupported type: give it with --input FILE.npy")
+                       "unsupported type: give it with --arg FILE.npy")
     dtype = np.dtype(spec.dtype)
     if dtype == np.bool_:
         return rng.integers(0, 2, spec.shape).astype(np.bool_)
@@ -359,17 +350,22 @@ def cmd_run_mlir(args) -> int:
             np.save(out, r)
             print(f"  written to {out}")
     if args.benchmark:
-        for _ in range(min(3, args.benchmark)):
-            program.run(inputs)
-        times = []
-        for _ in range(args.benchmark):
-            t = time.perf_counter()
-            program.run(inputs)
-            times.append(time.perf_counter() - t)
-        times.sort()
-        print(f"benchmark: median {times[len(times) // 2] * 1e3:.3f} ms, "
-              f"min {times[0] * 1e3:.3f} ms ({args.benchmark} runs)")
+        _benchmark(lambda: program.run(inputs), args.benchmark)
     return status
+
+
+def _benchmark(call, runs: int) -> None:
+    """Times `runs` calls after up to 3 untimed ones; prints median and min."""
+    for _ in range(min(3, runs)):
+        call()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+    times.sort()
+    print(f"benchmark: median {times[len(times) // 2] * 1e3:.3f} ms, "
+          f"min {times[0] * 1e3:.3f} ms ({runs} runs)")
 
 
 def cmd_version(args) -> int:

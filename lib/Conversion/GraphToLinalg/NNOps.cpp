@@ -1182,10 +1182,9 @@ struct ArgMaxLowering : OpRewritePattern<ArgMaxOp> {
   }
 };
 
-/// A running sum along the axis: an scf.for over positions carrying the
-/// result tensor and the running total (a rank-preserving unit slice).
-/// cumsum and cumprod: a loop over the axis carrying the running
-/// sum/product of one slice (0 or 1 to start), inserted at each step.
+/// cumsum and cumprod: an scf.for over the positions along the axis
+/// carrying the result tensor and the running sum/product (a
+/// rank-preserving unit slice, 0 or 1 to start), inserted at each step.
 template <typename ScanOp, bool Product>
 struct ScanLowering : OpRewritePattern<ScanOp> {
   using OpRewritePattern<ScanOp>::OpRewritePattern;
@@ -1203,11 +1202,8 @@ struct ScanLowering : OpRewritePattern<ScanOp> {
     auto sliceType = t.clone(sliceShape);
     SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
     Value result = emptyTensor(b, loc, sizes, et);
-    TypedAttr init = b.getZeroAttr(et);
-    if (Product)
-      init = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, 1.0))
-                                : TypedAttr(b.getIntegerAttr(et, 1));
-    Value acc = fill(b, loc, sliceSizes, et, init);
+    Value acc = fill(b, loc, sliceSizes, et,
+                     Product ? b.getOneAttr(et) : b.getZeroAttr(et));
     Value n = dimValue(b, loc, x, axis);
     auto loop = scf::ForOp::create(
         b, loc, indexConst(b, loc, 0), n, indexConst(b, loc, 1),
