@@ -165,6 +165,9 @@ inline void registerUsedUpstreamDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  // gpu.binary's offloading handler (#gpu.select_object) embeds the device
+  // code in the host module; without its model the translation crashes.
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   registerOpenMPDialectTranslation(registry);
 }
 

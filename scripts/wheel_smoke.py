@@ -67,6 +67,29 @@ func.func @main(%x: tensor<4x8xf32>, %y: tensor<8x3xf32>, %h: tensor<6xf16>)
         s.astype(np.float32), (h * h).astype(np.float32), rtol=1e-3),
         "f16 multiply matches NumPy (rtol 1e-3)")
 
+    # The CUDA target's device code embedded in a host object: the whole
+    # translation runs without a GPU (a missing interface model crashed it in
+    # this library once, on the first GPU it met).
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = Path(tmp) / "add.o"
+        cuda_text = """
+func.func @main(%a: tensor<4x1000xf32>, %b: tensor<1000xf32>) -> tensor<4x1000xf32> {
+  %c = graph.add %a, %b : tensor<4x1000xf32>, tensor<1000xf32> -> tensor<4x1000xf32>
+  return %c : tensor<4x1000xf32>
+}"""
+        for fmt in ("isa", "bin"):
+            if fmt == "bin" and not shutil.which("ptxas") and \
+                    not os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
+                continue
+            graphopt.Program(cuda_text, target="cuda", compile_only=True,
+                             object_file=str(obj), format=fmt)
+            data = obj.read_bytes() if obj.exists() else b""
+            check(b"graphopt_main_signature" in data and
+                  (b".target sm_90" in data if fmt == "isa" else len(data) > 4096),
+                  f"a CUDA object (device code as {fmt}) compiled and written")
+            obj.unlink(missing_ok=True)
+
     # Rewrites: by example, and a PDLL rule.
     relu = """
 func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUUtils.h"
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,29 +28,12 @@ namespace mlir::graphopt {
 } // namespace mlir::graphopt
 
 using namespace mlir;
+using mlir::graphopt::combine;
+using mlir::graphopt::isCombiner;
 
 namespace {
 
 constexpr int32_t kWarpSize = 32;
-
-/// The combiners whose operands commute and that have a neutral element
-/// (arith::getNeutralElement): the order in which lanes and the butterfly
-/// combine partial values does not change the result beyond rounding.
-bool isCombiner(Operation *op) {
-  return isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
-             arith::MinimumFOp, arith::MinNumFOp, arith::AddIOp, arith::MulIOp,
-             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::MaxSIOp,
-             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op);
-}
-
-/// Creates `combiner(lhs, rhs)`: an op of the same kind and attributes
-/// (fastmath flags included) as `combiner`.
-Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
-              Value rhs) {
-  OperationState state(loc, combiner->getName(), ValueRange{lhs, rhs},
-                       combiner->getResultTypes(), combiner->getAttrs());
-  return b.create(state)->getResult(0);
-}
 
 struct MapReductionToWarps : OpRewritePattern<linalg::GenericOp> {
   MapReductionToWarps(MLIRContext *ctx, unsigned warpsPerBlock)

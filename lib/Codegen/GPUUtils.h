@@ -7,10 +7,30 @@
 #ifndef GRAPHOPT_LIB_CODEGEN_GPUUTILS_H
 #define GRAPHOPT_LIB_CODEGEN_GPUUTILS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::graphopt {
+
+/// The combiners whose operands commute and that have a neutral element
+/// (arith::getNeutralElement): the order in which lanes and the butterfly
+/// combine partial values does not change the result beyond rounding.
+inline bool isCombiner(Operation *op) {
+  return isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
+             arith::MinimumFOp, arith::MinNumFOp, arith::AddIOp, arith::MulIOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op);
+}
+
+/// Creates `combiner(lhs, rhs)`: an op of the same kind and attributes
+/// (fastmath flags included) as `combiner`.
+inline Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
+                     Value rhs) {
+  OperationState state(loc, combiner->getName(), ValueRange{lhs, rhs},
+                       combiner->getResultTypes(), combiner->getAttrs());
+  return b.create(state)->getResult(0);
+}
 
 /// The memref a memref.load or memref.store accesses; null for other ops.
 inline Value getAccessedMemRef(Operation *op) {

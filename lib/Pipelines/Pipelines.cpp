@@ -279,12 +279,15 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
 
   // Kernels. Matmul-class ops become tiled shared-memory kernels
   // (tensor cores for f16); innermost-loop reductions one warp per row
-  // with a shuffle butterfly; other reductions get their parallel dims
-  // outermost; copies of strided views become linalg.copy;
-  // sequential work (no parallel loops) becomes one-thread kernels; every
-  // other linalg op becomes a parallel loop nest, tiled into blocks of
-  // threads. Each becomes one outlined gpu.func.
-  // (CPU emulation runs kernels whose threads do not communicate only.)
+  // with a shuffle butterfly (full reductions split into two of those); other
+  // reductions get their parallel dims outermost; copies of strided views
+  // become linalg.copy; sequential work (no parallel loops) becomes one-thread
+  // kernels; every other linalg op becomes a parallel loop nest, tiled into
+  // blocks of threads. Each becomes one outlined gpu.func. (CPU emulation runs
+  // kernels whose threads do not communicate only.) Full reductions become a
+  // row stage and a final stage first (both exact to run as loops under
+  // emulation too).
+  pm.addNestedPass<func::FuncOp>(createGraphGPUSplitReductionsPass());
   if (!options.cpuEmulation) {
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
     pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());

@@ -374,7 +374,8 @@ def _flag(value) -> str:
 def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
                     timing=False, specialize=None, target="cpu",
                     compile_only=False, cuda_emulate=False,
-                    pipeline=None, cuda_device=None, verify_each=False) -> str:
+                    pipeline=None, cuda_device=None, verify_each=False,
+                    object_file=None) -> str:
     """The C API's options string: the runner's options, then the compile
     pipeline's (``pipeline``: keyword arguments by Python name)."""
     if target not in ("cpu", "cuda"):
@@ -408,6 +409,12 @@ def _format_options(optimize=True, vectorize=None, fuse=None, opt_level=None,
         items.append("compile-only=1")
     if cuda_emulate:
         items.append("cuda-emulate=1")
+    if object_file is not None:
+        path = os.fspath(object_file)
+        if not path or any(c.isspace() for c in path):
+            raise ValueError(f"object_file={path!r}: the path cannot be empty "
+                             "or contain spaces")
+        items.append(f"object-file={path}")
     if cuda_device is not None:
         if isinstance(cuda_device, bool) or not isinstance(cuda_device, int) \
                 or cuda_device < 0:
@@ -472,6 +479,9 @@ class Program:
     the module's ``dense_resource<NAME>`` constants by NAME (raw
     little-endian elements; :func:`graphopt.importer.mlir_builder.out_of_band_constants`
     makes such a module and its data), read during compilation only.
+    ``object_file`` also writes the compiled program as an object file for
+    ahead-of-time use (what ``graph-run --emit-object`` writes: link it as
+    docs/AOT.md says; with ``compile_only=True`` nothing is loaded to run).
 
     Results are copied out of the native buffers, so the returned arrays own
     their memory. A program may be run from several threads; runs of one
@@ -488,6 +498,7 @@ class Program:
                  cuda_device: Optional[int] = None,
                  verify_each: bool = False,
                  constants: Optional[Mapping[str, np.ndarray]] = None,
+                 object_file: Optional[str] = None,
                  **pipeline_options):
         self._handle = None
         self._lock = threading.Lock()
@@ -497,7 +508,7 @@ class Program:
                                        timing, specialize, target,
                                        compile_only, cuda_emulate,
                                        pipeline_options, cuda_device,
-                                       verify_each)
+                                       verify_each, object_file)
         _ensure_runtime()
         err = ctypes.c_void_p()
         # Constant data is read during the call only (the compiler copies it).

@@ -34,6 +34,15 @@
 // RUN:   --expected-output=@%t/reduce_long/expected1.npy \
 // RUN:   --expected-output=@%t/reduce_long/expected2.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=THREE
+// RUN: %reference reduce_all_large %t/reduce_all_large
+// RUN: graph-run %s --entry=reduce_all_large --quiet \
+// RUN:   --input=@%t/reduce_all_large/x0.npy --input=@%t/reduce_all_large/x1.npy \
+// RUN:   --expected-output=@%t/reduce_all_large/expected.npy \
+// RUN:   --expected-output=@%t/reduce_all_large/expected1.npy \
+// RUN:   --expected-output=@%t/reduce_all_large/expected2.npy \
+// RUN:   --expected-output=@%t/reduce_all_large/expected3.npy \
+// RUN:   --expected-output=@%t/reduce_all_large/expected4.npy \
+// RUN:   --rtol=1e-4 --atol=0 | FileCheck %s --check-prefix=FIVE
 // RUN: %reference reduce_i32 %t/reduce_i32
 // RUN: graph-run %s --entry=reduce_i32 --quiet --input=@%t/reduce_i32/x0.npy \
 // RUN:   --expected-output=@%t/reduce_i32/expected.npy \
@@ -44,6 +53,12 @@
 // THREE: result 0: matches expected
 // THREE: result 1: matches expected
 // THREE: result 2: matches expected
+
+// FIVE: result 0: matches expected
+// FIVE: result 1: matches expected
+// FIVE: result 2: matches expected
+// FIVE: result 3: matches expected
+// FIVE: result 4: matches expected
 
 // EIGHT: result 0: matches expected
 // EIGHT: result 1: matches expected
@@ -77,6 +92,16 @@ func.func @reduce_long(%x: tensor<16x300xf32>) -> (tensor<16xf32>, tensor<300xf3
   %1 = graph.reduce mean %x axes = [0] : tensor<16x300xf32> -> tensor<300xf32>
   %2 = graph.reduce max %x axes = [1] : tensor<16x300xf32> -> tensor<16xf32>
   return %0, %1, %2 : tensor<16xf32>, tensor<300xf32>, tensor<16xf32>
+}
+
+func.func @reduce_all_large(%x: tensor<64x1000xf32>, %n: tensor<40x30x20xi32>)
+    -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<1x1xf32>, tensor<i32>) {
+  %0 = graph.reduce sum %x axes = [0, 1] : tensor<64x1000xf32> -> tensor<f32>
+  %1 = graph.reduce mean %x axes = [0, 1] : tensor<64x1000xf32> -> tensor<f32>
+  %2 = graph.reduce max %x axes = [0, 1] : tensor<64x1000xf32> -> tensor<f32>
+  %3 = graph.reduce min %x axes = [0, 1] keepdims : tensor<64x1000xf32> -> tensor<1x1xf32>
+  %4 = graph.reduce sum %n axes = [0, 1, 2] : tensor<40x30x20xi32> -> tensor<i32>
+  return %0, %1, %2, %3, %4 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<1x1xf32>, tensor<i32>
 }
 
 func.func @reduce_i32(%x: tensor<4x6xi32>) -> (tensor<4xi32>, tensor<6xi32>, tensor<1x1xi32>) {

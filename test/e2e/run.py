@@ -191,6 +191,9 @@ def _compile_staged(graphopt, spec):
         kwargs["compile_only"] = True
     if os.environ.get("GRAPHOPT_E2E_CUDA_EMULATE") == "1":
         kwargs["cuda_emulate"] = True
+    for item in filter(None, os.environ.get("GRAPHOPT_E2E_OPTIONS", "").split(" ")):
+        key, _, value = item.partition("=")
+        kwargs.setdefault(key.replace("-", "_"), value)
     try:
         return graphopt.compile(spec.model, spec.inputs, **kwargs)
     except graphopt.GraphOptError:
@@ -363,6 +366,10 @@ def main(argv=None) -> int:
     parser.add_argument("--cuda-emulate", action="store_true",
                         help="with --target cuda: run the CUDA pipeline's "
                              "generic kernels as loops on the CPU (no GPU)")
+    parser.add_argument("--option", action="append", default=[],
+                        metavar="KEY=VALUE",
+                        help="a compile option for every case (a pipeline "
+                             "option such as format=bin; GRAPHOPT_E2E_OPTIONS)")
     parser.add_argument("--run-one", metavar="NAME", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true",
                         help=argparse.SUPPRESS)
@@ -373,6 +380,8 @@ def main(argv=None) -> int:
         os.environ["GRAPHOPT_E2E_COMPILE_ONLY"] = "1"
     if args.cuda_emulate:
         os.environ["GRAPHOPT_E2E_CUDA_EMULATE"] = "1"
+    if args.option:
+        os.environ["GRAPHOPT_E2E_OPTIONS"] = " ".join(args.option)
 
     # torch.jit.script/trace are deprecated upstream but still what the
     # TorchScript cases test.

@@ -742,6 +742,20 @@ def reduce_long(rng):
 
 
 @case
+def reduce_all_large(rng):
+    # Whole-tensor reductions of 64,000 and 24,000 elements (the CUDA target
+    # splits them into rows of partial values; the CPU into vector lanes).
+    # Positive f32 values: the accumulation error of either order stays
+    # below rtol 1e-4 of the float64 sum; max, min and the i32 sum are exact.
+    x = uniform(rng, (64, 1000), 0.0, 1.0)
+    n = ints(rng, (40, 30, 20), -1000, 1000)
+    v = f64(x)
+    return [x, n], [as_f32(v.sum()), as_f32(v.mean()), as_f32(v.max()),
+                    as_f32(v.min(keepdims=True)),
+                    np.asarray(n.astype(I64).sum()).astype(I32)]
+
+
+@case
 def reduce_i32(rng):
     x = ints(rng, (4, 6), -100, 100)
     v = x.astype(I64)

@@ -56,6 +56,11 @@ namespace mlir::graphopt {
 void populateGPUMapReductionsPatterns(RewritePatternSet &patterns,
                                       unsigned warpsPerBlock);
 
+/// Adds the pattern of `graph-gpu-split-reductions`: a full reduction (a
+/// rank-0 output) of at least 2^14 contiguous elements becomes a reduction
+/// of rows of C elements into R = N / C partial values, then one of those.
+void populateGPUSplitReductionsPatterns(RewritePatternSet &patterns);
+
 /// Adds the pattern of `graph-fold-empty-tensors`: a statically shaped
 /// tensor without elements computed by a side-effect-free op becomes a
 /// `tensor.empty`.

@@ -546,6 +546,38 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
   ];
 }
 
+def GraphGPUSplitReductionsPass : Pass<"graph-gpu-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Split full reductions on memrefs into a row stage and a "
+                "final stage, for GPU kernels";
+  let description = [{
+    Runs on bufferized IR before `graph-gpu-map-reductions`. A
+    `linalg.generic` whose loops are all reductions (a rank-0 output: the sum,
+    mean, max or min of a whole tensor) would otherwise be one thread's loop
+    on the GPU, or one warp's for a rank-1 input. One of at least 2^14
+    elements, static sizes, whose inputs are contiguous memrefs read with
+    identity maps and whose body yields `combiner(f(inputs), output)` (the
+    combiners of `graph-gpu-map-reductions`, any element type) becomes:
+
+    - each input viewed as R x C (`memref.collapse_shape` and
+      `memref.expand_shape`: no copy), C a divisor of N near N / 1024 in
+      [256, 4096];
+    - a buffer of R partial values filled with the combiner's neutral
+      element, and the original body reducing each row into it (a row
+      reduction: one warp per row after `graph-gpu-map-reductions`);
+    - the partial values combined into the output by the combiner alone
+      (one more row reduction), and the buffer freed.
+
+    The combination order changes, as any parallel reduction's does (sums
+    round differently; max/min are exact). Sizes with no divisor in that
+    range, dynamic sizes, strided inputs and bodies that read loop indices
+    are left as they are.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
 def GraphGPUMapReductionsPass : Pass<"graph-gpu-map-reductions", "::mlir::func::FuncOp"> {
   let summary = "Map row reductions on memrefs to one warp per row with shuffle "
                 "reductions";
