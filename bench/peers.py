@@ -34,7 +34,10 @@ and max abs error / max |reference|; a result outside rtol/atol is marked
 wrong), it is warmed up and calibrated to K calls per round; then rounds
 alternate between the systems (round r: each system runs K calls, in an order
 rotated every round) and the table gives the median per-call time over the
-rounds. NumPy runs in a process of its own, driven by the child in the same
+rounds. With several threads each system's calls start after 0.3 s of idling
+and one untimed call, so that the spinning worker threads of the system before
+it (OpenMP, ONNX Runtime's pool) do not take its cores and its own threads are
+awake. NumPy runs in a process of its own, driven by the child in the same
 rounds, with ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` unset for that
 process only (threadpoolctl tells which OpenBLAS kernel it runs).
 
@@ -691,7 +694,8 @@ def run_workload(args) -> None:
             runner = _prepare_one(system, ctx, reference, events, args)
             if runner is not None:
                 runners[system], calls[system] = runner
-        times = _alternate(runners, calls, args.rounds, events)
+        times = _alternate(runners, calls, args.rounds, events,
+                           pause=0.3 if args.threads > 1 else 0.0)
         for runner in runners.values():
             runner.close()
     numpy_info = runners["numpy"].info if "numpy" in runners else None
@@ -728,9 +732,16 @@ def _prepare_one(system: str, ctx: Context, reference: list, events: Events,
     return runner, calls
 
 
-def _alternate(runners: dict, calls: dict, rounds: int, events: Events) -> dict:
+def _alternate(runners: dict, calls: dict, rounds: int, events: Events,
+               pause: float = 0.0) -> dict:
     """Rounds of K calls per system, the order rotated every round; the
-    median per-call time of each system, in seconds."""
+    median per-call time of each system, in seconds. ``pause`` seconds of
+    idling and one untimed call before each system's calls: with several
+    threads, the worker threads of the system that ran before keep spinning
+    for a while after its last call (LLVM's OpenMP 200 ms, ONNX Runtime's
+    pool, GNU OpenMP) and would take cores from the next one, and a first
+    call after idling pays for waking its own threads (up to +60% for a
+    ResNet-50 call on this VM)."""
     order = list(runners)
     samples: dict[str, list] = {s: [] for s in order}
     for r in range(rounds):
@@ -739,6 +750,12 @@ def _alternate(runners: dict, calls: dict, rounds: int, events: Events) -> dict:
             if system not in samples:
                 continue
             try:
+                if pause:
+                    # Idle, then one untimed call: the spinning threads of
+                    # the system before have stopped, and this one's own
+                    # (asleep after the pause) are awake again.
+                    time.sleep(pause)
+                    runners[system].seconds_per_call(1)
                 with events.stage(system, "timing"):
                     samples[system].append(
                         runners[system].seconds_per_call(calls[system]))

@@ -22,6 +22,7 @@ a fresh worker (--fresh: a new process for every case).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -301,6 +302,12 @@ def worker_main(verbose: bool) -> int:
         if not name:
             continue
         r = run_case(name, verbose)
+        # The case's compiled programs are freed here, not whenever the
+        # collector next runs: a crash while freeing them is this case's
+        # (the log says so), not the next one's.
+        print(f"[e2e worker] {name}: done, freeing its objects",
+              file=sys.stderr, flush=True)
+        gc.collect()
         sys.stderr.flush()
         sys.stdout.write(RESULT_MARK + json.dumps(r) + "\n")
         sys.stdout.flush()

@@ -812,6 +812,73 @@ def i32_operands(rng):
     return a, b
 
 
+I8 = np.int8
+
+
+def bits_of(a, s, op, dtype):
+    """Bitwise ops and shifts on broadcast integer tensors with exact Python
+    ints, wrapped to `dtype` (signed or unsigned): shifts by an amount
+    outside [0, bits) give the sign fill (-1 for a right shift of a
+    negative value) or 0, as graph.shift_left/shift_right (ONNX BitShift
+    since opset 28, eager PyTorch) define them."""
+    info = np.iinfo(dtype)
+    bits, signed = info.bits, info.min < 0
+    a, s = np.broadcast_arrays(np.asarray(a), np.asarray(s))
+
+    def one(x, y):
+        if op == "and":
+            r = x & y
+        elif op == "or":
+            r = x | y
+        elif op == "xor":
+            r = x ^ y
+        elif not 0 <= y < bits:
+            r = -1 if (op == "shr" and x < 0) else 0
+        elif op == "shl":
+            r = x << y
+        else:
+            r = x >> y  # Python's >> is arithmetic
+        r &= (1 << bits) - 1
+        return r - (1 << bits) if signed and r >= 1 << (bits - 1) else r
+    out = [one(int(x), int(y)) for x, y in zip(a.ravel(), s.ravel())]
+    return np.array(out, dtype=dtype).reshape(a.shape)
+
+
+@case
+def bitwise_ops(rng):
+    x = np.concatenate([ints(rng, (10,), -1000, 1000),
+                        np.array([INT32_MIN, INT32_MAX, -1, 0, 0x5555, -0x5556],
+                                 dtype=I32)]).reshape(2, 8)
+    y = np.concatenate([ints(rng, (6,), -1000, 1000),
+                        np.array([INT32_MIN, -1], dtype=I32)])
+    u = np.array([0, 1, 0x0F, 0xF0, 0xFF, 0xAA, 0x55, 200], dtype=np.uint8)
+    v = np.array([0xFF, 0x80, 0x3C, 0x0F, 0x01, 0x55, 0xAA, 100], dtype=np.uint8)
+    return [x, y, u, v], [bits_of(x, y, "and", I32), bits_of(x, y, "or", I32),
+                          bits_of(x, y, "xor", I32), bits_of(u, v, "and", np.uint8),
+                          bits_of(u, v, "or", np.uint8), bits_of(u, v, "xor", np.uint8)]
+
+
+@case
+def shifts(rng):
+    # Amounts inside and outside [0, bits): negative, = bits, > bits.
+    x = np.array([1, -8, 5, -1, INT32_MIN, INT32_MAX, 0x12345, -0x12345,
+                  7, -7, 3, -3], dtype=I32)
+    n = np.array([0, 1, 31, 31, 1, 1, 12, 12, -1, -1, 32, 40], dtype=I32)
+    b = np.array([1, -128, 127, -1, 0x55, -0x56, 3, -3], dtype=I8)
+    m = np.array([7, 7, 1, 8, 3, -2, 100, 6], dtype=I8)
+    h = np.array([0xFFFF, 0x8000, 1, 0x1234, 0xFFFF, 7, 0x00F0, 2], dtype=np.uint16)
+    k = np.array([15, 15, 15, 4, 16, 0, 4, 200], dtype=np.uint16)
+    # i64 values whose results stay exactly representable as doubles (how
+    # graph-run compares): few significant bits.
+    w = np.array([3, -3, 1, -(1 << 40), 5 << 50, -1, 9, 1 << 62], dtype=I64)
+    j = np.array([60, 60, 63, 20, 3, 64, -5, 62], dtype=I64)
+    return [x, n, b, m, h, k, w, j], [
+        bits_of(x, n, "shl", I32), bits_of(x, n, "shr", I32),
+        bits_of(b, m, "shl", I8), bits_of(b, m, "shr", I8),
+        bits_of(h, k, "shl", np.uint16), bits_of(h, k, "shr", np.uint16),
+        bits_of(w, j, "shl", I64), bits_of(w, j, "shr", I64)]
+
+
 @case
 def i32_arith(rng):
     a, b = i32_operands(rng)

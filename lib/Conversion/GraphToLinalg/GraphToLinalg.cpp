@@ -260,6 +260,37 @@ Value safeRemUI(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, d.isZero, x, r);
 }
 
+/// Scalar body of the bitwise ops and shifts. A shift amount outside
+/// [0, width) (compared unsigned, so negative amounts are out too) gives 0,
+/// or for an arithmetic right shift what width - 1 gives: the sign fill.
+Value bitwiseBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<BitwiseAndOp>(op))
+    return arith::AndIOp::create(b, loc, x, y);
+  if (isa<BitwiseOrOp>(op))
+    return arith::OrIOp::create(b, loc, x, y);
+  if (isa<BitwiseXorOp>(op))
+    return arith::XOrIOp::create(b, loc, x, y);
+  Type t = x.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value w = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, width));
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, y, w);
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+  if (isa<ShiftLeftOp>(op)) {
+    Value safe = arith::SelectOp::create(b, loc, inRange, y, zero);
+    Value r = arith::ShLIOp::create(b, loc, x, safe);
+    return arith::SelectOp::create(b, loc, inRange, r, zero);
+  }
+  if (isUnsignedOp(op)) {
+    Value safe = arith::SelectOp::create(b, loc, inRange, y, zero);
+    Value r = arith::ShRUIOp::create(b, loc, x, safe);
+    return arith::SelectOp::create(b, loc, inRange, r, zero);
+  }
+  Value top = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, width - 1));
+  Value amount = arith::SelectOp::create(b, loc, inRange, y, top);
+  return arith::ShRSIOp::create(b, loc, x, amount);
+}
+
 /// Scalar body of an elementwise binary graph op.
 Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
   Type t = x.getType();
@@ -280,6 +311,9 @@ Value binaryBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
             .Case([&](RemOp) { return arith::RemFOp::create(b, loc, x, y); });
     return fromCompute(b, loc, r, t);
   }
+  if (isa<BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp, ShiftRightOp>(
+          op))
+    return bitwiseBody(op, b, loc, x, y);
   if (isUnsignedOp(op))
     return llvm::TypeSwitch<Operation *, Value>(op)
         .Case([&](DivOp) { return safeDivUI(b, loc, x, y); })
@@ -1444,7 +1478,10 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
   patterns
       .add<BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
            BinaryLowering<DivOp>, BinaryLowering<MaxOp>, BinaryLowering<MinOp>,
-           BinaryLowering<PowOp>, BinaryLowering<RemOp>>(ctx);
+           BinaryLowering<PowOp>, BinaryLowering<RemOp>,
+           BinaryLowering<BitwiseAndOp>, BinaryLowering<BitwiseOrOp>,
+           BinaryLowering<BitwiseXorOp>, BinaryLowering<ShiftLeftOp>,
+           BinaryLowering<ShiftRightOp>>(ctx);
   patterns
       .add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ExpOp>,
            UnaryLowering<LogOp>, UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,

@@ -5,11 +5,11 @@
 // works on signless integers, so before graph -> linalg every ui8 ... ui64
 // tensor type becomes i8 ... i64 (same bits) and the ops whose meaning
 // depends on the signedness (compare, div, rem, max, min, abs, relu, clamp,
-// reduce, argmax, max_pool2d, scatter, casts) carry `graph.unsigned` (and a
-// cast to an unsigned type `graph.unsigned_result`), which the lowering
-// reads. Ops whose bits do not depend on it (add, sub, mul, neg, matmul,
-// shapes, select, gather, ...) just change type. Runs on the whole module:
-// function signatures and calls change together.
+// reduce, argmax, max_pool2d, scatter, casts, shift_right) carry
+// `graph.unsigned` (and a cast to an unsigned type `graph.unsigned_result`),
+// which the lowering reads. Ops whose bits do not depend on it (add, sub, mul,
+// neg, matmul, shapes, select, gather, ...) just change type. Runs on the whole
+// module: function signatures and calls change together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +50,7 @@ Type signless(Type t) {
 /// signedness.
 bool signednessMatters(Operation *op) {
   if (isa<CompareOp, DivOp, RemOp, MaxOp, MinOp, AbsOp, ReluOp, ClampOp,
-          ArgMaxOp, MaxPool2DOp, CastOp>(op))
+          ArgMaxOp, MaxPool2DOp, CastOp, ShiftRightOp>(op))
     return true;
   if (auto r = dyn_cast<ReduceOp>(op))
     return r.getKind() == ReduceKind::Max || r.getKind() == ReduceKind::Min;

@@ -633,8 +633,9 @@ class FunctionBuilder:
     # -- elementwise ------------------------------------------------------------
 
     def binary(self, op: str, lhs: Value, rhs: Value) -> Value:
-        """``add sub mul div max min pow rem`` (operands of one dtype,
-        broadcast)."""
+        """``add sub mul div max min pow rem``, and on integer (or bool)
+        tensors ``bitwise_and bitwise_or bitwise_xor shift_left shift_right``
+        (operands of one dtype, broadcast)."""
         _same_dtype(op, lhs, rhs)
         ty = lhs.type.with_shape(broadcast_shapes(lhs.shape, rhs.shape))
         return self._op(ty, f"graph.{op} {lhs}, {rhs} : {lhs.type}, {rhs.type} -> {ty}",

@@ -840,3 +840,28 @@ func.func @reshape_c3_dynamic_zero(%x: tensor<?xf32>) -> tensor<0x?xf32> {
   %r = graph.reshape %x, [0, -1] : tensor<?xf32> -> tensor<0x?xf32>
   return %r : tensor<0x?xf32>
 }
+
+// -----
+
+func.func @bitwise_and_float(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.bitwise_and' op operand #0 must be ranked tensor of i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xf32>'}}
+  %0 = graph.bitwise_and %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @shift_left_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'graph.shift_left' op operand #0 must be ranked tensor of i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi1>'}}
+  %0 = graph.shift_left %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @shift_right_c2(%a: tensor<4xi32>, %b: tensor<3xi32>) {
+  // expected-error @+2 {{'graph.shift_right' op operands are not broadcast-compatible: lhs dim 0 is 4, rhs dim 0 is 3 (shapes [4] and [3])}}
+  // expected-error @+1 {{'graph.shift_right' op failed to infer returned types}}
+  %0 = graph.shift_right %a, %b : tensor<4xi32>, tensor<3xi32> -> tensor<4xi32>
+  return
+}

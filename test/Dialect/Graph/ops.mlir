@@ -268,3 +268,18 @@ func.func @softmax(%x: tensor<4x10xf32>, %y: tensor<?x3xf16>, %z: tensor<7xbf16>
   %2 = graph.softmax %z axis = 0 : tensor<7xbf16> -> tensor<7xbf16>
   return
 }
+
+// CHECK-LABEL: func.func @bitwise
+func.func @bitwise(%a: tensor<4x3xi32>, %b: tensor<3xi32>, %p: tensor<5xi1>, %u: tensor<?xui8>, %s: tensor<ui8>) {
+  // CHECK: graph.bitwise_and %{{.+}}, %{{.+}} : tensor<4x3xi32>, tensor<3xi32> -> tensor<4x3xi32>
+  %0 = graph.bitwise_and %a, %b : tensor<4x3xi32>, tensor<3xi32> -> tensor<4x3xi32>
+  // CHECK: graph.bitwise_or %{{.+}}, %{{.+}} : tensor<5xi1>, tensor<5xi1> -> tensor<5xi1>
+  %1 = graph.bitwise_or %p, %p : tensor<5xi1>, tensor<5xi1> -> tensor<5xi1>
+  // CHECK: graph.bitwise_xor %{{.+}}, %{{.+}} : tensor<?xui8>, tensor<ui8> -> tensor<?xui8>
+  %2 = graph.bitwise_xor %u, %s : tensor<?xui8>, tensor<ui8> -> tensor<?xui8>
+  // CHECK: graph.shift_left %{{.+}}, %{{.+}} : tensor<4x3xi32>, tensor<3xi32> -> tensor<4x3xi32>
+  %3 = graph.shift_left %a, %b : tensor<4x3xi32>, tensor<3xi32> -> tensor<4x3xi32>
+  // CHECK: graph.shift_right %{{.+}}, %{{.+}} : tensor<?xui8>, tensor<ui8> -> tensor<?xui8>
+  %4 = graph.shift_right %u, %s : tensor<?xui8>, tensor<ui8> -> tensor<?xui8>
+  return
+}

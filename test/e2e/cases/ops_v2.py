@@ -296,6 +296,22 @@ def cumprod():
                           torch.cumprod(i, dim=1))), (randn(4, 10), ints)
 
 
+@case(tags=("op", "v2"))
+def bitwise_and_shifts():
+    # Integer &, |, ^, ~ (with a broadcast and a Python int) and shifts whose
+    # amounts include negative ones and ones of at least the bit width (0,
+    # or the sign fill, in eager PyTorch as in graph.shift_left/right).
+    g = torch.Generator().manual_seed(11)
+    a = torch.randint(-1000, 1000, (3, 8), generator=g, dtype=torch.int32)
+    b = torch.randint(-1000, 1000, (8,), generator=g, dtype=torch.int32)
+    n = torch.tensor([0, 1, 5, 31, 32, 40, -1, 3], dtype=torch.int32)
+    u = torch.randint(0, 256, (8,), generator=g, dtype=torch.uint8)
+    m = torch.tensor([0, 1, 7, 8, 9, 2, 3, 4], dtype=torch.uint8)
+    return (lambda a, b, n, u, m: (a & b, a | b, a ^ b, ~a, a & 0xFF,
+                                   a << n, a >> n, u << m, u >> m, u ^ 0x5A,
+                                   torch.bitwise_left_shift(a, 2))), (a, b, n, u, m)
+
+
 # ------------------------------------------------------------------ top-k
 
 @case(tags=("op", "topk"))

@@ -58,7 +58,9 @@ OpClass classify(Operation *op) {
           g::RemOp, g::NegOp, g::AbsOp, g::ExpOp, g::LogOp, g::SqrtOp,
           g::RsqrtOp, g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp, g::GeluOp,
           g::ErfOp, g::HardSwishOp, g::HardSigmoidOp, g::LeakyReluOp,
-          g::ClampOp, g::CompareOp, g::SelectOp, g::CastOp>(op) ||
+          g::ClampOp, g::CompareOp, g::SelectOp, g::CastOp, g::BitwiseAndOp,
+          g::BitwiseOrOp, g::BitwiseXorOp, g::ShiftLeftOp, g::ShiftRightOp>(
+          op) ||
       isTrig(op))
     return OpClass::Elementwise;
   // Read through an affine map by the consumer's loop nest: fusible like

@@ -100,7 +100,8 @@ void visit(DimUnion &u, Operation *op) {
     return;
   Value result = op->getResult(0);
   if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, RemOp, CompareOp,
-          SelectOp>(op)) {
+          SelectOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
+          ShiftRightOp>(op)) {
     joinBroadcast(u, op, op->getOperands(), result);
     return;
   }

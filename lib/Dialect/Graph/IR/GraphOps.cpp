@@ -238,6 +238,11 @@ GRAPH_BINARY_INFER(MaxOp)
 GRAPH_BINARY_INFER(MinOp)
 GRAPH_BINARY_INFER(PowOp)
 GRAPH_BINARY_INFER(RemOp)
+GRAPH_BINARY_INFER(BitwiseAndOp)
+GRAPH_BINARY_INFER(BitwiseOrOp)
+GRAPH_BINARY_INFER(BitwiseXorOp)
+GRAPH_BINARY_INFER(ShiftLeftOp)
+GRAPH_BINARY_INFER(ShiftRightOp)
 
 #define GRAPH_UNARY_INFER(OP)                                                  \
   LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>,   \

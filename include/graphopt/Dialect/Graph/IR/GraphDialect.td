@@ -46,7 +46,16 @@ def Graph_NumericElement
                 "f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or "
                 "ui64">;
 
+def Graph_IntegerElement
+    : AnyTypeOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64],
+                "i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64">;
+def Graph_ShiftElement
+    : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64],
+                "i8, i16, i32, i64, ui8, ui16, ui32 or ui64">;
+
 def Graph_Tensor : RankedTensorOf<[Graph_Element]>;
+def Graph_IntegerTensor : RankedTensorOf<[Graph_IntegerElement]>;
+def Graph_ShiftTensor : RankedTensorOf<[Graph_ShiftElement]>;
 def Graph_FloatTensor : RankedTensorOf<[Graph_FloatElement]>;
 def Graph_NumericTensor : RankedTensorOf<[Graph_NumericElement]>;
 def Graph_BoolTensor : RankedTensorOf<[I1]>;

@@ -123,6 +123,40 @@ def Graph_PowOp : Graph_BinaryOp<"pow", Graph_FloatTensor,
   let hasCanonicalizer = 1;
 }
 
+def Graph_BitwiseAndOp : Graph_BinaryOp<"bitwise_and", Graph_IntegerTensor,
+    "%r = graph.bitwise_and %a, %b : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>",
+    [Commutative], [{
+    Bitwise AND of the two's-complement (or unsigned) representations; on
+    `i1` the logical AND.
+  }]>;
+def Graph_BitwiseOrOp : Graph_BinaryOp<"bitwise_or", Graph_IntegerTensor,
+    "%r = graph.bitwise_or %a, %b : tensor<8xui8>, tensor<ui8> -> tensor<8xui8>",
+    [Commutative], [{
+    Bitwise OR; on `i1` the logical OR.
+  }]>;
+def Graph_BitwiseXorOp : Graph_BinaryOp<"bitwise_xor", Graph_IntegerTensor,
+    "%r = graph.bitwise_xor %a, %b : tensor<8xi64>, tensor<8xi64> -> tensor<8xi64>",
+    [Commutative], [{
+    Bitwise exclusive OR; on `i1` the logical XOR.
+  }]>;
+def Graph_ShiftLeftOp : Graph_BinaryOp<"shift_left", Graph_ShiftTensor,
+    "%r = graph.shift_left %x, %n : tensor<8xi32>, tensor<8xi32> -> tensor<8xi32>",
+    [], [{
+    `lhs` shifted left by `rhs` bits, zeros shifted in, bits shifted past
+    the top (the sign bit included) discarded. A shift amount that is
+    negative or at least the bit width gives 0 (ONNX `BitShift` since
+    opset 28; C leaves it undefined).
+  }]>;
+def Graph_ShiftRightOp : Graph_BinaryOp<"shift_right", Graph_ShiftTensor,
+    "%r = graph.shift_right %x, %n : tensor<8xui16>, tensor<8xui16> -> tensor<8xui16>",
+    [], [{
+    `lhs` shifted right by `rhs` bits: arithmetic (copies of the sign bit
+    shifted in) for signed types, logical (zeros) for unsigned ones. A shift
+    amount that is negative or at least the bit width gives what the sign
+    extension alone gives: -1 for a negative signed `lhs`, else 0 (ONNX
+    `BitShift` since opset 28).
+  }]>;
+
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//

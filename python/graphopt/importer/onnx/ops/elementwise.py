@@ -7,7 +7,7 @@ from typing import List
 
 import numpy as np
 
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
@@ -351,6 +351,59 @@ for _name, (_dir, _np) in _COMPARE.items():
              doc=f"`graph.compare {_dir}`",
              fold=_known_only(lambda _n, ins, f=_np: [np.asarray(f(ins[0], ins[1]))]))(
         _emit_compare(_dir))
+
+
+#: The integer element types (the bitwise ops and shifts).
+INTEGERS = (I8, I16) + INTS + (U8, U16, U32, U64)
+
+_BITWISE = {"BitwiseAnd": ("bitwise_and", np.bitwise_and),
+            "BitwiseOr": ("bitwise_or", np.bitwise_or),
+            "BitwiseXor": ("bitwise_xor", np.bitwise_xor)}
+
+
+@register("BitwiseAnd", "BitwiseOr", "BitwiseXor", dtypes=INTEGERS, typed=(0, 1),
+          doc="`graph.bitwise_and`, `graph.bitwise_or`, `graph.bitwise_xor`",
+          fold=_known_only(lambda n, ins: [np.asarray(
+              _BITWISE[n.op_type][1](ins[0], ins[1])).astype(ins[0].dtype)]))
+def _bitwise(n: Node):
+    return [n.b.binary(_BITWISE[n.op_type][0], n.value(0), n.value(1))]
+
+
+@register("BitwiseNot", dtypes=INTEGERS, doc="`-x - 1` (two's complement; "
+          "modulo 2^bits for unsigned types)",
+          fold=_known_only(lambda n, ins: [np.bitwise_not(ins[0])]))
+def _bitwise_not(n: Node):
+    x = n.value(0)
+    return [n.b.binary("sub", n.b.unary("neg", x), n.splat(1, x.dtype))]
+
+
+def _fold_bitshift(n: Node, ins):
+    x, y = ins
+    bits = x.dtype.itemsize * 8
+    out = np.empty(np.broadcast(x, y).shape, x.dtype)
+    for idx, (a, s) in enumerate(zip(*[v.ravel() for v in np.broadcast_arrays(x, y)])):
+        a, s = int(a), int(s)
+        if not 0 <= s < bits:
+            r = -1 if (n.attr("direction") == "RIGHT" and a < 0) else 0
+        elif n.attr("direction") == "LEFT":
+            r = (a << s) & ((1 << bits) - 1)
+            if x.dtype.kind == "i" and r >= 1 << (bits - 1):
+                r -= 1 << bits
+        else:
+            r = a >> s
+        out.flat[idx] = r
+    return [out]
+
+
+@register("BitShift", dtypes=INTEGERS, typed=(0, 1),
+          attrs={"direction": one_of("LEFT", "RIGHT")},
+          doc="`graph.shift_left` / `graph.shift_right` (arithmetic for "
+              "signed types; amounts outside [0, bits) give the sign fill "
+              "or 0, as opset 28 specifies)",
+          fold=_known_only(_fold_bitshift))
+def _bitshift(n: Node):
+    op = "shift_left" if n.attr("direction") == "LEFT" else "shift_right"
+    return [n.b.binary(op, n.value(0), n.value(1))]
 
 
 @register("And", "Or", "Xor", dtypes=(BOOL,), typed=(0, 1),

@@ -398,12 +398,14 @@ def _logical_not(ctx, a):
 
 
 def _logical(kind: str, bitwise: bool):
-    """``and``/``or``/``xor`` of bool tensors (the bitwise forms only for
-    bools, where they are the logical ones)."""
+    """``and``/``or``/``xor``: logical (of bool tensors, or of the truth of
+    numbers), or bitwise (``graph.bitwise_*`` on integers; on bools the
+    logical ones)."""
     def fn(ctx, a):
         x, y = _lhs_rhs(a)
         if bitwise and result_dtype(x, y) != torch.bool:
-            raise Unsupported("bitwise ops on integer tensors are not supported")
+            lhs, rhs = ctx.promote(x, y)
+            return ctx.b.binary(f"bitwise_{kind}", lhs, rhs)
         p, q = ctx.to_bool(x), ctx.to_bool(y)
         if kind == "and":
             return ctx.b.select(p, q, ctx.b.scalar(False, torch.bool))
@@ -416,6 +418,23 @@ def _logical(kind: str, bitwise: bool):
 for _name in ("and", "or", "xor"):
     op(f"aten.logical_{_name}")(_logical(_name, bitwise=False))
     op(f"aten.bitwise_{_name}", f"aten.__{_name}__")(_logical(_name, bitwise=True))
+
+
+def _shift(direction: str):
+    """``<<`` / ``>>`` on integer tensors (``graph.shift_left`` /
+    ``graph.shift_right``: arithmetic for signed types; an amount outside
+    [0, bits) gives 0 or the sign fill, as eager PyTorch does)."""
+    def fn(ctx, a):
+        x, y = _lhs_rhs(a)
+        lhs, rhs = ctx.promote(x, y)
+        if lhs.dtype in (torch.bool,) or lhs.dtype.is_floating_point:
+            raise Unsupported(f"shifts of {lhs.dtype} tensors are not supported")
+        return ctx.b.binary(f"shift_{direction}", lhs, rhs)
+    return fn
+
+
+op("aten.bitwise_left_shift", "aten.__lshift__")(_shift("left"))
+op("aten.bitwise_right_shift", "aten.__rshift__")(_shift("right"))
 
 
 @op("aten.bitwise_not")
