@@ -295,6 +295,8 @@ class Runtime:
             raise RuntimeError(f"{what}: {self.error()}")
 
 
+# The memref descriptor, as graphopt.aot builds it: this script imports no
+# graphopt module (that needs libGraphOpt.so, which the GPU machine lacks).
 def _descriptor(rank: int):
     fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
               ("offset", ctypes.c_int64)]

@@ -6,7 +6,11 @@ library (``cc -shared model.o -o libmodel.so -lm``) it can be called from
 Python without LLVM, MLIR or libGraphOpt.so:
 
     model = graphopt.load("libmodel.so")
-    y = model(x)                    # NumPy arrays or CPU torch tensors
+    y = model(x)                    # NumPy arrays or torch tensors
+
+An object compiled for CUDA (linked with ``-lGraphOptCUDARuntime``) takes
+torch CUDA tensors as they are, uploads NumPy arrays and CPU tensors, and
+copies its results back (see ``LoadedModel._call_cuda``).
 
 The object describes itself: it exports its entry's signature as the C
 string ``graphopt_<entry>_signature`` (JSON: element types, shapes with -1
@@ -85,11 +89,9 @@ class LoadedModel:
         if self.signature.get("format") != 1:
             raise GraphOptError(f"{self.path}: signature format "
                                 f"{self.signature.get('format')} is not supported")
-        if self.signature.get("cuda"):
-            raise GraphOptError(
-                f"{self.path} was compiled for CUDA: its inputs and results are "
-                "device buffers; call it from C with the CUDA runtime "
-                "(docs/AOT.md)")
+        self.cuda = bool(self.signature.get("cuda"))
+        if self.cuda:
+            self._bind_cuda_runtime()
         for t in self.signature["inputs"] + self.signature["outputs"]:
             if t["dtype"] not in _DTYPES:
                 raise GraphOptError(f"{self.path}: element type {t['dtype']} "
@@ -110,6 +112,135 @@ class LoadedModel:
         # Several results are consecutive descriptors in one buffer.
         self._results_type = type("Results", (ctypes.Structure,), {
             "_fields_": [(f"r{i}", t) for i, t in enumerate(out_types)]})
+
+    def _bind_cuda_runtime(self) -> None:
+        """The CUDA runtime's host API, through the library (linked with
+        -lGraphOptCUDARuntime), for uploads, downloads and frees."""
+        api = {}
+        for name, res, args in [
+                ("graphoptCudaMalloc", ctypes.c_void_p, [ctypes.c_size_t]),
+                ("graphoptCudaFree", None, [ctypes.c_void_p]),
+                ("graphoptCudaCopyToDevice", ctypes.c_int,
+                 [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+                ("graphoptCudaCopyToHost", ctypes.c_int,
+                 [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+                ("graphoptCudaSynchronize", ctypes.c_int, []),
+                ("graphoptCudaGetError", ctypes.c_char_p, []),
+                ("graphoptCudaClearError", None, [])]:
+            try:
+                fn = getattr(self._lib, name)
+            except AttributeError:
+                raise GraphOptError(
+                    f"{self.path} was compiled for CUDA but does not reach "
+                    f"{name}: link it with -lGraphOptCUDARuntime "
+                    "(docs/AOT.md)") from None
+            fn.restype, fn.argtypes = res, args
+            api[name[len("graphoptCuda"):]] = fn
+        self._cu = api
+
+    def _cuda_error(self, what: str) -> ExecutionError:
+        e = self._cu["GetError"]()
+        self._cu["ClearError"]()
+        return ExecutionError(f"@{self.entry} ({self.path}): {what}: "
+                              f"{e.decode() if e else 'CUDA error'}")
+
+    def _call_cuda(self, args):
+        """A CUDA object: torch CUDA tensors are passed as they are (their
+        memory is the device buffer; PyTorch's stream is synchronized
+        first, since the program runs on the runtime's own stream); NumPy
+        arrays and CPU tensors are uploaded. Results are copied out of the
+        program's buffers (which are then freed) through the host: torch
+        tensors on the device of the first tensor input if there is one,
+        else NumPy arrays."""
+        torch = sys.modules.get("torch")
+        cu = self._cu
+        cuda_in = torch_in = None
+        views = []    # what the call reads: CUDA tensors or host arrays
+        checked = []  # arrays of their dtypes and shapes, for _check
+        for i, a in enumerate(args):
+            if torch is not None and isinstance(a, torch.Tensor):
+                torch_in = torch_in if torch_in is not None else a
+                if a.is_cuda:
+                    cuda_in = cuda_in if cuda_in is not None else a
+                    views.append(a.detach().contiguous())
+                    checked.append(np.lib.stride_tricks.as_strided(
+                        np.empty(1, _torch_dtype_name(a)), tuple(a.shape),
+                        (0,) * a.dim()))
+                    continue
+                a = a.detach().cpu().numpy()
+            elif not isinstance(a, (np.ndarray, np.generic)):
+                raise TypeError(f"argument {i}: expected a NumPy array or a "
+                                f"torch.Tensor, got {type(a).__name__}")
+            a = np.asarray(a, order="C")
+            views.append(a)
+            checked.append(a)
+        self._check(checked)
+        uploaded, descriptors = [], []
+        try:
+            for v, dtype in zip(views, self._in_types):
+                d = dtype()
+                if isinstance(v, np.ndarray):
+                    ptr = cu["Malloc"](max(v.nbytes, 1))
+                    if not ptr:
+                        raise self._cuda_error(f"allocating {v.nbytes} bytes")
+                    uploaded.append(ptr)
+                    if v.nbytes and cu["CopyToDevice"](ptr, v.ctypes.data, v.nbytes):
+                        raise self._cuda_error("copying an input to the device")
+                else:
+                    ptr = v.data_ptr()
+                d.allocated = d.aligned = ptr
+                d.offset = 0
+                if v.ndim:
+                    d.sizes[:] = list(v.shape)
+                    d.strides[:] = [int(s) for s in (
+                        v.stride() if not isinstance(v, np.ndarray)
+                        else [s // v.itemsize for s in v.strides])]
+                descriptors.append(d)
+            if cuda_in is not None:
+                torch.cuda.current_stream(cuda_in.device).synchronize()
+            results = self._results_type()
+            call_args = [ctypes.byref(d) for d in descriptors]
+            if self.signature["outputs"]:
+                call_args.insert(0, ctypes.byref(results))
+            self._fn(*call_args)
+            if cu["Synchronize"]() or cu["GetError"]():
+                raise self._cuda_error("running on the GPU")
+            outs = []
+            owned = {getattr(results, f"r{i}").allocated
+                     for i in range(len(self.signature["outputs"]))}
+            owned -= set(uploaded) | {v.data_ptr() for v in views
+                                      if not isinstance(v, np.ndarray)}
+            try:
+                for i, t in enumerate(self.signature["outputs"]):
+                    outs.append(self._download(getattr(results, f"r{i}"), t,
+                                               torch_in))
+            finally:
+                for ptr in owned:
+                    if ptr:
+                        cu["Free"](ptr)
+        finally:
+            for ptr in uploaded:
+                cu["Free"](ptr)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _download(self, r, t: dict, torch_in):
+        rank = len(t["shape"])
+        shape = list(r.sizes) if rank else []
+        strides = list(r.strides) if rank else []
+        dtype = np.dtype(_DTYPES[t["dtype"]])
+        count = int(np.prod(shape)) if shape else 1
+        span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if count else 0
+        flat = np.empty(span, dtype)
+        src = (r.aligned or 0) + r.offset * dtype.itemsize
+        if span and self._cu["CopyToHost"](flat.ctypes.data, src, flat.nbytes):
+            raise self._cuda_error("copying a result to the host")
+        out = np.lib.stride_tricks.as_strided(
+            flat, shape, [s * dtype.itemsize for s in strides]).copy() \
+            if count else np.zeros(shape, dtype)
+        if torch_in is not None:
+            import torch
+            return torch.from_numpy(out).to(torch_in.device)
+        return out
 
     def _bind_weights(self, weights) -> None:
         """Maps the weights file (``--emit-weights``), checks it as the C
@@ -197,6 +328,8 @@ class LoadedModel:
                     + (f" for {e['reason']}" if e["reason"] else ""))
 
     def __call__(self, *args):
+        if self.cuda:
+            return self._call_cuda(args)
         torch = sys.modules.get("torch")
         torch_in = None
         arrays = []
@@ -257,6 +390,16 @@ class LoadedModel:
     def __repr__(self) -> str:
         return (f"<graphopt.LoadedModel {self.path}: @{self.entry}("
                 f"{', '.join(self.inputs)}) -> ({', '.join(self.outputs)})>")
+
+
+def _torch_dtype_name(t) -> np.dtype:
+    """The NumPy dtype of a torch tensor's element type (for the checks)."""
+    name = str(t.dtype).replace("torch.", "")
+    try:
+        return np.dtype(name)
+    except TypeError:
+        raise ExecutionError(f"element type {t.dtype} is not supported by the "
+                             "Python loader") from None
 
 
 def load(path, entry: str = "main", weights=None) -> LoadedModel:
