@@ -89,19 +89,12 @@ struct MapReductionToWarps : OpRewritePattern<linalg::GenericOp> {
     Block *body = op.getBlock();
     auto yield = cast<linalg::YieldOp>(body->getTerminator());
     BlockArgument outArg = op.getMatchingBlockArgument(init);
-    Operation *combiner = yield.getValues()[0].getDefiningOp();
-    if (!combiner || combiner->getBlock() != body || !isCombiner(combiner) ||
-        combiner->getResult(0).getType() != elemType)
-      return rewriter.notifyMatchFailure(op, "yield is not a known combiner");
-    if (!outArg.hasOneUse() || outArg.getUses().begin()->getOwner() != combiner)
-      return rewriter.notifyMatchFailure(
-          op, "output value used other than once by the combiner");
-    std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-    if (!neutral)
-      return rewriter.notifyMatchFailure(op, "combiner has no neutral element");
-    for (Operation &bodyOp : body->without_terminator())
-      if (!isMemoryEffectFree(&bodyOp))
-        return rewriter.notifyMatchFailure(op, "body has memory effects");
+    TypedAttr neutral;
+    const char *why = "";
+    Operation *combiner =
+        graphopt::matchReductionCombiner(op, elemType, neutral, why);
+    if (!combiner)
+      return rewriter.notifyMatchFailure(op, why);
 
     // rows = product of the parallel extents, folded when they are static.
     std::optional<int64_t> staticRows = 1;
@@ -199,7 +192,7 @@ struct MapReductionToWarps : OpRewritePattern<linalg::GenericOp> {
     };
 
     // Each lane folds the body over k = lane, lane + 32, ... < K.
-    Value neutralValue = arith::ConstantOp::create(b, loc, *neutral);
+    Value neutralValue = arith::ConstantOp::create(b, loc, neutral);
     auto forOp = scf::ForOp::create(
         b, loc, lane, sizes[redDim], kc32, ValueRange{neutralValue},
         [&](OpBuilder &lb, Location bodyLoc, Value k, ValueRange iterArgs) {
@@ -268,6 +261,38 @@ struct GraphGPUMapReductionsPass
 };
 
 } // namespace
+
+Operation *mlir::graphopt::matchReductionCombiner(Operation *generic,
+                                                  Type elemType,
+                                                  TypedAttr &neutral,
+                                                  const char *&why) {
+  auto op = cast<linalg::GenericOp>(generic);
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  BlockArgument outArg = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Operation *combiner = yield.getValues()[0].getDefiningOp();
+  if (!combiner || combiner->getBlock() != body || !isCombiner(combiner) ||
+      combiner->getResult(0).getType() != elemType) {
+    why = "yield is not a known combiner";
+    return nullptr;
+  }
+  if (!outArg.hasOneUse() || outArg.getUses().begin()->getOwner() != combiner) {
+    why = "output value used other than once by the combiner";
+    return nullptr;
+  }
+  std::optional<TypedAttr> value = arith::getNeutralElement(combiner);
+  if (!value) {
+    why = "combiner has no neutral element";
+    return nullptr;
+  }
+  for (Operation &bodyOp : body->without_terminator())
+    if (!isMemoryEffectFree(&bodyOp)) {
+      why = "body has memory effects";
+      return nullptr;
+    }
+  neutral = *value;
+  return combiner;
+}
 
 void mlir::graphopt::populateGPUMapReductionsPatterns(
     RewritePatternSet &patterns, unsigned warpsPerBlock) {

@@ -11,12 +11,10 @@
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <algorithm>
@@ -28,7 +26,6 @@ namespace mlir::graphopt {
 
 using namespace mlir;
 using mlir::graphopt::combine;
-using mlir::graphopt::isCombiner;
 
 namespace {
 
@@ -95,22 +92,14 @@ struct SplitFullReduction : OpRewritePattern<linalg::GenericOp> {
         return rewriter.notifyMatchFailure(
             op, "an input is not a contiguous identity-indexed memref");
     }
-    Block *body = op.getBlock();
-    auto yield = cast<linalg::YieldOp>(body->getTerminator());
-    BlockArgument outArg = op.getMatchingBlockArgument(init);
-    Operation *combiner = yield.getValues()[0].getDefiningOp();
-    if (!combiner || combiner->getBlock() != body || !isCombiner(combiner) ||
-        combiner->getResult(0).getType() != outType.getElementType() ||
-        !outArg.hasOneUse() || outArg.getUses().begin()->getOwner() != combiner)
-      return rewriter.notifyMatchFailure(
-          op, "body is not combiner(f(inputs), output)");
-    std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-    if (!neutral)
-      return rewriter.notifyMatchFailure(op, "combiner has no neutral element");
-    for (Operation &bodyOp : body->without_terminator())
-      if (isa<linalg::IndexOp>(bodyOp) || !isMemoryEffectFree(&bodyOp))
-        return rewriter.notifyMatchFailure(op, "body reads loop indices or "
-                                               "has memory effects");
+    TypedAttr neutral;
+    const char *why = "";
+    Operation *combiner = graphopt::matchReductionCombiner(
+        op, outType.getElementType(), neutral, why);
+    if (!combiner)
+      return rewriter.notifyMatchFailure(op, why);
+    if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+      return rewriter.notifyMatchFailure(op, "body reads loop indices");
 
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
@@ -136,7 +125,7 @@ struct SplitFullReduction : OpRewritePattern<linalg::GenericOp> {
     Type elemType = outType.getElementType();
     Value partial = memref::AllocOp::create(rewriter, loc,
                                             MemRefType::get({rows}, elemType));
-    Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
+    Value neutralValue = arith::ConstantOp::create(rewriter, loc, neutral);
     linalg::FillOp::create(rewriter, loc, neutralValue, partial);
 
     // Stage 1: the original body over rows x C.

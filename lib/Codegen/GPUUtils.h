@@ -32,6 +32,15 @@ inline Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
   return b.create(state)->getResult(0);
 }
 
+/// The combiner of a reduction `linalg.generic` (`generic`) with one output:
+/// its body yields `combiner(f(inputs), out)`, uses `out` nowhere else and
+/// has no memory effects, and the combiner (an isCombiner op of type
+/// `elemType`) has a neutral element, returned in `neutral`. Null otherwise,
+/// with the reason in `why`. Shared by graph-gpu-map-reductions and
+/// graph-gpu-split-reductions (defined in GPUMapReductions.cpp).
+Operation *matchReductionCombiner(Operation *generic, Type elemType,
+                                  TypedAttr &neutral, const char *&why);
+
 /// The memref a memref.load or memref.store accesses; null for other ops.
 inline Value getAccessedMemRef(Operation *op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))

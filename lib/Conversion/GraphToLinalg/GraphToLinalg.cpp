@@ -275,20 +275,20 @@ Value bitwiseBody(Operation *op, OpBuilder &b, Location loc, Value x, Value y) {
   Value w = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, width));
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, y, w);
+  if (isa<ShiftRightOp>(op) && !isUnsignedOp(op)) {
+    Value top =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, width - 1));
+    Value amount = arith::SelectOp::create(b, loc, inRange, y, top);
+    return arith::ShRSIOp::create(b, loc, x, amount);
+  }
+  // Logical shifts: zero for an amount out of range (shifted by 0 there, so
+  // that the shift itself is defined).
   Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
-  if (isa<ShiftLeftOp>(op)) {
-    Value safe = arith::SelectOp::create(b, loc, inRange, y, zero);
-    Value r = arith::ShLIOp::create(b, loc, x, safe);
-    return arith::SelectOp::create(b, loc, inRange, r, zero);
-  }
-  if (isUnsignedOp(op)) {
-    Value safe = arith::SelectOp::create(b, loc, inRange, y, zero);
-    Value r = arith::ShRUIOp::create(b, loc, x, safe);
-    return arith::SelectOp::create(b, loc, inRange, r, zero);
-  }
-  Value top = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, width - 1));
-  Value amount = arith::SelectOp::create(b, loc, inRange, y, top);
-  return arith::ShRSIOp::create(b, loc, x, amount);
+  Value safe = arith::SelectOp::create(b, loc, inRange, y, zero);
+  Value r = isa<ShiftLeftOp>(op)
+                ? arith::ShLIOp::create(b, loc, x, safe).getResult()
+                : arith::ShRUIOp::create(b, loc, x, safe).getResult();
+  return arith::SelectOp::create(b, loc, inRange, r, zero);
 }
 
 /// Scalar body of an elementwise binary graph op.
