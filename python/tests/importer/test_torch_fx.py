@@ -176,6 +176,66 @@ def test_inplace_ops_are_functionalized():
     check_numerics(import_torch(m, (x,)), m, (x,))
 
 
+def test_inplace_ops_without_a_second_trace():
+    """In-place ops on fresh intermediates become functional ops in the FX
+    graph itself (no run_decompositions); reads before the op keep the old
+    value. Ops the rewrite cannot prove safe (the tensor has a view, the
+    operands' dtypes differ) are left for run_decompositions({})."""
+    from graphopt.importer.pytorch.fx import _functionalize_in_place
+
+    class Residual(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+            self.bn = nn.BatchNorm1d(4)
+
+        def forward(self, x):
+            out = self.bn(self.l(x))
+            before = out * 2          # reads the value before the update
+            out += x
+            out.relu_()
+            return out, before
+
+    class ViewOfUpdated(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.l(x)
+            row = y[0]                # a view: sees the update below
+            y.relu_()
+            return row * 2
+
+    class OtherDtype(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x, n):
+            y = self.l(x)
+            y.add_(n)                 # int64 operand: not rewritten
+            return y
+
+    x = torch.randn(3, 4)
+    n = torch.arange(4)
+    for m, args, fast in [(_eval_with_stats_1d(Residual()), (x,), True),
+                          (ViewOfUpdated().eval(), (x,), False),
+                          (OtherDtype().eval(), (x, n), False)]:
+        ep = torch.export.export(m, args)
+        assert _functionalize_in_place(ep.graph) is fast, type(m).__name__
+        check_numerics(import_torch(m, args), m, args)
+
+
+def _eval_with_stats_1d(m):
+    m.eval()
+    for mod in m.modules():
+        if isinstance(mod, nn.BatchNorm1d):
+            mod.running_mean.normal_()
+            mod.running_var.uniform_(0.5, 2.0)
+    return m
+
+
 def test_torch_cond():
     class M(nn.Module):
         def forward(self, x):

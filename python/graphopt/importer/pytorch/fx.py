@@ -12,9 +12,10 @@ mappings (static shapes only).
 
 Details:
 
-* In-place ops (``ReLU(inplace=True)``, ``x += y``) make the importer
-  functionalize the program (``run_decompositions({})``, which decomposes
-  nothing). Ops without a mapping but with a PyTorch decomposition are
+* In-place ops (``ReLU(inplace=True)``, ``x += y``) on fresh intermediates
+  become their functional forms (``_functionalize_in_place``); any other
+  in-place op makes the importer functionalize the program
+  (``run_decompositions({})``, which decomposes nothing, but traces again). Ops without a mapping but with a PyTorch decomposition are
   decomposed, and only those.
 * ``nn.MultiheadAttention`` and ``nn.TransformerEncoderLayer``:
   ``torch.export`` always traces their decomposed ("slow") path, never the
@@ -167,6 +168,87 @@ def _has_mutation(graph: torch.fx.Graph) -> bool:
                for n in graph.nodes if n.op == "call_function")
 
 
+def _aliases_input(node: torch.fx.Node) -> bool:
+    """True unless ``node`` is an ATen op (or an item of one's result)
+    whose result is a new tensor, sharing no memory with its inputs."""
+    import operator
+    index = 0
+    if node.op == "call_function" and node.target is operator.getitem:
+        node, index = node.args[0], node.args[1]
+        if not isinstance(node, torch.fx.Node) or not isinstance(index, int):
+            return True
+    if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+        return True
+    returns = node.target._schema.returns
+    return not 0 <= index < len(returns) or returns[index].alias_info is not None
+
+
+def _functional_variant(op: torch._ops.OpOverload):
+    """``aten.relu`` for ``aten.relu_`` (the same overload), or None."""
+    packet = op._schema.name.split("::")[-1]
+    if not packet.endswith("_") or packet.startswith("_"):
+        return None
+    variant = getattr(getattr(torch.ops.aten, packet[:-1], None),
+                      op._overloadname, None)
+    if variant is None or variant._schema.is_mutable or len(
+            variant._schema.arguments) != len(op._schema.arguments):
+        return None
+    return variant
+
+
+def _functionalize_in_place(graph: torch.fx.Graph) -> bool:
+    """Replaces each in-place op on a fresh intermediate (``relu_`` of a
+    batch norm's result, ``out += identity`` in a residual block) by its
+    functional form, reading the new value wherever the old one was read
+    after it. That is what ``run_decompositions({})`` does to such ops,
+    without tracing the model a second time (ResNet-50: ~2 s). An op it
+    cannot prove safe (it writes an input, a parameter, a view or an
+    argument other than the first; the tensor has views; its operands'
+    dtypes differ, so the functional form could promote) is left; returns
+    True when no in-place op remains."""
+    position = {n: i for i, n in enumerate(graph.nodes)}
+    for node in list(graph.nodes):
+        if node.op != "call_function" or not isinstance(
+                node.target, torch._ops.OpOverload) or not node.target._schema.is_mutable:
+            continue
+        schema = node.target._schema
+        written = [i for i, a in enumerate(schema.arguments)
+                   if a.alias_info is not None and a.alias_info.is_write]
+        variant = _functional_variant(node.target)
+        if written != [0] or not node.args or variant is None:
+            continue
+        target = node.args[0]
+        if not isinstance(target, torch.fx.Node) or _aliases_input(target):
+            continue
+        if any(u is not node and (u.op != "call_function" or _aliases_input(u))
+               and not (isinstance(u.target, torch._ops.OpOverload)
+                        and u.target._schema.is_mutable)
+               for u in target.users if u.op != "output"):
+            continue
+        val = target.meta.get("val")
+        if not isinstance(val, torch.Tensor) or not val.dtype.is_floating_point:
+            continue
+        operands = [a for a in list(node.args) + list(node.kwargs.values())
+                    if isinstance(a, torch.fx.Node)]
+        if any(not isinstance(a.meta.get("val"), torch.Tensor)
+               or a.meta["val"].dtype != val.dtype for a in operands):
+            continue
+        with graph.inserting_after(node):
+            fresh = graph.create_node(
+                "call_function", variant, tuple(node.args), dict(node.kwargs),
+                name=variant._schema.name.split("::")[-1])
+        fresh.meta = dict(node.meta)
+        node.replace_all_uses_with(fresh)
+        here = position[node]
+        for user in list(target.users):
+            if user is not fresh and user is not node and (
+                    user.op == "output" or position.get(user, -1) > here):
+                user.replace_input_with(target, fresh)
+        position[fresh] = here
+        graph.erase_node(node)
+    return not _has_mutation(graph)
+
+
 def _parameter_names(fn, n: int) -> Optional[List[str]]:
     """The names of ``fn``'s first ``n`` positional parameters, if it has
     them (the function's inputs are named after them in the MLIR)."""
@@ -220,9 +302,10 @@ class _ExportImporter(FxGraphImporter):
 
     def run(self) -> str:
         ep = self._export()
-        if _has_mutation(ep.graph):
-            # In-place ops (relu_, add_): functionalize. An empty table
-            # decomposes nothing, so linear/conv2d/... stay as they are.
+        if _has_mutation(ep.graph) and not _functionalize_in_place(ep.graph):
+            # In-place ops the rewrite above could not prove safe:
+            # functionalize by tracing again. An empty table decomposes
+            # nothing, so linear/conv2d/... stay as they are.
             ep = ep.run_decompositions({})
         super().__init__(ep.graph, self.entry)
         self.ep = ep
