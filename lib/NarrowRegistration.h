@@ -179,6 +179,7 @@ inline void registerUsedUpstreamPasses() {
   bufferization::registerBufferizationPipelines();
   // The rest of what lib/Pipelines builds its pipelines from, by name.
   arith::registerArithExpandOpsPass();
+  arith::registerArithEmulateUnsupportedFloats();
   memref::registerExpandStridedMetadataPass();
   registerConvertLinalgToLoopsPass();
   registerConvertLinalgToParallelLoopsPass();

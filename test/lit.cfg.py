@@ -112,6 +112,17 @@ try:
 except Exception:
     pass
 
+# NumPy's bfloat16 (test/Python/bf16.test): the ml_dtypes package, which
+# onnx (scripts/setup.sh) installs.
+try:
+    if subprocess.run([config.python_executable, "-c",
+                       "import importlib.util, sys; "
+                       "sys.exit(importlib.util.find_spec('ml_dtypes') is None)"],
+                      capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("ml_dtypes")
+except Exception:
+    pass
+
 # The self-contained wheel (scripts/build-wheel.sh, test/Python/wheel.test):
 # lld links it from MLIR's static archives; auditwheel and wheel tag it;
 # its test hides /usr/lib/llvm-22 in a private mount namespace (root).

@@ -35,6 +35,12 @@ enum graphopt_dtype {
   GRAPHOPT_U16 = 10,
   GRAPHOPT_U32 = 11,
   GRAPHOPT_U64 = 12,
+  /* The 8-bit floats (storage types: one byte per element, the value's
+     bits; see docs/Dialects/Graph.md). */
+  GRAPHOPT_F8E4M3FN = 13,
+  GRAPHOPT_F8E5M2 = 14,
+  GRAPHOPT_F8E4M3FNUZ = 15,
+  GRAPHOPT_F8E5M2FNUZ = 16,
 };
 
 /* A dense, contiguous, row-major tensor. */

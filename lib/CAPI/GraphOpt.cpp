@@ -119,6 +119,14 @@ std::optional<DType> toDType(int32_t d) {
     return DType::U32;
   case GRAPHOPT_U64:
     return DType::U64;
+  case GRAPHOPT_F8E4M3FN:
+    return DType::F8E4M3FN;
+  case GRAPHOPT_F8E5M2:
+    return DType::F8E5M2;
+  case GRAPHOPT_F8E4M3FNUZ:
+    return DType::F8E4M3FNUZ;
+  case GRAPHOPT_F8E5M2FNUZ:
+    return DType::F8E5M2FNUZ;
   }
   return std::nullopt;
 }
@@ -151,6 +159,14 @@ int32_t fromDType(DType d) {
     return GRAPHOPT_U32;
   case DType::U64:
     return GRAPHOPT_U64;
+  case DType::F8E4M3FN:
+    return GRAPHOPT_F8E4M3FN;
+  case DType::F8E5M2:
+    return GRAPHOPT_F8E5M2;
+  case DType::F8E4M3FNUZ:
+    return GRAPHOPT_F8E4M3FNUZ;
+  case DType::F8E5M2FNUZ:
+    return GRAPHOPT_F8E5M2FNUZ;
   }
   return -1;
 }

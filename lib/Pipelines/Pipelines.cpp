@@ -236,8 +236,12 @@ static void buildLoopsToLLVM(OpPassManager &pm,
                   "convert-vector-to-scf{full-unroll=true},lower-affine,"
                   "canonicalize,cse)");
   // bf16 arithmetic is expanded to integer ops: x86 has no bf16 libcalls.
+  // So are the conversions to and from the 8-bit floats, after what else
+  // computes on them has become f32 arithmetic between conversions.
   addUpstream(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-                  "func.func(arith-expand{include-bf16=true})");
+                  "func.func(arith-emulate-unsupported-floats{source-types="
+                  "f8E4M3FN,f8E5M2,f8E4M3FNUZ,f8E5M2FNUZ target-type=f32},"
+                  "graph-expand-float8,arith-expand{include-bf16=true})");
   // Math ops LLVM has intrinsics for (fma, sqrt, exp, ...) become those,
   // on vectors too; the rest become libm calls (scalarized for vectors),
   // before the vector dialect is lowered.

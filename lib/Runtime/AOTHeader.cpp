@@ -52,6 +52,11 @@ const char *cElementType(DType t) {
     return "uint32_t";
   case DType::U64:
     return "uint64_t";
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return "uint8_t"; // the bits of the 8-bit float
   }
   return nullptr;
 }
@@ -108,7 +113,8 @@ enum {
   GRAPHOPT_AOT_I1 = 3, GRAPHOPT_AOT_I32 = 4, GRAPHOPT_AOT_I64 = 5,
   GRAPHOPT_AOT_F64 = 6, GRAPHOPT_AOT_I8 = 7, GRAPHOPT_AOT_I16 = 8,
   GRAPHOPT_AOT_U8 = 9, GRAPHOPT_AOT_U16 = 10, GRAPHOPT_AOT_U32 = 11,
-  GRAPHOPT_AOT_U64 = 12
+  GRAPHOPT_AOT_U64 = 12, GRAPHOPT_AOT_F8E4M3FN = 13, GRAPHOPT_AOT_F8E5M2 = 14,
+  GRAPHOPT_AOT_F8E4M3FNUZ = 15, GRAPHOPT_AOT_F8E5M2FNUZ = 16
 };
 
 /* A dense tensor: `rank` sizes in `shape` (NULL for rank 0), the elements

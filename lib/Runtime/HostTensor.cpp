@@ -2,6 +2,8 @@
 
 #include "graphopt/Runtime/HostTensor.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
@@ -26,6 +28,10 @@ size_t mlir::graphopt::runtime::dtypeSize(DType t) {
   case DType::I1:
   case DType::I8:
   case DType::U8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
     return 1;
   case DType::I16:
   case DType::U16:
@@ -68,6 +74,14 @@ StringRef mlir::graphopt::runtime::dtypeName(DType t) {
     return "ui32";
   case DType::U64:
     return "ui64";
+  case DType::F8E4M3FN:
+    return "f8E4M3FN";
+  case DType::F8E5M2:
+    return "f8E5M2";
+  case DType::F8E4M3FNUZ:
+    return "f8E4M3FNUZ";
+  case DType::F8E5M2FNUZ:
+    return "f8E5M2FNUZ";
   }
   return "?";
 }
@@ -87,12 +101,52 @@ std::optional<DType> mlir::graphopt::runtime::parseDType(StringRef name) {
       .Case("ui16", DType::U16)
       .Case("ui32", DType::U32)
       .Case("ui64", DType::U64)
+      .Case("f8E4M3FN", DType::F8E4M3FN)
+      .Case("f8E5M2", DType::F8E5M2)
+      .Case("f8E4M3FNUZ", DType::F8E4M3FNUZ)
+      .Case("f8E5M2FNUZ", DType::F8E5M2FNUZ)
       .Default(std::nullopt);
 }
 
 bool mlir::graphopt::runtime::isFloatDType(DType t) {
   return t == DType::F32 || t == DType::F16 || t == DType::BF16 ||
-         t == DType::F64;
+         t == DType::F64 || isFloat8DType(t);
+}
+
+bool mlir::graphopt::runtime::isFloat8DType(DType t) {
+  return t == DType::F8E4M3FN || t == DType::F8E5M2 || t == DType::F8E4M3FNUZ ||
+         t == DType::F8E5M2FNUZ;
+}
+
+// The 8-bit floats through APFloat, which has their semantics (NaN and
+// infinity encodings, the FNUZ formats' single NaN); setDouble rounds to
+// nearest even, an overflow giving what APFloat gives (inf or NaN).
+static const llvm::fltSemantics &float8Semantics(DType t) {
+  switch (t) {
+  case DType::F8E5M2:
+    return llvm::APFloat::Float8E5M2();
+  case DType::F8E4M3FNUZ:
+    return llvm::APFloat::Float8E4M3FNUZ();
+  case DType::F8E5M2FNUZ:
+    return llvm::APFloat::Float8E5M2FNUZ();
+  default:
+    return llvm::APFloat::Float8E4M3FN();
+  }
+}
+
+static double float8ToDouble(DType t, uint8_t bits) {
+  llvm::APFloat v(float8Semantics(t), llvm::APInt(8, bits));
+  bool lost = false;
+  v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+            &lost);
+  return v.convertToDouble();
+}
+
+static uint8_t doubleToFloat8(DType t, double d) {
+  llvm::APFloat v(d);
+  bool lost = false;
+  v.convert(float8Semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return (uint8_t)v.bitcastToAPInt().getZExtValue();
 }
 
 bool mlir::graphopt::runtime::isUnsignedDType(DType t) {
@@ -223,6 +277,11 @@ double HostTensor::getDouble(int64_t i) const {
   case DType::U32:
   case DType::U64:
     return (double)getUnsigned(i);
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    return float8ToDouble(type, *p);
   }
   return 0;
 }
@@ -374,6 +433,12 @@ void HostTensor::setDouble(int64_t i, double d) {
     std::memcpy(p, &v, 8);
     return;
   }
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
+    *p = doubleToFloat8(type, d);
+    return;
   }
 }
 

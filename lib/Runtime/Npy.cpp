@@ -125,7 +125,7 @@ llvm::Error mlir::graphopt::runtime::writeNpy(StringRef path,
                                               const HostTensor &in) {
   const HostTensor *t = &in;
   HostTensor widened;
-  if (in.dtype() == DType::BF16) {
+  if (in.dtype() == DType::BF16 || isFloat8DType(in.dtype())) {
     widened = HostTensor(DType::F32, in.shape());
     for (int64_t i = 0, n = in.numElements(); i < n; ++i)
       widened.setDouble(i, in.getDouble(i));
@@ -170,6 +170,10 @@ llvm::Error mlir::graphopt::runtime::writeNpy(StringRef path,
     descr = "<u8";
     break;
   case DType::BF16:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2FNUZ:
     break;
   }
   // Python tuple syntax: (), (n,), (a, b, c).

@@ -28,6 +28,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -1105,6 +1106,24 @@ static llvm::Error lowerModule(ModuleOp module,
                                const graphopt::CompilePipelineOptions &compile,
                                const RunnerOptions &options,
                                const TargetSetup &target) {
+  if (target.cuda) {
+    // The 8-bit floats are lowered for the CPU only (graph-expand-float8).
+    WalkResult f8 = module.walk([&](Operation *op) {
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                             op->getResultTypes()))
+        if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                Float8E5M2FNUZType>(getElementTypeOrSelf(t))) {
+          op->emitError() << "8-bit float tensors (" << t
+                          << ") are not supported by the CUDA target; "
+                             "cast them to f16 or f32 (docs/CUDA.md)";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (f8.wasInterrupted())
+      return llvm::createStringError("lowering @%s for CUDA failed",
+                                     options.entry.c_str());
+  }
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming();

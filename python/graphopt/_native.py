@@ -225,7 +225,8 @@ def _take_string(ptr: Optional[int]) -> str:
 # --------------------------------------------------------------------------
 
 # enum graphopt_dtype
-_F32, _F16, _BF16, _I1, _I32, _I64, _F64, _I8, _I16, _U8, _U16, _U32, _U64 = range(13)
+(_F32, _F16, _BF16, _I1, _I32, _I64, _F64, _I8, _I16, _U8, _U16, _U32, _U64,
+ _F8E4M3FN, _F8E5M2, _F8E4M3FNUZ, _F8E5M2FNUZ) = range(17)
 
 _FROM_NUMPY = {
     np.dtype(np.float32): _F32,
@@ -244,14 +245,41 @@ _FROM_NUMPY = {
 _TO_NUMPY = {code: dt for dt, code in _FROM_NUMPY.items()}
 _DTYPE_NAMES = {_F32: "f32", _F16: "f16", _BF16: "bf16", _F64: "f64", _I1: "i1",
                 _I8: "i8", _I16: "i16", _I32: "i32", _I64: "i64", _U8: "ui8",
-                _U16: "ui16", _U32: "ui32", _U64: "ui64"}
+                _U16: "ui16", _U32: "ui32", _U64: "ui64", _F8E4M3FN: "f8E4M3FN",
+                _F8E5M2: "f8E5M2", _F8E4M3FNUZ: "f8E4M3FNUZ", _F8E5M2FNUZ: "f8E5M2FNUZ"}
+
+#: The element types NumPy has no dtype for: ml_dtypes' names for them.
+_ML_DTYPES = {_BF16: "bfloat16", _F8E4M3FN: "float8_e4m3fn", _F8E5M2: "float8_e5m2",
+              _F8E4M3FNUZ: "float8_e4m3fnuz", _F8E5M2FNUZ: "float8_e5m2fnuz"}
+
+
+def _ml_dtype(code: int) -> Optional[np.dtype]:
+    """NumPy's dtype for bf16 or an 8-bit float, from the ml_dtypes package
+    (which ONNX and JAX install; NumPy has none of its own), registered
+    with the others on first use; None without ml_dtypes."""
+    if code not in _TO_NUMPY:
+        try:
+            import ml_dtypes
+        except ImportError:
+            return None
+        for c, name in _ML_DTYPES.items():
+            dtype = np.dtype(getattr(ml_dtypes, name))
+            _FROM_NUMPY[dtype] = c
+            _TO_NUMPY[c] = dtype
+    return _TO_NUMPY[code]
+
+
+def bfloat16() -> Optional[np.dtype]:
+    """NumPy's bfloat16 (``ml_dtypes.bfloat16``), or None without ml_dtypes."""
+    return _ml_dtype(_BF16)
 
 
 def _numpy_dtype(code: int) -> np.dtype:
-    if code == _BF16:
+    if code in _ML_DTYPES and _ml_dtype(code) is None:
         raise GraphOptError(
-            "bf16 tensors are not supported by the Python package (NumPy has "
-            "no bfloat16); cast the model to float32 or float16")
+            f"{_DTYPE_NAMES[code]} tensors need the ml_dtypes package (NumPy "
+            "has no such dtype of its own): pip install ml_dtypes, or cast "
+            "the model to float32 or float16")
     try:
         return _TO_NUMPY[code]
     except KeyError:
@@ -267,9 +295,10 @@ def supported_dtypes() -> list[np.dtype]:
 class TensorSpec:
     """The signature of one program input or output.
 
-    ``shape`` has ``None`` for a dynamic dim. ``dtype`` is a NumPy dtype, or
-    ``None`` for bf16 (which the package cannot exchange); ``type_str`` is
-    the MLIR spelling, e.g. ``tensor<?x10xf32>``.
+    ``shape`` has ``None`` for a dynamic dim. ``dtype`` is a NumPy dtype
+    (bf16: ``ml_dtypes.bfloat16``), or ``None`` for bf16 without the
+    ml_dtypes package; ``type_str`` is the MLIR spelling, e.g.
+    ``tensor<?x10xf32>``.
     """
     dtype: Optional[np.dtype]
     shape: tuple
@@ -285,7 +314,7 @@ def _spec(t: _CTensor) -> TensorSpec:
                   for i in range(t.rank))
     dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
     name = _DTYPE_NAMES.get(t.dtype, f"dtype{t.dtype}")
-    dtype = _TO_NUMPY.get(t.dtype)
+    dtype = _ml_dtype(t.dtype) if t.dtype in _ML_DTYPES else _TO_NUMPY.get(t.dtype)
     return TensorSpec(dtype, shape, f"tensor<{dims}{name}>")
 
 
@@ -707,14 +736,14 @@ class Program:
             # order="C" keeps rank 0 (np.ascontiguousarray makes it rank 1)
             arr = np.asarray(a, order="C")
             code = _FROM_NUMPY.get(arr.dtype)
+            if code is None and arr.dtype.name in _ML_DTYPES.values():
+                _ml_dtype(_BF16)  # registers ml_dtypes' types
+                code = _FROM_NUMPY.get(arr.dtype)
             if code is None:
-                if arr.dtype.name == "bfloat16":
-                    raise ExecutionError(
-                        f"input {i}: bf16 is not supported by the Python "
-                        "package; pass float32 or float16")
                 raise ExecutionError(
                     f"input {i}: unsupported dtype {arr.dtype} (supported: "
-                    "float32, float16, float64, bool, int8 ... int64, uint8 ... uint64)")
+                    "float32, float16, bfloat16 and float8 (ml_dtypes), float64, bool, "
+                    "int8 ... int64, uint8 ... uint64)")
             shape = (ctypes.c_int64 * max(1, arr.ndim))(*arr.shape)
             keep.append((arr, shape))
             c_inputs[i].dtype = code

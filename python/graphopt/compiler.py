@@ -187,13 +187,18 @@ def _as_numpy(value, index: int) -> np.ndarray:
                 and not value.is_neg()):
             return value.numpy()  # the common case, without a copy
         t = value.detach()
-        if t.dtype == torch.bfloat16:
-            raise TypeError(
-                f"argument {index}: bf16 tensors are not supported by the "
-                "Python package yet; cast to float32 or float16")
         if t.device.type != "cpu":
             t = t.cpu()
-        return np.asarray(t.resolve_conj().resolve_neg().numpy(), order="C")
+        t = t.resolve_conj().resolve_neg()
+        if t.dtype == torch.bfloat16:
+            bf16 = _native.bfloat16()
+            if bf16 is None:
+                raise TypeError(
+                    f"argument {index}: bf16 tensors need the ml_dtypes "
+                    "package (pip install ml_dtypes), or cast to float32")
+            # The same bits, as NumPy's bfloat16 (torch has no NumPy bf16).
+            return t.contiguous().view(torch.int16).numpy().view(bf16)
+        return np.asarray(t.numpy(), order="C")
     if isinstance(value, np.ndarray):
         return np.asarray(value, order="C")
     if isinstance(value, np.generic):
@@ -203,6 +208,13 @@ def _as_numpy(value, index: int) -> np.ndarray:
     raise TypeError(
         f"argument {index}: expected a torch.Tensor, a NumPy array or a "
         f"Python int, float or bool, got {type(value).__name__}")
+
+
+def _torch_of_numpy(torch, array: np.ndarray):
+    """A result as a torch tensor without a copy (bf16 through its bits)."""
+    if array.dtype.name == "bfloat16":
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 def _tensors(arrays) -> list:
@@ -588,7 +600,7 @@ class CompiledModule:
                 self._torch_call_for(args, key, entry.program)
         if torch_in is not None:
             with _TORCH_LOCK:
-                outs = [torch.from_numpy(o) for o in outs]
+                outs = [_torch_of_numpy(torch, o) for o in outs]
                 if torch_in.device.type != "cpu":
                     outs = [o.to(torch_in.device) for o in outs]
         return self._structured(outs)

@@ -8,7 +8,8 @@ plus input/expected-output data sets) is imported with
 compared with the expected ones with the suite's tolerances (each case's
 ``rtol``/``atol``: rtol 1e-3, atol 1e-7 unless the case sets them, as
 ``onnx.backend.test.runner`` does; NaNs compare equal, shapes and dtypes
-must match).
+must match; bf16 outputs to two bf16 ulps, rtol 2^-6, since the reference
+rounds every intermediate to bf16 and graphopt only the stored values).
 
     python3 test/onnx/run_node_tests.py                  # all cases, 2 workers
     python3 test/onnx/run_node_tests.py -k 'conv|lstm' -v
@@ -169,6 +170,14 @@ def _compare(outs, expected, rtol, atol):
                 i = tuple(int(v) for v in np.argwhere(bad)[0])
                 return f"output {k}: {int(bad.sum())} of {got.size} elements differ, e.g. at {list(i)}: {got[i]} vs {want[i]}"
             continue
+        if want.dtype.name == "bfloat16":
+            # Two bf16 ulps (an ulp is 2^-8 to 2^-7 of the value; rtol 1e-3
+            # is finer than bf16 itself): the reference rounds every
+            # intermediate to bf16, graphopt computes in f32 and rounds what
+            # it stores. Against the model evaluated in f32, graphopt's
+            # bf16 attention is the closer of the two (largest error 0.0035
+            # against the reference's 0.0050 in test_attention_4d_*_bf16).
+            rtol = max(rtol, 2.0 ** -6)
         g64, w64 = got.astype(np.float64), want.astype(np.float64)
         with np.errstate(all="ignore"):
             err = np.abs(g64 - w64)

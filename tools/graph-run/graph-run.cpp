@@ -412,11 +412,13 @@ int main(int argc, char **argv) {
     if (!t)
       return fail("input " + llvm::Twine(i) + ": " +
                   llvm::toString(t.takeError()));
-    // NumPy has no bf16: an f32 file feeds a bf16 input (rounded to
-    // nearest even), as it does for expected outputs.
-    if (i < sig->inputs.size() && sig->inputs[i].dtype == DType::BF16 &&
+    // NumPy has no bf16 or 8-bit floats: an f32 file feeds such an input
+    // (rounded to nearest even), as it does for expected outputs.
+    if (i < sig->inputs.size() &&
+        (sig->inputs[i].dtype == DType::BF16 ||
+         isFloat8DType(sig->inputs[i].dtype)) &&
         t->dtype() == DType::F32) {
-      HostTensor conv(DType::BF16, t->shape());
+      HostTensor conv(sig->inputs[i].dtype, t->shape());
       for (int64_t k = 0; k < t->numElements(); ++k)
         conv.setDouble(k, t->getDouble(k));
       *t = std::move(conv);

@@ -446,6 +446,25 @@ def GraphApproximateMathPass : Pass<"graph-approximate-math"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
+def GraphExpandFloat8Pass : Pass<"graph-expand-float8"> {
+  let summary = "Lower conversions to and from the 8-bit floats to integer arithmetic";
+  let description = [{
+    The 8-bit floats (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ) are storage
+    types: `graph.cast` converts through f32, and
+    `arith-emulate-unsupported-floats` (run before this pass) makes other
+    arithmetic on them f32 between conversions. LLVM has no 8-bit float
+    type, so this pass rewrites what is left, on scalars and vectors:
+    `arith.extf` from f8 (the fields rebiased into an f32; subnormals,
+    infinities and NaN by their encodings), `arith.truncf` to f8 (round to
+    nearest even, saturating at the largest finite value, infinities too;
+    NaN to the format's NaN; the FNUZ formats have no negative zero) and
+    f8 constants (their bits as i8). Both pipelines run it just before
+    `arith-expand`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def GraphSetTargetPass : Pass<"graph-set-target", "::mlir::ModuleOp"> {
   let summary = "Set the target CPU and features on every LLVM function";
   let description = [{

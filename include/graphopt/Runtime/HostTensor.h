@@ -38,18 +38,25 @@ enum class DType {
   U8,
   U16,
   U32,
-  U64
+  U64,
+  F8E4M3FN,
+  F8E5M2,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ
 };
 
 /// Size in bytes of one element (i1 is stored as one byte, as in NumPy).
 size_t dtypeSize(DType t);
 /// The MLIR spelling: "f32", "f16", "bf16", "f64", "i1", "i8", "i16",
-/// "i32", "i64", "ui8", "ui16", "ui32", "ui64".
+/// "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f8E4M3FN", "f8E5M2",
+/// "f8E4M3FNUZ", "f8E5M2FNUZ".
 llvm::StringRef dtypeName(DType t);
 /// Parses an MLIR element type spelling.
 std::optional<DType> parseDType(llvm::StringRef name);
 bool isFloatDType(DType t);
 bool isUnsignedDType(DType t);
+/// Whether `t` is one of the 8-bit float (storage) types.
+bool isFloat8DType(DType t);
 
 /// Marks a dynamic dim in a signature shape.
 constexpr int64_t kDynamicDim = INT64_MIN;

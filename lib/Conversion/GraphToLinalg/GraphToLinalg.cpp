@@ -541,6 +541,23 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned,
   Type from = x.getType();
   if (from == to)
     return x;
+  // The 8-bit floats convert through f32 (f64 from an f64 source, so that
+  // the value is rounded once): graph-expand-float8 lowers the f32 <-> f8
+  // conversions, the only f8 arithmetic left, to integer operations.
+  auto isF8 = [](Type t) {
+    return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+               Float8E5M2FNUZType>(t);
+  };
+  if (isF8(from)) {
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    return castBody(b, loc, wide, to, false, toUnsigned);
+  }
+  if (isF8(to)) {
+    Value wide = x;
+    if (!from.isF64() && !from.isF32())
+      wide = castBody(b, loc, x, b.getF32Type(), fromUnsigned, false);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
   auto fromF = dyn_cast<FloatType>(from);
   auto toF = dyn_cast<FloatType>(to);
   if (fromF && toF) {
@@ -590,6 +607,24 @@ struct ConstantLowering : OpRewritePattern<graph::ConstantOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(graph::ConstantOp op,
                                 PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (dense && isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                     Float8E5M2FNUZType>(type.getElementType())) {
+      // An 8-bit float tensor constant is held as its bits (LLVM has no
+      // 8-bit float type for a global's data), bitcast element by element.
+      Location loc = op.getLoc();
+      Value bits = arith::ConstantOp::create(
+          rewriter, loc, dense.bitcast(rewriter.getI8Type()));
+      Value r =
+          buildElementwise(rewriter, loc, type, {bits},
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             return arith::BitcastOp::create(
+                                 b, l, type.getElementType(), args[0]);
+                           });
+      rewriter.replaceOp(op, r);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, op.getType(), cast<TypedAttr>(op.getValue()));
     return success();

@@ -46,7 +46,10 @@ Dim = Optional[int]  # a static size, or None for a dynamic (`?`) dim
 #: hex form ``dense<"0x...">`` (fast to print and to parse).
 HEX_THRESHOLD = 16
 
-FLOAT_ELEMENTS = ("f32", "f16", "bf16", "f64")
+#: The 8-bit floats (ml_dtypes' names -> MLIR's).
+FLOAT8_ELEMENTS = {"float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
+                   "float8_e4m3fnuz": "f8E4M3FNUZ", "float8_e5m2fnuz": "f8E5M2FNUZ"}
+FLOAT_ELEMENTS = ("f32", "f16", "bf16", "f64") + tuple(FLOAT8_ELEMENTS.values())
 
 
 # ---------------------------------------------------------------------------
@@ -115,11 +118,16 @@ class NumpyDTypes(DTypes):
 
     def element_type(self, dtype) -> str:
         try:
+            name = np.dtype(dtype).name
+            if name == "bfloat16":
+                return "bf16"  # ml_dtypes' bfloat16
+            if name in FLOAT8_ELEMENTS:
+                return FLOAT8_ELEMENTS[name]
             return self.ELEMENTS[np.dtype(dtype)]
         except (KeyError, TypeError):
             raise Unsupported(f"element type {np.dtype(dtype).name} is not "
-                              "supported (supported: float32, float16, float64, "
-                              "int8 ... int64, uint8 ... uint64, bool)") from None
+                              "supported (supported: float32, float16, bfloat16, "
+                              "float64, int8 ... int64, uint8 ... uint64, bool)") from None
 
     def normalize(self, dtype):
         return np.dtype(dtype)

@@ -762,16 +762,16 @@ func.func @select_condition_i1(%c: tensor<4xi32>, %x: tensor<4xi32>) {
 // -----
 
 func.func @cast_no_i4(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xi4>'}}
+  // expected-error @+1 {{'graph.cast' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64 or an 8-bit float (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ) values, but got 'tensor<4xi4>'}}
   %0 = graph.cast %x : tensor<4xf32> -> tensor<4xi4>
   return
 }
 
 // -----
 
-func.func @constant_no_f8() {
-  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<2xf8E4M3FN>'}}
-  %0 = graph.constant dense<1.0> : tensor<2xf8E4M3FN>
+func.func @constant_no_f8e8m0() {
+  // expected-error @+1 {{'graph.constant' op result #0 must be ranked tensor of f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64 or an 8-bit float (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ) values, but got 'tensor<2xf8E8M0FNU>'}}
+  %0 = graph.constant dense<1.0> : tensor<2xf8E8M0FNU>
   return
 }
 
@@ -863,5 +863,14 @@ func.func @shift_right_c2(%a: tensor<4xi32>, %b: tensor<3xi32>) {
   // expected-error @+2 {{'graph.shift_right' op operands are not broadcast-compatible: lhs dim 0 is 4, rhs dim 0 is 3 (shapes [4] and [3])}}
   // expected-error @+1 {{'graph.shift_right' op failed to infer returned types}}
   %0 = graph.shift_right %a, %b : tensor<4xi32>, tensor<3xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// The 8-bit floats are storage types: arithmetic refuses them (cast to f32).
+func.func @add_float8(%a: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{'graph.add' op operand #0 must be ranked tensor of f32, f16, bf16, f64, i8, i16, i32, i64, ui8, ui16, ui32 or ui64 values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = graph.add %a, %a : tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN> -> tensor<4xf8E4M3FN>
   return
 }

@@ -49,20 +49,22 @@ def conv_reshape(d: Path):
 
 def unsupported(d: Path):
     """Several problems at once: an unknown op, an unsupported attribute
-    value, a bfloat16 input, and a node downstream of a problem."""
+    value, a string input, and a node downstream of a problem."""
     nodes = [
-        helper.make_node("Cast", ["x"], ["xd"], name="to_bf16", to=TP.BFLOAT16),
+        helper.make_node("Cast", ["x"], ["xd"], name="to_string", to=TP.STRING),
         helper.make_node("Unique", ["x"], ["s"], name="unique"),
         helper.make_node("Relu", ["s"], ["r"], name="relu_after_unique"),
         helper.make_node("Pad", ["x", "pads"], ["p"], name="pad_reflect_huge", mode="reflect"),
-        helper.make_node("Add", ["r", "d"], ["y"], name="add_bf16"),
+        helper.make_node("Add", ["r", "x"], ["y"], name="add_after_unique"),
+        helper.make_node("Identity", ["d"], ["ds"], name="identity_string"),
     ]
     graph = helper.make_graph(
         nodes, "unsupported",
         [helper.make_tensor_value_info("x", TP.FLOAT, [2, 3]),
-         helper.make_tensor_value_info("d", TP.BFLOAT16, [2, 3])],
+         helper.make_tensor_value_info("d", TP.STRING, [2, 3])],
         [helper.make_tensor_value_info("y", TP.FLOAT, [2, 3]),
-         helper.make_tensor_value_info("xd", TP.BFLOAT16, [2, 3]),
+         helper.make_tensor_value_info("xd", TP.STRING, [2, 3]),
+         helper.make_tensor_value_info("ds", TP.STRING, [2, 3]),
          helper.make_tensor_value_info("p", TP.FLOAT, [2, 11])],
         initializer=[tensor("pads", np.array([0, 4, 0, 4], np.int64))])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),

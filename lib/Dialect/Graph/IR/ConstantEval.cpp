@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -423,9 +424,20 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
       out.f.resize(n);
       const llvm::fltSemantics &sem =
           cast<FloatType>(out.elementType).getFloatSemantics();
+      // To an 8-bit float a cast saturates: beyond the largest finite
+      // value (infinities too) it gives that value (ONNX's saturate=1).
+      double largest = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+                           Float8E5M2FNUZType>(out.elementType)
+                           ? APFloat::getLargest(sem).convertToDouble()
+                           : INFINITY;
       for (int64_t k = 0; k < n; ++k) {
         if (x.isFloat()) {
-          out.f[k] = x.f[k];
+          double v = x.f[k];
+          out.f[k] = std::isnan(v) ? v : std::clamp(v, -largest, largest);
+          continue;
+        }
+        if (largest != INFINITY) { // exact up to 2^53, far beyond the range
+          out.f[k] = std::clamp((double)x.i[k], -largest, largest);
           continue;
         }
         // Round the integer once, straight to the target type (going

@@ -470,8 +470,9 @@ class _Importer:
             tt = inp.type.tensor_type
             if tt.elem_type not in ONNX_TO_NUMPY:
                 self.error("<input>", inp.name, f"element type {onnx_type_name(tt.elem_type)} "
-                           "is not supported (supported: float, float16, double, int8 ... int64, "
-                           "uint8 ... uint64, bool)")
+                           "is not supported (supported: float, float16, bfloat16, double, "
+                           "int8 ... int64, uint8 ... uint64, bool, float8e4m3fn, "
+                           "float8e4m3fnuz, float8e5m2, float8e5m2fnuz)")
                 continue
             if not tt.HasField("shape"):
                 self.error("<input>", inp.name, "an input of unknown rank is not supported")
@@ -759,8 +760,10 @@ def support_table() -> str:
         "",
         f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
         "(default domain). Supported element types are float (f32), float16, "
-        "int32, int64 and bool; double, bfloat16, the 8/16-bit and unsigned "
-        "integers, strings, sequences and optionals are reported as "
+        "bfloat16 (computed in f32, rounded where stored), double, int8 ... "
+        "int64, uint8 ... uint64 and bool, and the float8 types in Cast, "
+        "CastLike, QuantizeLinear and DequantizeLinear; the 2/4-bit types, "
+        "float8e8m0, float4e2m1, strings, sequences and optionals are reported as "
         "unsupported, as is every op, attribute and attribute value not listed "
         "here. Inputs whose values the graph dialect needs as static "
         "attributes (shapes, axes, pads, ...) must be constants or computable "

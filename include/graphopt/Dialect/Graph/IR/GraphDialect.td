@@ -22,7 +22,9 @@ def Graph_Dialect : Dialect {
   let summary = "Tensor-level operator graphs (PyTorch / ONNX level)";
   let description = [{
     Value-semantics operators on ranked tensors with static or dynamic
-    dimensions. Element types: f32, f16, bf16, i1, i32, i64. Elementwise
+    dimensions. Element types: f32, f16, bf16, f64, i1, i8 ... i64, ui8 ...
+    ui64, and the 8-bit floats f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ as
+    storage types (data movement, compare, select, cast). Elementwise
     binary ops follow NumPy broadcasting; `graph.matmul` follows
     `torch.matmul`. See docs/Dialects/Graph.md for the specification.
   }];
@@ -34,11 +36,18 @@ def Graph_Dialect : Dialect {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
+// The 8-bit floats are storage types: ops that move data, compare, select
+// and cast take them (compare computes in f32); arithmetic takes the
+// numeric types below, so a computation casts to f32 and back.
+def Graph_Float8Element
+    : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ],
+                "f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ">;
 def Graph_Element
     : AnyTypeOf<[F32, F16, BF16, F64, I1, I8, I16, I32, I64, UI8, UI16, UI32,
-                 UI64],
-                "f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32 "
-                "or ui64">;
+                 UI64, F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ],
+                "f32, f16, bf16, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, "
+                "ui64 or an 8-bit float (f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+                "f8E5M2FNUZ)">;
 def Graph_FloatElement : AnyTypeOf<[F32, F16, BF16, F64],
                                    "f32, f16, bf16 or f64">;
 def Graph_NumericElement

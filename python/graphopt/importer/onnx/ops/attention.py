@@ -278,3 +278,68 @@ def take_along_axis(n: Node, data: Value, idx: Value, axis: int) -> Value:
         raise Unsupported(f"invalid model: indices select along axis {axis}, which is "
                           "empty in the data")
     return n.b.gather_elements(data, idx, axis)
+
+
+@register("RotaryEmbedding", dtypes=FLOATS, typed=(0, 1, 2),
+          attrs={"interleaved": one_of(0, 1), "num_heads": ANY_VALUE,
+                 "rotary_embedding_dim": ANY_VALUE},
+          doc="ONNX's definition as `graph` ops: the caches gathered at "
+              "`position_ids` (`graph.gather`), the rotated part split in halves "
+              "(or even/odd elements when interleaved: strided `graph.slice`), "
+              "`cos * x1 - sin * x2`, `sin * x1 + cos * x2`, `graph.concat` with "
+              "the part not rotated; static head size")
+def _rotary_embedding(n: Node):
+    b, x = n.b, n.value(0)
+    n.require_ranks({1: 2 if n.has(3) else 3, 2: 2 if n.has(3) else 3})
+    if x.rank not in (3, 4):
+        raise Unsupported(f"input of rank {x.rank} (3 or 4 is supported)")
+    cos, sin = n.value(1), n.value(2)
+    if n.has(3):  # [max_position, half] -> [batch, seq, half]
+        pos = n.value(3)
+        if pos.rank != 2:
+            raise Unsupported(f"invalid model: position_ids {pos.type} must be 2-D")
+        cos, sin = b.gather(cos, pos, 0), b.gather(sin, pos, 0)
+    if x.rank == 4:  # [batch, heads, seq, head]: caches as [batch, 1, seq, half]
+        bsz, _, seq, head = x.shape
+        y = x
+        cos_shape = [cos.shape[0], 1, cos.shape[1], cos.shape[2]]
+    else:  # [batch, seq, hidden] as [batch, seq, heads, head]
+        heads = int(n.attr("num_heads") or 0)
+        bsz, seq, hidden = x.shape
+        if heads <= 0 or hidden is None or hidden % heads:
+            raise Unsupported(f"a 3-D input {x.type} needs num_heads dividing its "
+                              f"hidden size (num_heads = {heads})")
+        head = hidden // heads
+        y = reshape_dims(b, x, [bsz, seq, heads, head])
+        cos_shape = [cos.shape[0], cos.shape[1], 1, cos.shape[2]]
+    if head is None:
+        raise Unsupported(f"input {x.type} of dynamic head size")
+    rot = int(n.attr("rotary_embedding_dim") or 0) or head
+    half = rot // 2
+    if rot % 2 or rot > head or cos.shape[-1] != half or sin.shape[-1] != half:
+        raise Unsupported(f"invalid model: the caches' last dim ({cos.shape[-1]}, "
+                          f"{sin.shape[-1]}) must be half the rotary dim {rot}")
+    cos, sin = reshape_dims(b, cos, cos_shape), reshape_dims(b, sin, cos_shape)
+    lead = list(y.shape[:3])
+    start, limit, step = [0, 0, 0], [d if d is not None else -1 for d in lead], [1, 1, 1]
+    if None in lead:
+        raise Unsupported(f"input {x.type} of dynamic shape")
+
+    def part(lo, hi, st):
+        return b.slice(y, start + [lo], limit + [hi], step + [st])
+
+    if n.attr("interleaved"):
+        x1, x2 = part(0, rot, 2), part(1, rot, 2)
+    else:
+        x1, x2 = part(0, half, 1), part(half, rot, 1)
+    real = b.binary("sub", b.binary("mul", cos, x1), b.binary("mul", sin, x2))
+    imag = b.binary("add", b.binary("mul", sin, x1), b.binary("mul", cos, x2))
+    if n.attr("interleaved"):
+        pair = lead + [half, 1]
+        rotated = reshape_dims(b, b.concat([reshape_dims(b, real, pair),
+                                            reshape_dims(b, imag, pair)], 4), lead + [rot])
+    else:
+        rotated = b.concat([real, imag], 3)
+    if rot < head:
+        rotated = b.concat([rotated, part(rot, head, 1)], 3)
+    return [rotated if x.rank == 4 else reshape_dims(b, rotated, list(x.shape))]

@@ -68,6 +68,22 @@ ONNX_TO_NUMPY: Dict[int, np.dtype] = {
     _ONNX_UINT64: np.dtype(np.uint64),
     _ONNX_BOOL: np.dtype(np.bool_),
 }
+_ONNX_BFLOAT16 = 16
+#: ONNX codes of the 8-bit floats -> ml_dtypes' names.
+_ONNX_FLOAT8 = {17: "float8_e4m3fn", 18: "float8_e4m3fnuz", 19: "float8_e5m2",
+                20: "float8_e5m2fnuz"}
+try:  # NumPy's bfloat16 and 8-bit floats (ml_dtypes, which onnx depends on)
+    import ml_dtypes as _ml_dtypes
+    BF16: Optional[np.dtype] = np.dtype(_ml_dtypes.bfloat16)
+    ONNX_TO_NUMPY[_ONNX_BFLOAT16] = BF16
+    for _code, _name in _ONNX_FLOAT8.items():
+        ONNX_TO_NUMPY[_code] = np.dtype(getattr(_ml_dtypes, _name))
+    #: The 8-bit floats: storage types (Cast, CastLike, QuantizeLinear,
+    #: DequantizeLinear take them; arithmetic does not).
+    FLOAT8 = tuple(np.dtype(getattr(_ml_dtypes, n)) for n in _ONNX_FLOAT8.values())
+except ImportError:
+    BF16 = None
+    FLOAT8 = ()
 NUMPY_TO_ONNX = {v: k for k, v in ONNX_TO_NUMPY.items()}
 
 #: Display names (ONNX's own, lower case) of the supported element types.
@@ -77,12 +93,17 @@ DTYPE_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float16): "float16",
                np.dtype(np.int64): "int64", np.dtype(np.uint8): "uint8",
                np.dtype(np.uint16): "uint16", np.dtype(np.uint32): "uint32",
                np.dtype(np.uint64): "uint64", np.dtype(np.bool_): "bool"}
+if BF16 is not None:
+    DTYPE_NAMES[BF16] = "bfloat16"
+for _f8 in FLOAT8:
+    DTYPE_NAMES[_f8] = _f8.name
 
 F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
 I8, I16, I32 = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32)
 U8, U16, U32, U64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 
-FLOATS = (F32, F16, F64)
+#: bf16 computes in f32 and rounds where it is stored (docs/Dialects/Graph.md).
+FLOATS = (F32, F16, F64) + ((BF16,) if BF16 is not None else ())
 #: The index types (Gather, Scatter*, TopK outputs, ...).
 INTS = (I32, I64)
 NUMERIC = FLOATS + (I8, I16) + INTS + (U8, U16, U32, U64)
@@ -108,8 +129,9 @@ def numpy_dtype(code: int) -> np.dtype:
         return ONNX_TO_NUMPY[code]
     except KeyError:
         raise Unsupported(f"element type {onnx_type_name(code)} is not "
-                          "supported (supported: float, float16, double, "
-                          "int8 ... int64, uint8 ... uint64, bool)") from None
+                          "supported (supported: float, float16, bfloat16, double, "
+                          "int8 ... int64, uint8 ... uint64, bool, and the float8 "
+                          "types in Cast and (De)QuantizeLinear)") from None
 
 
 def dtype_name(dtype: np.dtype) -> str:

@@ -7,7 +7,7 @@ from typing import List
 
 import numpy as np
 
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOAT8, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
@@ -462,6 +462,12 @@ def _clip(n: Node):
 
 # -- quantization (QDQ) ------------------------------------------------------
 
+_SATURATE = Attr("0 or 1 (for the float8 types: 1 clamps to the largest finite "
+                 "value, 0 gives NaN, or +-inf for E5M2)",
+                 lambda v, _n: None if v in (0, 1) else f"value {v!r} (0 or 1)")
+
+
+
 #: Quantized types QuantizeLinear produces and DequantizeLinear reads (the
 #: unsigned, 4-bit and float8 ones are not in the dialect yet).
 _QTYPES = {np.dtype(np.int8): (-128, 127), np.dtype(np.uint8): (0, 255),
@@ -488,12 +494,13 @@ def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
 
 
 @register("QuantizeLinear", dtypes=FLOATS, typed=(0, 1),
-          attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": IGNORED,
+          attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": _SATURATE,
                  "output_dtype": ANY_VALUE, "precision": ANY_VALUE},
           doc="`round_half_even(x / scale) + zero_point` clamped to the quantized "
               "type's range, computed in x's float type (int8, uint8, int16 and "
-              "uint16 outputs; per tensor or per axis; 4-bit and float8 outputs and "
-              "block_size are not supported)")
+              "uint16 outputs; per tensor or per axis); to a float8 type "
+              "`x / scale + zero_point` cast as Cast does (saturate); 4-bit outputs "
+              "and block_size are not supported")
 def _quantize_linear(n: Node):
     b, x = n.b, n.value(0)
     if n.has(2):
@@ -502,6 +509,12 @@ def _quantize_linear(n: Node):
         qt = numpy_dtype(n.attr("output_dtype"))
     else:
         qt = np.dtype(np.uint8)  # ONNX's default
+    if qt in FLOAT8:
+        q = b.binary("div", x, _quant_param(n, n.value(1), x, "y_scale"))
+        if n.has(2):
+            q = b.binary("add", q, b.cast(_quant_param(n, n.value(2), x, "y_zero_point"),
+                                          x.dtype))
+        return [_float8_cast(n, q, qt)]
     if qt not in _QTYPES:
         raise Unsupported(f"quantized type {dtype_name(qt)} (int8, uint8, int16 and "
                           "uint16 are supported)")
@@ -514,7 +527,7 @@ def _quantize_linear(n: Node):
     return [b.cast(q, qt)]
 
 
-@register("DequantizeLinear", dtypes=(I8, U8, I16, U16, I32), typed=(0, 2),
+@register("DequantizeLinear", dtypes=(I8, U8, I16, U16, I32) + FLOAT8, typed=(0, 2),
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "output_dtype": ANY_VALUE},
           doc="`(x - zero_point) * scale` in the scale's float type (int8, uint8, "
               "int16, uint16 and int32 inputs; per tensor or per axis; block_size is "
@@ -524,7 +537,10 @@ def _dequantize_linear(n: Node):
     scale = _quant_param(n, n.value(1), x, "x_scale")
     ft = scale.dtype
     xf = b.cast(x, ft)
-    if n.has(2):
+    if n.has(2) and x.dtype in FLOAT8:  # exact in the scale's float type
+        zp = _quant_param(n, n.value(2), x, "x_zero_point")
+        xf = b.binary("sub", xf, b.cast(zp, ft))
+    elif n.has(2):
         zp = _quant_param(n, n.value(2), x, "x_zero_point")
         # The difference in i32 (exact), then one conversion.
         xf = b.cast(b.binary("sub", b.cast(x, I32), b.cast(zp, I32)), ft)
@@ -647,11 +663,49 @@ def _check_cast_to(v, _node):
     return None
 
 
+#: Per 8-bit float: (|x| at which a cast without saturation overflows,
+#: whether |x| equal to it does too, the overflow's value). Beyond the
+#: largest finite value, round to nearest even reaches the next power of
+#: two at the midpoint when the largest value's mantissa is odd (E5M2,
+#: E4M3FNUZ, E5M2FNUZ), past it when even (E4M3FN: 464 rounds to 448).
+_FLOAT8_OVERFLOW = {"float8_e4m3fn": (464.0, False, np.nan),
+                    "float8_e5m2": (61440.0, True, np.inf),
+                    "float8_e4m3fnuz": (248.0, True, np.nan),
+                    "float8_e5m2fnuz": (61440.0, True, np.nan)}
+
+
+def _float8_cast(n: Node, x: Value, to) -> Value:
+    """``graph.cast`` of ``x`` to ``to``, which saturates for an 8-bit float;
+    with ``saturate = 0`` an overflow (infinities too) gives NaN, or +-inf
+    for E5M2, as ONNX defines."""
+    b = n.b
+    y = b.cast(x, to)
+    if to not in FLOAT8 or n.attr("saturate", 1) or x.dtype.kind == "b":
+        return y
+    limit, inclusive, value = _FLOAT8_OVERFLOW[to.name]
+    xf = x if x.dtype in FLOATS else b.cast(x, F32)
+    over = b.compare("ge" if inclusive else "gt", b.unary("abs", xf),
+                     n.splat(limit, xf.dtype))
+    if np.isnan(value):
+        special = b.constant(np.array(np.nan, dtype=to))
+    else:
+        special = b.select(b.compare("lt", xf, n.splat(0.0, xf.dtype)),
+                           b.constant(np.array(-value, dtype=to)),
+                           b.constant(np.array(value, dtype=to)))
+    return b.select(over, special, y)
+
+
 def _fold_cast(n: Node, ins):
     x = ins[0]
     to = numpy_dtype(n.attr("to")) if n.op_type == "Cast" else n.type(1).dtype
     if x.dtype == object:
         return [x] if to == I64 else None
+    if to in FLOAT8 or x.dtype in FLOAT8:
+        if x.dtype.kind in "iub" or not n.attr("saturate", 1):
+            return None  # left to the compiled cast (and its overflow rule)
+        big = float(np.finfo(to).max) if to in FLOAT8 else np.inf
+        with np.errstate(all="ignore"):
+            return [np.clip(x.astype(np.float64), -big, big).astype(to)]
     if is_float(x.dtype) and to.kind in "iub" and not np.isfinite(x).all():
         return None
     with np.errstate(all="ignore"):
@@ -659,21 +713,25 @@ def _fold_cast(n: Node, ins):
     return [out] if _small_float_ok(out) or not is_float(x.dtype) else None
 
 
-@register("Cast", dtypes=ANY,
-          attrs={"to": Attr("float, float16, double, int8 ... int64, uint8 ... uint64, bool", _check_cast_to),
-                 "saturate": IGNORED, "round_mode": IGNORED},
+@register("Cast", dtypes=ANY + FLOAT8,
+          attrs={"to": Attr("float, float16, bfloat16, double, int8 ... int64, uint8 ... "
+                            "uint64, bool, float8e4m3fn, float8e4m3fnuz, float8e5m2, "
+                            "float8e5m2fnuz", _check_cast_to),
+                 "saturate": _SATURATE, "round_mode": IGNORED},
           doc="`graph.cast` (float to integer truncates toward zero; to bool "
-              "tests `!= 0`)", fold=_fold_cast)
+              "tests `!= 0`; to a float8 type rounds to nearest even, then "
+              "saturates, or with saturate = 0 selects the overflow value)",
+          fold=_fold_cast)
 def _cast(n: Node):
-    return [n.b.cast(n.value(0), numpy_dtype(n.attr("to")))]
+    return [_float8_cast(n, n.value(0), numpy_dtype(n.attr("to")))]
 
 
-@register("CastLike", dtypes=ANY, typed=(0, 1),
-          attrs={"saturate": IGNORED, "round_mode": IGNORED},
-          doc="`graph.cast` to the element type of `target_type`", fold=_fold_cast,
-          fold_inputs=(0,))
+@register("CastLike", dtypes=ANY + FLOAT8, typed=(0, 1),
+          attrs={"saturate": _SATURATE, "round_mode": IGNORED},
+          doc="`graph.cast` to the element type of `target_type` (as Cast)",
+          fold=_fold_cast, fold_inputs=(0,))
 def _cast_like(n: Node):
-    return [n.b.cast(n.value(0), n.type(1).dtype)]
+    return [_float8_cast(n, n.value(0), n.type(1).dtype)]
 
 
 @register("Identity", dtypes=ANY, doc="no op")
@@ -698,3 +756,17 @@ def _dropout(n: Node):
             raise Unsupported("the mask output of a dynamic-shaped input")
         outs.append(np.ones(t.shape, dtype=np.bool_))
     return outs
+
+
+@register("SwiGLU", dtypes=FLOATS, typed=(0, 1), attrs={"alpha": ANY_VALUE},
+          doc="`a * sigmoid(alpha * a) * b` (`graph.silu` for alpha = 1); a and b "
+              "of one shape")
+def _swiglu(n: Node):
+    b, a, v = n.b, n.value(0), n.value(1)
+    if a.shape != v.shape:
+        raise Unsupported(f"invalid model: a {a.type} and b {v.type} must have one "
+                          "shape (SwiGLU does not broadcast)")
+    alpha = float(n.attr("alpha"))
+    gate = b.unary("silu", a) if alpha == 1.0 else b.binary(
+        "mul", a, b.unary("sigmoid", b.binary("mul", a, n.splat(alpha, a.dtype))))
+    return [b.binary("mul", gate, v)]

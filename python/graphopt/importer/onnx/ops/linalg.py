@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
-from .core import (ANY_VALUE, NUMERIC, Node, Unsupported, Value, is_float, register)
+from .core import (ANY_VALUE, FLOATS, NUMERIC, Node, Unsupported, Value, is_float,
+                   register)
 
 
 # ===========================================================================
@@ -51,3 +52,142 @@ def _gemm(n: Node):
             raise Unsupported(f"C {c.type} does not broadcast to {y.type}")
         y = out
     return [y]
+
+
+def _einsum_terms(equation: str, ranks: Sequence[int]):
+    """(input terms, output term) of an Einsum equation, each a list of
+    symbols; an ellipsis becomes symbols of its own ('.0', '.1', ...,
+    right-aligned across the operands as broadcasting aligns dims)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        raise Unsupported(f"equation {equation!r} has {len(terms)} terms for "
+                          f"{len(ranks)} inputs")
+    ell = max([r - len(t.replace("...", "")) for t, r in zip(terms, ranks) if "..." in t],
+              default=0)
+
+    def symbols(term: str, rank: Optional[int]) -> list:
+        head, dots, tail = term.partition("...")
+        for c in head + tail:
+            if not c.isalpha():
+                raise Unsupported(f"equation {equation!r}: {c!r} is not a letter")
+        n = (rank - len(head) - len(tail)) if rank is not None else ell
+        if dots and n < 0 or not dots and rank is not None and len(term) != rank:
+            raise Unsupported(f"equation {equation!r}: term {term!r} does not match "
+                              f"an input of rank {rank}")
+        return list(head) + [f".{ell - n + i}" for i in range(n if dots else 0)] + list(tail)
+
+    ins = [symbols(t, r) for t, r in zip(terms, ranks)]
+    if arrow:
+        out = symbols(rhs, None)
+    else:  # implicit: the ellipsis, then the letters seen once, sorted
+        flat = [s for t in ins for s in t]
+        out = [f".{i}" for i in range(ell)] + sorted(
+            c for c in set(flat) if not c.startswith(".") and flat.count(c) == 1)
+    for t in ins + [out]:
+        if len(set(t)) != len(t):
+            raise Unsupported(f"equation {equation!r}: an index repeated within one "
+                              "term (a diagonal) is not supported")
+    if not set(out) <= {s for t in ins for s in t}:
+        raise Unsupported(f"equation {equation!r}: an output index is in no input")
+    return ins, out
+
+
+@register("Einsum", dtypes=NUMERIC, typed=(0, 1), attrs={"equation": ANY_VALUE},
+          doc="one or two inputs: `graph.reduce` sum of the indices only one input "
+              "has and the output does not, then a batched `graph.matmul` (batch: "
+              "indices of both inputs and the output; contracted: of both inputs "
+              "only) reshaped and transposed to the output; static shapes, no "
+              "diagonals (an index repeated within a term)")
+def _einsum(n: Node):
+    b = n.b
+    xs = n.values()
+    if not 1 <= len(xs) <= 2:
+        raise Unsupported(f"{len(xs)} inputs (one or two are supported)")
+    for x in xs:
+        if not x.type.is_static:
+            raise Unsupported(f"input of dynamic shape {x.type}")
+    ins, out = _einsum_terms(str(n.attr("equation")), [x.rank for x in xs])
+    sizes: dict = {}
+    broadcast = set()  # indices of size 1 in one input and n in the other
+    for x, t in zip(xs, ins):
+        for s, d in zip(t, x.shape):
+            if sizes.setdefault(s, d) != d:
+                if d != 1 and sizes[s] != 1:
+                    raise Unsupported(f"index {s!r} has sizes {sizes[s]} and {d}")
+                sizes[s] = max(sizes[s], d)
+                broadcast.add(s)
+
+    def drop(x: Value, t: list, keep: set):
+        """Sums ``x`` over the indices of ``t`` outside ``keep``."""
+        axes = [i for i, s in enumerate(t) if s not in keep]
+        if axes:
+            x = b.reduce("sum", x, axes)
+        return x, [s for s in t if s in keep]
+
+    if len(xs) == 1:
+        x, t = drop(xs[0], ins[0], set(out))
+        return [b.transpose(x, [t.index(s) for s in out])]
+    (x, y), (tx, ty) = xs, ins
+    x, tx = drop(x, tx, set(ty) | set(out))
+    y, ty = drop(y, ty, set(tx) | set(out))
+    batch = [s for s in out if s in tx and s in ty]
+    if broadcast - set(batch):
+        raise Unsupported("broadcasting a summed index of size 1 is not supported")
+    contracted = [s for s in tx if s in ty and s not in out]
+    m = [s for s in tx if s not in ty]
+    k_n = [s for s in ty if s not in tx]
+    prod = lambda syms: int(np.prod([sizes[s] for s in syms], dtype=np.int64))
+
+    def operand(v: Value, t: list, order: list, dims: list) -> Value:
+        v = b.transpose(v, [t.index(s) for s in order])
+        if any(v.shape[i] != sizes[s] for i, s in enumerate(order[:len(batch)])):
+            v = b.broadcast_to(v, [sizes[s] for s in order[:len(batch)]] +
+                               list(v.shape[len(batch):]))
+        return b.reshape(v, [sizes[s] for s in batch] + dims)
+
+    a = operand(x, tx, batch + m + contracted, [prod(m), prod(contracted)])
+    c = operand(y, ty, batch + contracted + k_n, [prod(contracted), prod(k_n)])
+    z = b.reshape(b.matmul(a, c), [sizes[s] for s in batch + m + k_n])
+    order = batch + m + k_n
+    return [b.transpose(z, [order.index(s) for s in out])]
+
+
+def _affine_axis(n: int, align_corners: bool) -> np.ndarray:
+    """The n positions of one axis in [-1, 1] (pixel centres; with
+    align_corners the corner pixels' centres are -1 and 1)."""
+    if align_corners:
+        return np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(1)
+    return (2.0 * np.arange(n) + 1.0) / n - 1.0
+
+
+@register("AffineGrid", dtypes=FLOATS, typed=(0,), attrs={"align_corners": ANY_VALUE},
+          fold_inputs=(1,),
+          doc="the grid of positions (a constant from `size`, which must be known at "
+              "import time) times theta transposed: `graph.matmul` of [N, H*W, 3] "
+              "by [N, 3, 2] (3-D: [N, D*H*W, 4] by [N, 4, 3])")
+def _affine_grid(n: Node):
+    b, theta = n.b, n.value(0)
+    size = [int(s) for s in n.const(1, "size")]
+    dims = len(size) - 2
+    if dims not in (2, 3) or theta.rank != 3 or list(theta.shape[1:]) != [dims, dims + 1]:
+        raise Unsupported(f"invalid model: theta {theta.type} and size {size}: theta "
+                          "must be [N, 2, 3] for a 4-D size or [N, 3, 4] for a 5-D one")
+    if theta.shape[0] is not None and theta.shape[0] != size[0]:
+        raise Unsupported(f"invalid model: theta has {theta.shape[0]} matrices, size "
+                          f"says N = {size[0]}")
+    align = bool(n.attr("align_corners"))
+    spatial = size[2:]                       # [H, W] or [D, H, W]
+    axes = [_affine_axis(s, align) for s in spatial]
+    mesh = np.meshgrid(*axes, indexing="ij")
+    # Homogeneous positions, x (the last, fastest dim) first: (x, y[, z], 1).
+    base = np.stack([m.reshape(-1) for m in reversed(mesh)] +
+                    [np.ones(int(np.prod(spatial)))], axis=1)
+    base = b.constant(np.ascontiguousarray(base.astype(theta.dtype)), hint="grid")
+    rows = b.broadcast_to(b.reshape(base, [1] + list(base.shape)),
+                          [theta.shape[0]] + list(base.shape))
+    grid = b.matmul(rows, b.transpose(theta, [0, 2, 1]))
+    return [b.reshape(grid, [theta.shape[0] if theta.shape[0] is not None else -1]
+                      + spatial + [dims])]
+
