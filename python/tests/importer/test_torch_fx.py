@@ -39,7 +39,7 @@ class ConvNet(nn.Module):
 def _eval_with_stats(m):
     m.eval()
     for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm2d):
+        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
             mod.running_mean.normal_()
             mod.running_var.uniform_(0.5, 2.0)
     return m
@@ -219,21 +219,12 @@ def test_inplace_ops_without_a_second_trace():
 
     x = torch.randn(3, 4)
     n = torch.arange(4)
-    for m, args, fast in [(_eval_with_stats_1d(Residual()), (x,), True),
+    for m, args, fast in [(_eval_with_stats(Residual()), (x,), True),
                           (ViewOfUpdated().eval(), (x,), False),
                           (OtherDtype().eval(), (x, n), False)]:
         ep = torch.export.export(m, args)
         assert _functionalize_in_place(ep.graph) is fast, type(m).__name__
         check_numerics(import_torch(m, args), m, args)
-
-
-def _eval_with_stats_1d(m):
-    m.eval()
-    for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm1d):
-            mod.running_mean.normal_()
-            mod.running_var.uniform_(0.5, 2.0)
-    return m
 
 
 def test_torch_cond():
