@@ -1111,8 +1111,7 @@ static llvm::Error lowerModule(ModuleOp module,
     WalkResult f8 = module.walk([&](Operation *op) {
       for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                              op->getResultTypes()))
-        if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                Float8E5M2FNUZType>(getElementTypeOrSelf(t))) {
+        if (mlir::graphopt::graph::isFloat8(getElementTypeOrSelf(t))) {
           op->emitError() << "8-bit float tensors (" << t
                           << ") are not supported by the CUDA target; "
                              "cast them to f16 or f32 (docs/CUDA.md)";

@@ -269,6 +269,44 @@ def _ml_dtype(code: int) -> Optional[np.dtype]:
     return _TO_NUMPY[code]
 
 
+#: torch's names of the dtypes NumPy lacks (bf16 and the 8-bit floats:
+#: the same names as ml_dtypes') -> element type codes.
+_TORCH_BITS = {"bfloat16": _BF16, "float8_e4m3fn": _F8E4M3FN, "float8_e5m2": _F8E5M2,
+               "float8_e4m3fnuz": _F8E4M3FNUZ, "float8_e5m2fnuz": _F8E5M2FNUZ}
+
+
+def numpy_of_torch_bits(t) -> Optional[np.ndarray]:
+    """A CPU torch tensor of bf16 or an 8-bit float as a NumPy array of
+    ml_dtypes' dtype with the same bits (torch has no NumPy form for them);
+    None for the other dtypes. Raises GraphOptError without ml_dtypes."""
+    import torch
+    code = _TORCH_BITS.get(str(t.dtype).replace("torch.", ""))
+    if code is None:
+        return None
+    dtype = _numpy_dtype(code)
+    bits = torch.int16 if dtype.itemsize == 2 else torch.uint8
+    return t.contiguous().view(bits).numpy().view(dtype)
+
+
+def torch_of_numpy(torch, array: np.ndarray):
+    """A NumPy array as a torch tensor without a copy; bf16 and the 8-bit
+    floats (ml_dtypes' dtypes) through their bits."""
+    if array.dtype.name in _TORCH_BITS:
+        bits = np.int16 if array.dtype.itemsize == 2 else np.uint8
+        return torch.from_numpy(array.view(bits)).view(getattr(torch, array.dtype.name))
+    return torch.from_numpy(array)
+
+
+def dtype_named(name: str) -> np.dtype:
+    """NumPy's dtype for an element type by its MLIR name ("f32", "bf16",
+    "f8E4M3FN", ...): GraphOptError for an unknown name, or for bf16 and
+    the 8-bit floats without ml_dtypes."""
+    for code, n in _DTYPE_NAMES.items():
+        if n == name:
+            return _numpy_dtype(code)
+    raise GraphOptError(f"element type {name} is not supported")
+
+
 def bfloat16() -> Optional[np.dtype]:
     """NumPy's bfloat16 (``ml_dtypes.bfloat16``), or None without ml_dtypes."""
     return _ml_dtype(_BF16)

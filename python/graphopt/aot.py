@@ -32,11 +32,14 @@ from typing import List, Optional
 
 import numpy as np
 
+from . import _native
 from ._native import ExecutionError, GraphOptError
 
-_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i1": np.bool_,
-           "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-           "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64}
+
+def _dtype(t: dict) -> np.dtype:
+    """NumPy's dtype of a signature entry (bf16 and the 8-bit floats:
+    ml_dtypes')."""
+    return _native.dtype_named(t["dtype"])
 
 # Weights files mapped for loaded libraries (kept until the process exits:
 # the libraries' code points into them).
@@ -93,9 +96,10 @@ class LoadedModel:
         if self.cuda:
             self._bind_cuda_runtime()
         for t in self.signature["inputs"] + self.signature["outputs"]:
-            if t["dtype"] not in _DTYPES:
-                raise GraphOptError(f"{self.path}: element type {t['dtype']} "
-                                    "is not supported by the Python loader")
+            try:
+                _dtype(t)
+            except GraphOptError as e:
+                raise GraphOptError(f"{self.path}: {e}") from None
         if "weights" in self.signature:
             self._bind_weights(weights)
         elif weights is not None:
@@ -227,19 +231,18 @@ class LoadedModel:
         rank = len(t["shape"])
         shape = list(r.sizes) if rank else []
         strides = list(r.strides) if rank else []
-        dtype = np.dtype(_DTYPES[t["dtype"]])
+        dtype = _dtype(t)
         count = int(np.prod(shape)) if shape else 1
         span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if count else 0
         flat = np.empty(span, dtype)
         src = (r.aligned or 0) + r.offset * dtype.itemsize
         if span and self._cu["CopyToHost"](flat.ctypes.data, src, flat.nbytes):
             raise self._cuda_error("copying a result to the host")
-        out = np.lib.stride_tricks.as_strided(
-            flat, shape, [s * dtype.itemsize for s in strides]).copy() \
+        out = _strided_copy(flat, dtype, span, shape, strides) \
             if count else np.zeros(shape, dtype)
         if torch_in is not None:
             import torch
-            return torch.from_numpy(out).to(torch_in.device)
+            return _native.torch_of_numpy(torch, out).to(torch_in.device)
         return out
 
     def _bind_weights(self, weights) -> None:
@@ -302,7 +305,7 @@ class LoadedModel:
                 f"@{entry} takes {len(want)} input{'' if len(want) == 1 else 's'}"
                 f" but {len(arrays)} {'was' if len(arrays) == 1 else 'were'} given")
         for i, (a, t) in enumerate(zip(arrays, want)):
-            if a.dtype != np.dtype(_DTYPES[t["dtype"]]):
+            if a.dtype != _dtype(t):
                 raise ExecutionError(
                     f"input {i} of @{entry}: expected element type {t['dtype']} "
                     f"({_type_str(t)}), got {a.dtype}")
@@ -336,7 +339,9 @@ class LoadedModel:
         for i, a in enumerate(args):
             if torch is not None and isinstance(a, torch.Tensor):
                 torch_in = torch_in if torch_in is not None else a
-                a = a.detach().cpu().numpy()
+                t = a.detach().cpu()
+                bits = _native.numpy_of_torch_bits(t)
+                a = bits if bits is not None else t.numpy()
             elif not isinstance(a, (np.ndarray, np.generic)):
                 raise TypeError(f"argument {i}: expected a NumPy array or a "
                                 f"torch.Tensor, got {type(a).__name__}")
@@ -364,7 +369,7 @@ class LoadedModel:
             rank = len(t["shape"])
             shape = list(r.sizes) if rank else []
             strides = list(r.strides) if rank else []
-            dtype = np.dtype(_DTYPES[t["dtype"]])
+            dtype = _dtype(t)
             count = int(np.prod(shape)) if shape else 1
             if count == 0:
                 out = np.zeros(shape, dtype)
@@ -372,9 +377,7 @@ class LoadedModel:
                 span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
                 base = (ctypes.c_char * (span * dtype.itemsize)).from_address(
                     r.aligned + r.offset * dtype.itemsize)
-                flat = np.frombuffer(base, dtype=dtype, count=span)
-                out = np.lib.stride_tricks.as_strided(
-                    flat, shape, [s * dtype.itemsize for s in strides]).copy()
+                out = _strided_copy(base, dtype, span, shape, strides)
             outs.append(out)
         # Free each result buffer once (results may share one), never an
         # input's (a program may return its argument).
@@ -384,7 +387,7 @@ class LoadedModel:
                 freed.add(ptr)
                 _libc.free(ptr)
         if torch_in is not None:
-            outs = [torch.from_numpy(o).to(torch_in.device) for o in outs]
+            outs = [_native.torch_of_numpy(torch, o).to(torch_in.device) for o in outs]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __repr__(self) -> str:
@@ -392,9 +395,22 @@ class LoadedModel:
                 f"{', '.join(self.inputs)}) -> ({', '.join(self.outputs)})>")
 
 
+def _strided_copy(buffer, dtype: np.dtype, span: int, shape, strides) -> np.ndarray:
+    """A C-contiguous copy of the ``shape``/``strides`` (in elements) view
+    of ``span`` elements of ``dtype`` in ``buffer``. The view is taken on
+    unsigned integers of the same width: NumPy's as_strided cannot express
+    ml_dtypes' dtypes (bf16, the 8-bit floats)."""
+    bits = np.dtype(f"u{dtype.itemsize}")
+    flat = np.frombuffer(buffer, dtype=bits, count=span)
+    view = np.lib.stride_tricks.as_strided(flat, shape, [s * dtype.itemsize for s in strides])
+    return view.copy().view(dtype)
+
+
 def _torch_dtype_name(t) -> np.dtype:
     """The NumPy dtype of a torch tensor's element type (for the checks)."""
     name = str(t.dtype).replace("torch.", "")
+    if name in _native._TORCH_BITS:  # bf16, the 8-bit floats: ml_dtypes'
+        return _native._numpy_dtype(_native._TORCH_BITS[name])
     try:
         return np.dtype(name)
     except TypeError:

@@ -190,14 +190,14 @@ def _as_numpy(value, index: int) -> np.ndarray:
         if t.device.type != "cpu":
             t = t.cpu()
         t = t.resolve_conj().resolve_neg()
-        if t.dtype == torch.bfloat16:
-            bf16 = _native.bfloat16()
-            if bf16 is None:
-                raise TypeError(
-                    f"argument {index}: bf16 tensors need the ml_dtypes "
-                    "package (pip install ml_dtypes), or cast to float32")
-            # The same bits, as NumPy's bfloat16 (torch has no NumPy bf16).
-            return t.contiguous().view(torch.int16).numpy().view(bf16)
+        try:
+            # bf16 and the 8-bit floats: the same bits, as ml_dtypes' NumPy
+            # dtype (torch has no NumPy form for them).
+            bits = _native.numpy_of_torch_bits(t)
+        except _native.GraphOptError as e:
+            raise TypeError(f"argument {index}: {e}") from None
+        if bits is not None:
+            return bits
         return np.asarray(t.numpy(), order="C")
     if isinstance(value, np.ndarray):
         return np.asarray(value, order="C")
@@ -211,10 +211,9 @@ def _as_numpy(value, index: int) -> np.ndarray:
 
 
 def _torch_of_numpy(torch, array: np.ndarray):
-    """A result as a torch tensor without a copy (bf16 through its bits)."""
-    if array.dtype.name == "bfloat16":
-        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
-    return torch.from_numpy(array)
+    """A result as a torch tensor without a copy (bf16 and the 8-bit floats
+    through their bits)."""
+    return _native.torch_of_numpy(torch, array)
 
 
 def _tensors(arrays) -> list:

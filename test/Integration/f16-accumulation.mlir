@@ -1,10 +1,8 @@
-// XFAIL: *
-// Known limitation (docs/Dialects/Graph.md, Numerics): these f16 ops do not
-// yet follow the "compute in f32, round the result once" rule: depthwise and
-// grouped conv2d accumulate in f16, cumsum rounds its running total, and the
-// layer_norm / batch_norm decompositions round intermediates to f16 (errors
-// of 2-7 f16 ulp). This test states the rule; it fails today and is expected
-// to (an unexpected pass fails the suite: remove the XFAIL line then).
+// The f16 rule (docs/Dialects/Graph.md, Numerics): compute in f32, round
+// the result once. These ops sum many terms; each once rounded its partial
+// sums to f16 (errors of 2-7 f16 ulp): depthwise and grouped conv2d
+// accumulated in f16, cumsum rounded its running total, and the layer_norm /
+// batch_norm decompositions rounded their intermediates to f16.
 // RUN: rm -rf %t && mkdir -p %t
 // Ops that sum many terms, on positive inputs (no cancellation), so that a
 // result rounded once is within rtol 1e-3 and one whose partial sums are

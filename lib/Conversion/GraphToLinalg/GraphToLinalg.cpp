@@ -544,10 +544,7 @@ Value castBody(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned,
   // The 8-bit floats convert through f32 (f64 from an f64 source, so that
   // the value is rounded once): graph-expand-float8 lowers the f32 <-> f8
   // conversions, the only f8 arithmetic left, to integer operations.
-  auto isF8 = [](Type t) {
-    return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-               Float8E5M2FNUZType>(t);
-  };
+  auto isF8 = [](Type t) { return graph::isFloat8(t); };
   if (isF8(from)) {
     Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
     return castBody(b, loc, wide, to, false, toUnsigned);
@@ -609,8 +606,7 @@ struct ConstantLowering : OpRewritePattern<graph::ConstantOp> {
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (dense && isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                     Float8E5M2FNUZType>(type.getElementType())) {
+    if (dense && graph::isFloat8(type.getElementType())) {
       // An 8-bit float tensor constant is held as its bits (LLVM has no
       // 8-bit float type for a global's data), bitcast element by element.
       Location loc = op.getLoc();

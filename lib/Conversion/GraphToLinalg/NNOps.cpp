@@ -582,9 +582,12 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     }
 
     // Grouped and depthwise convolutions: the bias (or zero) is the init.
+    // f16 and bf16 accumulate in f32 (linalg's convolutions extend their
+    // operands to the init's type) and the sum is rounded once at the end.
+    Type acc = computeType(et);
     Value init;
     if (Value bias = op.getBias()) {
-      Value e = emptyTensor(b, loc, outSizes, et);
+      Value e = emptyTensor(b, loc, outSizes, acc);
       AffineMap biasMap = AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
       SmallVector<AffineMap> maps = {biasMap,
                                      AffineMap::getMultiDimIdentityMap(4, ctx)};
@@ -593,11 +596,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
                  b, loc, TypeRange{e.getType()}, ValueRange{bias},
                  ValueRange{e}, maps, its,
                  [](OpBuilder &nb, Location nl, ValueRange args) {
-                   linalg::YieldOp::create(nb, nl, args[0]);
+                   linalg::YieldOp::create(nb, nl, toCompute(nb, nl, args[0]));
                  })
                  .getResult(0);
     } else {
-      init = fill(b, loc, outSizes, et, b.getZeroAttr(et));
+      init = fill(b, loc, outSizes, acc, b.getZeroAttr(acc));
     }
     auto stridesAttr = b.getI64VectorAttr(strides);
     auto dilAttr = b.getI64VectorAttr(dil);
@@ -644,6 +647,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       r = tensor::CollapseShapeOp::create(
           b, loc, r5, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     }
+    if (acc != et)
+      r = CastOp::create(b, loc, r, et);
     replaceWithCast(b, op, r);
     return success();
   }
@@ -1201,9 +1206,13 @@ struct ScanLowering : OpRewritePattern<ScanOp> {
     sliceShape[axis] = 1;
     auto sliceType = t.clone(sliceShape);
     SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    // The running total is kept in the compute type (f32 for f16/bf16) and
+    // each prefix rounded once when stored.
+    Type ct = computeType(et);
     Value result = emptyTensor(b, loc, sizes, et);
-    Value acc = fill(b, loc, sliceSizes, et,
-                     Product ? b.getOneAttr(et) : b.getZeroAttr(et));
+    Value acc = fill(b, loc, sliceSizes, ct,
+                     Product ? b.getOneAttr(ct) : b.getZeroAttr(ct));
+    auto accType = cast<RankedTensorType>(acc.getType());
     Value n = dimValue(b, loc, x, axis);
     auto loop = scf::ForOp::create(
         b, loc, indexConst(b, loc, 0), n, indexConst(b, loc, 1),
@@ -1216,35 +1225,39 @@ struct ScanLowering : OpRewritePattern<ScanOp> {
           // acc += slice (acc *= slice), in place in the carried
           // accumulator.
           MLIRContext *ctx = nb.getContext();
+          bool widened = ct != et;
           SmallVector<AffineMap> maps(
-              2, AffineMap::getMultiDimIdentityMap(rank, ctx));
+              widened ? 3 : 2, AffineMap::getMultiDimIdentityMap(rank, ctx));
           SmallVector<utils::IteratorType> its(rank,
                                                utils::IteratorType::parallel);
-          Value sum =
-              linalg::GenericOp::create(
-                  nb, nl, TypeRange{sliceType}, ValueRange{slice},
-                  ValueRange{iter[1]}, maps, its,
-                  [&](OpBuilder &bb, Location bl, ValueRange a) {
-                    Value s;
-                    if (isa<FloatType>(et)) {
-                      Value l = toCompute(bb, bl, a[1]);
-                      Value r = toCompute(bb, bl, a[0]);
-                      s = fromCompute(
-                          bb, bl,
-                          Product ? Value(arith::MulFOp::create(bb, bl, l, r))
-                                  : Value(arith::AddFOp::create(bb, bl, l, r)),
-                          et);
-                    } else {
-                      s = Product
-                              ? Value(arith::MulIOp::create(bb, bl, a[1], a[0]))
-                              : Value(
-                                    arith::AddIOp::create(bb, bl, a[1], a[0]));
-                    }
-                    linalg::YieldOp::create(bb, bl, s);
-                  })
-                  .getResult(0);
+          SmallVector<Value> outs = {iter[1]};
+          SmallVector<Type> outTypes = {accType};
+          if (widened) {
+            outs.push_back(emptyTensor(nb, nl, sliceSizes, et));
+            outTypes.push_back(sliceType);
+          }
+          auto step = linalg::GenericOp::create(
+              nb, nl, outTypes, ValueRange{slice}, outs, maps, its,
+              [&](OpBuilder &bb, Location bl, ValueRange a) {
+                Value s;
+                if (isa<FloatType>(et)) {
+                  Value r = toCompute(bb, bl, a[0]);
+                  s = Product ? Value(arith::MulFOp::create(bb, bl, a[1], r))
+                              : Value(arith::AddFOp::create(bb, bl, a[1], r));
+                } else {
+                  s = Product
+                          ? Value(arith::MulIOp::create(bb, bl, a[1], a[0]))
+                          : Value(arith::AddIOp::create(bb, bl, a[1], a[0]));
+                }
+                SmallVector<Value> yields = {s};
+                if (widened)
+                  yields.push_back(fromCompute(bb, bl, s, et));
+                linalg::YieldOp::create(bb, bl, yields);
+              });
+          Value sum = step.getResult(0);
+          Value stored = step.getResult(widened ? 1 : 0);
           Value updated = tensor::InsertSliceOp::create(
-              nb, nl, sum, iter[0], offsets, sliceSizes, strides);
+              nb, nl, stored, iter[0], offsets, sliceSizes, strides);
           scf::YieldOp::create(nb, nl, ValueRange{updated, sum});
         });
     Value r = loop.getResult(0);

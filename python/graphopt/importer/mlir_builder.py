@@ -58,11 +58,13 @@ FLOAT_ELEMENTS = ("f32", "f16", "bf16", "f64") + tuple(FLOAT8_ELEMENTS.values())
 
 class DTypes:
     """A frontend's element types, as the builder sees them. Subclasses set
-    ``bool`` and ``i64`` (the frontend's dtypes for i1 and i64) and define
+    ``bool``, ``i64`` and ``f32`` (the frontend's dtypes for i1, i64 and
+    f32) and define
     :meth:`element_type` and :meth:`array`."""
 
     bool: Any = None
     i64: Any = None
+    f32: Any = None
 
     def element_type(self, dtype) -> str:
         """The MLIR element type of ``dtype``; :class:`Unsupported` for
@@ -90,6 +92,10 @@ class DTypes:
         """A constant of the frontend: ``[0, n)`` of ``dtype``."""
         return np.arange(n).astype(self.normalize(dtype))
 
+    def from_numpy(self, array: np.ndarray, dtype):
+        """A constant of the frontend: ``array``'s values as ``dtype``."""
+        return np.ascontiguousarray(np.asarray(array).astype(self.normalize(dtype)))
+
     def key(self, value, dtype) -> tuple:
         """A hashable key for the scalar ``value`` of ``dtype`` (caching)."""
         return (repr(float(value)) if self.is_float(dtype) else int(value),
@@ -115,6 +121,7 @@ class NumpyDTypes(DTypes):
     }
     bool = np.dtype(np.bool_)
     i64 = np.dtype(np.int64)
+    f32 = np.dtype(np.float32)
 
     def element_type(self, dtype) -> str:
         try:

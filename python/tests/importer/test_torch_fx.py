@@ -7,6 +7,7 @@ atol 1e-5).
 
 import _util
 from _util import check_numerics, run_mlir, verify
+import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -240,23 +241,19 @@ def test_torch_cond():
 
 def test_unsupported_ops_are_all_listed():
     class Bad(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.lstm = nn.LSTM(4, 4, bidirectional=True)
-            self.c = nn.Conv2d(3, 3, 3, padding=1, padding_mode="reflect")
-
         def forward(self, x, img):
-            y, _ = self.lstm(x)
-            return y, self.c(img), torch.nonzero(x), torch.special.i0(x)
+            return (torch.nonzero(x), torch.special.i0(x),
+                    F.avg_pool2d(img, 2, divisor_override=3), torch.cummax(x, 0)[0])
     try:
         import_torch(Bad().eval(), (torch.randn(5, 2, 4), torch.randn(1, 3, 8, 8)))
     except UnsupportedOpsError as e:
         lines = str(e).splitlines()[1:]
         assert len(lines) == 4, str(e)
         assert "test_torch_fx.py:" in lines[0]
-        assert "aten.lstm.input (node lstm): bidirectional" in lines[0]
-        assert "padding mode 'reflect'" in lines[1]
-        assert "aten.nonzero.default (node nonzero): unsupported operator" in lines[2]
+        assert "aten.nonzero.default (node nonzero): unsupported operator" in lines[0]
+        assert "aten.special_i0.default (node special_i0): unsupported operator" in lines[1]
+        assert "avg_pool2d divisor_override is not supported" in lines[2]
+        assert "aten.cummax.default (node cummax): unsupported operator" in lines[3]
         assert len(e.errors) == 4
         return
     raise AssertionError("no UnsupportedOpsError")
@@ -302,6 +299,74 @@ def test_half_precision():
     got = run_mlir(text, [x])[0]
     want = m(x).float().detach().numpy()
     assert abs(got.astype("float32") - want).max() < 1e-2
+
+
+class GridSamples(nn.Module):
+    """F.grid_sample in every mode, padding and align_corners (4-D), or
+    the 5-D modes (bilinear and nearest)."""
+
+    def __init__(self, modes):
+        super().__init__()
+        self.configs = [(m, p, a) for m in modes for p in ("zeros", "border", "reflection")
+                        for a in (False, True)]
+
+    def forward(self, x, g):
+        return tuple(F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a)
+                     for m, p, a in self.configs)
+
+
+def test_grid_sample():
+    # Positions to 1.6 past the borders, so that every padding rule and the
+    # reflections beyond one range are exercised.
+    x = torch.randn(2, 3, 5, 7)
+    g = torch.rand(2, 4, 6, 2) * 3.2 - 1.6
+    m = GridSamples(["bilinear", "nearest", "bicubic"])
+    text = import_torch(m, (x, g))
+    assert "graph.gather_elements" in text
+    check_numerics(text, m, (x, g))
+    x3 = torch.randn(1, 2, 3, 4, 5)
+    g3 = torch.rand(1, 2, 3, 4, 3) * 3.2 - 1.6
+    m3 = GridSamples(["bilinear", "nearest"])
+    check_numerics(import_torch(m3, (x3, g3)), m3, (x3, g3))
+
+
+def test_rounding():
+    def rounding(x):
+        return (torch.floor(x), torch.ceil(x), torch.trunc(x), torch.frac(x),
+                torch.round(x), torch.round(x, decimals=2), torch.round(x, decimals=-1),
+                torch.floor(x.to(torch.int32)))
+    # Ties at every parity, negative values, and magnitudes past 2^23 (integers
+    # already) next to random values.
+    x = torch.cat([torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.0, 3e8, -1e9,
+                                 0.125, -0.375, 7.999]),
+                   torch.randn(20) * 100])
+    _check_exact(import_torch(rounding, (x,)), rounding, (x,))
+
+
+def _check_exact(text, fn, args):
+    """graph-run's results equal eager PyTorch's bit for bit in value: NaN
+    where it has NaN, and zeros signed as its zeros."""
+    with torch.no_grad():
+        want = [w.numpy() for w in fn(*args)]
+    got = run_mlir(text, list(args))
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and np.array_equal(g, w, equal_nan=True), \
+            f"result {i}: {g} != {w}"
+        assert np.array_equal(np.signbit(g), np.signbit(w)), f"result {i}: signs of zeros"
+
+
+def test_float_floor_and_trunc_division():
+    def divisions(x, y):
+        return (torch.div(x, y, rounding_mode="floor"), torch.div(x, y, rounding_mode="trunc"),
+                x // y, torch.floor_divide(x, 0.75), x // 2)
+    # Exact multiples, remainders of either sign, zero quotients of either
+    # sign, and division by zero (inf, -inf, NaN compared as NaN).
+    x = torch.tensor([7.0, -7.0, 7.0, -7.0, 6.0, -6.0, 0.5, -0.5, 0.0, 3.0, -3.0, 0.0]
+                     + (torch.randn(20) * 10).tolist())
+    y = torch.tensor([2.0, 2.0, -2.0, -2.0, 3.0, 3.0, 4.0, 4.0, 5.0, 0.0, 0.0, 0.0]
+                     + (torch.randn(20) * 3).tolist())
+    _check_exact(import_torch(divisions, (x, y)), divisions, (x, y))
 
 
 if __name__ == "__main__":

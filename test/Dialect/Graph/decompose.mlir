@@ -31,18 +31,36 @@ func.func @batch_norm(%x: tensor<?x4x5x5xf32>, %m: tensor<4xf32>, %v: tensor<4xf
 // -----
 
 // Rank 2 (BatchNorm1d): the per-channel terms are already [C] (the identity
-// reshapes fold away); f16 keeps its element type, epsilon rounded to f16.
+// reshapes fold away). f16 decomposes in f32 (epsilon kept in f32) and the
+// result is rounded to f16 once.
 // CHECK-LABEL: func.func @batch_norm_1d_f16
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3xf16>, %[[C:.+]]: tensor<3xf16>)
-// CHECK: graph.constant dense<1.001360e-05> : tensor<f16>
-// CHECK: %[[S:.+]] = graph.mul %[[C]], %{{.+}} : tensor<3xf16>, tensor<3xf16> -> tensor<3xf16>
-// CHECK: %[[T:.+]] = graph.sub %[[C]], %{{.+}} : tensor<3xf16>, tensor<3xf16> -> tensor<3xf16>
+// CHECK: graph.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK: %[[XW:.+]] = graph.cast %[[X]] : tensor<2x3xf16> -> tensor<2x3xf32>
+// CHECK: %[[S:.+]] = graph.mul %{{.+}}, %{{.+}} : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK: %[[T:.+]] = graph.sub %{{.+}}, %{{.+}} : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
 // CHECK-NOT: graph.reshape
-// CHECK: %[[Y:.+]] = graph.mul %[[X]], %[[S]] : tensor<2x3xf16>, tensor<3xf16> -> tensor<2x3xf16>
-// CHECK: graph.add %[[Y]], %[[T]] : tensor<2x3xf16>, tensor<3xf16> -> tensor<2x3xf16>
+// CHECK: %[[Y:.+]] = graph.mul %[[XW]], %[[S]] : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+// CHECK: %[[Z:.+]] = graph.add %[[Y]], %[[T]] : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+// CHECK: %[[R:.+]] = graph.cast %[[Z]] : tensor<2x3xf32> -> tensor<2x3xf16>
+// CHECK: return %[[R]]
 func.func @batch_norm_1d_f16(%x: tensor<2x3xf16>, %c: tensor<3xf16>) -> tensor<2x3xf16> {
   %0 = graph.batch_norm %x, %c, %c, %c, %c : (tensor<2x3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3xf16>
   return %0 : tensor<2x3xf16>
+}
+
+// -----
+
+// layer_norm of bf16: mean and variance in f32, one rounding at the end.
+// CHECK-LABEL: func.func @layer_norm_bf16
+// CHECK: %[[XW:.+]] = graph.cast %{{.+}} : tensor<2x3xbf16> -> tensor<2x3xf32>
+// CHECK: graph.reduce mean %[[XW]] axes = [1] keepdims : tensor<2x3xf32> -> tensor<2x1xf32>
+// CHECK: %[[Z:.+]] = graph.add %{{.+}}, %{{.+}} : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+// CHECK: %[[R:.+]] = graph.cast %[[Z]] : tensor<2x3xf32> -> tensor<2x3xbf16>
+// CHECK: return %[[R]]
+func.func @layer_norm_bf16(%x: tensor<2x3xbf16>, %c: tensor<3xbf16>) -> tensor<2x3xbf16> {
+  %0 = graph.layer_norm %x, %c, %c : (tensor<2x3xbf16>, tensor<3xbf16>, tensor<3xbf16>) -> tensor<2x3xbf16>
+  return %0 : tensor<2x3xbf16>
 }
 
 // -----

@@ -77,6 +77,30 @@ def keypoint_head():
     return KeypointHead().eval(), (randn(1, 3, 64, 64),)
 
 
+class SpatialTransformer(nn.Module):
+    """The spatial transformer network of PyTorch's tutorial (MNIST-sized):
+    a localization net predicts an affine map, F.affine_grid and
+    F.grid_sample resample the input by it, a small classifier follows."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Sequential(nn.Conv2d(1, 8, 7), nn.MaxPool2d(2), nn.ReLU(True),
+                                 nn.Conv2d(8, 10, 5), nn.MaxPool2d(2), nn.ReLU(True))
+        self.fc = nn.Sequential(nn.Linear(10 * 3 * 3, 32), nn.ReLU(True), nn.Linear(32, 6))
+        self.cls = nn.Sequential(nn.Conv2d(1, 10, 5), nn.MaxPool2d(2), nn.ReLU(),
+                                 nn.Flatten(), nn.Linear(10 * 12 * 12, 10))
+
+    def forward(self, x):
+        theta = self.fc(self.loc(x).flatten(1)).view(-1, 2, 3)
+        grid = F.affine_grid(theta, x.size(), align_corners=False)
+        return self.cls(F.grid_sample(x, grid, align_corners=False))
+
+
+@case(tags=("model", "vision"))
+def spatial_transformer():
+    return SpatialTransformer().eval(), (randn(4, 1, 28, 28),)
+
+
 class DepthwiseSeparable(nn.Module):
     """MobileNet v1 block: 3x3 depthwise conv, BN, ReLU6, 1x1 conv, BN,
     ReLU6."""
@@ -213,6 +237,20 @@ def gru():
     """nn.GRU, seq 32, hidden 256, batch_first, initial state given."""
     return nn.GRU(64, 256, batch_first=True).eval(), \
         (randn(1, 32, 64), randn(1, 1, 256))
+
+
+@case(tags=("model", "rnn"))
+def lstm_bidirectional():
+    """A bidirectional nn.LSTM: the importer has no mapping for it; PyTorch's
+    decomposition (one step at a time, both directions) is imported
+    instead (fx.py, _decompose_unsupported)."""
+    return nn.LSTM(16, 24, bidirectional=True).eval(), (randn(10, 2, 16),)
+
+
+@case(tags=("model", "rnn"))
+def gru_bidirectional_two_layers():
+    return nn.GRU(16, 20, num_layers=2, bidirectional=True, batch_first=True).eval(), \
+        (randn(3, 7, 16),)
 
 
 @case(tags=("model", "rnn", "v2"))

@@ -414,6 +414,83 @@ def _interpolate_case(name, shape, **kw):
              tags=("op", "resize"))
 
 
+add_case("grid_sample_bicubic_reflection",
+         lambda: ((lambda x, g: F.grid_sample(x, g, mode="bicubic", padding_mode="reflection",
+                                              align_corners=True)),
+                  (randn(2, 3, 6, 5), torch.rand(2, 4, 3, 2) * 3 - 1.5)),
+         tags=("op", "grid_sample"))
+add_case("grid_sample_3d_nearest_border",
+         lambda: ((lambda x, g: F.grid_sample(x, g, mode="nearest", padding_mode="border")),
+                  (randn(1, 2, 3, 4, 5), torch.rand(1, 2, 3, 4, 3) * 3 - 1.5)),
+         tags=("op", "grid_sample"))
+add_case("rounding_and_floor_division",
+         lambda: ((lambda x, y: (torch.floor(x), torch.ceil(x), torch.round(x, decimals=1),
+                                 torch.trunc(x), torch.frac(x), x // y,
+                                 torch.div(x, y, rounding_mode="trunc"))),
+                  (randn(3, 8) * 10, randn(3, 8) + 0.1)),
+         tags=("op",))
+
+
+# ------------------------------------- ops composed of other graph ops (more.py)
+
+def _more_case(name, fn, *args):
+    add_case(name, lambda: (fn, tuple(a() if callable(a) else a for a in args)),
+             tags=("op", "more"))
+
+
+# Small and large magnitudes (log1p/expm1 keep relative accuracy near 0).
+_more_case("log1p_expm1_small", lambda x: (torch.log1p(x), torch.expm1(x)),
+           lambda: torch.cat([torch.randn(16) * 1e-6, torch.randn(16) * 3,
+                              torch.tensor([-1.0, 0.0, 80.0, -50.0])]))
+_more_case("log2_log10_exp2", lambda x: (torch.log2(x), torch.log10(x), torch.exp2(x - 3)),
+           lambda: torch.rand(4, 8) * 10 + 0.01)
+_more_case("sign_nan_to_num", lambda x: (torch.sign(x), torch.nan_to_num(x / (x - x.round())),
+                                         torch.nan_to_num(x.log(), nan=-1.0, neginf=-7.0)),
+           lambda: torch.cat([torch.randn(20), torch.tensor([0.0, -0.0, 2.0, -3.0])]))
+_more_case("atan2_hypot", lambda y, x: (torch.atan2(y, x), torch.hypot(y, x)),
+           lambda: torch.cat([torch.randn(20), torch.tensor([1.0, -1.0, 0.0, 2.0, -2.0, 3e30])]),
+           lambda: torch.cat([torch.randn(20), torch.tensor([0.0, 0.0, -1.0, -1.0, -1.0, 4e30])]))
+_more_case("logsigmoid_threshold_glu",
+           lambda x: (F.logsigmoid(x), F.threshold(x, 0.1, 20.0), F.glu(x, -1), F.glu(x, 0)),
+           lambda: torch.randn(6, 8) * 20)
+_more_case("one_hot", lambda i: F.one_hot(i, 7), lambda: torch.randint(0, 7, (3, 5)))
+_more_case("flip_roll", lambda x: (torch.flip(x, [0, 2]), torch.roll(x, 2, 1),
+                                   torch.roll(x, (-1, 3), (0, 2)), torch.roll(x, 5)),
+           lambda: torch.randn(3, 4, 5))
+_more_case("pixel_shuffle_unshuffle", lambda x: (F.pixel_shuffle(x, 2), F.pixel_unshuffle(x, 2)),
+           lambda: torch.randn(2, 8, 4, 6))
+_more_case("pad_reflect_replicate_circular",
+           lambda x: (F.pad(x, (2, 1, 1, 3), mode="reflect"),
+                      F.pad(x, (2, 1, 1, 3), mode="replicate"),
+                      F.pad(x, (2, 1, 1, 3), mode="circular"),
+                      F.pad(x[0], (3, 0), mode="reflect")),
+           lambda: torch.randn(2, 3, 5, 6))
+_more_case("reflection_pad_module", nn.Sequential(nn.ReflectionPad2d(2), nn.Conv2d(3, 4, 3),
+                                                  nn.ReplicationPad2d((1, 0, 2, 1))).eval(),
+           lambda: torch.randn(1, 3, 8, 8))
+_more_case("diagonal", lambda x: (torch.diagonal(x), torch.diagonal(x, 1), torch.diagonal(x, -2),
+                                  torch.diagonal(x, 0, 1, 2), torch.diag(x[0]),
+                                  torch.diag(x[0, 0]), torch.diag(x[1, 1], -2)),
+           lambda: torch.randn(3, 4, 5))
+_more_case("var_mean_norms",
+           lambda x: (*torch.var_mean(x, 1), *torch.std_mean(x, (0, 2), correction=0),
+                      torch.linalg.vector_norm(x, dim=1), torch.linalg.vector_norm(x, 1, (1, 2)),
+                      torch.linalg.vector_norm(x, float("inf"), -1, keepdim=True),
+                      torch.linalg.vector_norm(x, 3.0), torch.norm(x, dim=2),
+                      F.normalize(x, dim=1)),
+           lambda: torch.randn(3, 4, 5))
+_more_case("pool1d", lambda x: (F.max_pool1d(x, 3), F.max_pool1d(x, 3, 2, 1, dilation=2),
+                                F.avg_pool1d(x, 4, 2, 1), F.avg_pool1d(x, 3, ceil_mode=True,
+                                                                    count_include_pad=False),
+                                F.max_pool1d(x[0], 2)),
+           lambda: torch.randn(2, 3, 17))
+_more_case("baddbmm_cosine_similarity",
+           lambda c, a, b: (torch.baddbmm(c, a, b, beta=0.5, alpha=2.0), torch.addbmm(c[0], a, b),
+                            F.cosine_similarity(a, a.flip(1), dim=2),
+                            F.cosine_similarity(a[0], a[1], dim=0)),
+           lambda: torch.randn(2, 3, 5), lambda: torch.randn(2, 3, 4), lambda: torch.randn(2, 4, 5))
+
+
 _interpolate_case("interpolate_nearest_x2", (2, 3, 5, 7), scale_factor=2, mode="nearest")
 _interpolate_case("interpolate_nearest_size", (1, 2, 6, 8), size=(7, 5), mode="nearest")
 _interpolate_case("interpolate_nearest_exact", (1, 2, 6, 8), scale_factor=1.7,

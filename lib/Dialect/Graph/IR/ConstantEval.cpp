@@ -426,8 +426,7 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
           cast<FloatType>(out.elementType).getFloatSemantics();
       // To an 8-bit float a cast saturates: beyond the largest finite
       // value (infinities too) it gives that value (ONNX's saturate=1).
-      double largest = isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-                           Float8E5M2FNUZType>(out.elementType)
+      double largest = isFloat8(out.elementType)
                            ? APFloat::getLargest(sem).convertToDouble()
                            : INFINITY;
       for (int64_t k = 0; k < n; ++k) {

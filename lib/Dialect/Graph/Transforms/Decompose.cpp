@@ -39,6 +39,26 @@ Value scalar(PatternRewriter &b, Location loc, Type t, double v) {
   return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, a));
 }
 
+/// The composites below are defined in f32 for f16 and bf16 operands, as
+/// the dialect computes every f16/bf16 op (docs/Dialects/Graph.md,
+/// "Numerics"): their operands are cast to f32 here and the result rounded
+/// once, so the decomposition's intermediates (mean, variance, the folded
+/// scale) are not rounded to 16 bits.
+bool isHalfWidth(Type t) { return t.isF16() || t.isBF16(); }
+
+Value toF32(PatternRewriter &b, Location loc, Value v) {
+  if (!isHalfWidth(tensorOf(v).getElementType()))
+    return v;
+  return CastOp::create(b, loc, v, b.getF32Type());
+}
+
+/// `y` (computed in f32 for a half-width `et`) rounded back to `et`.
+Value fromF32(PatternRewriter &b, Location loc, Value y, Type et) {
+  if (!isHalfWidth(et))
+    return y;
+  return CastOp::create(b, loc, y, et);
+}
+
 /// (x - mean) * (weight * rsqrt(var + eps)) + bias, with the per-channel
 /// terms reshaped to [C, 1, ..., 1] so they broadcast along axis 1.
 struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
@@ -48,18 +68,21 @@ struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
     Location loc = op.getLoc();
     RankedTensorType x = tensorOf(op.getInput());
     Type et = x.getElementType();
-    Value eps = scalar(b, loc, et, op.getEpsilon().convertToDouble());
+    Value input = toF32(b, loc, op.getInput());
+    Value eps = scalar(b, loc, tensorOf(input).getElementType(),
+                       op.getEpsilon().convertToDouble());
     Value inv = RsqrtOp::create(
-        b, loc, AddOp::create(b, loc, op.getVariance(), eps));
-    Value scale = MulOp::create(b, loc, op.getWeight(), inv);
-    Value shift = SubOp::create(b, loc, op.getBias(),
-                                MulOp::create(b, loc, op.getMean(), scale));
+        b, loc, AddOp::create(b, loc, toF32(b, loc, op.getVariance()), eps));
+    Value scale = MulOp::create(b, loc, toF32(b, loc, op.getWeight()), inv);
+    Value shift = SubOp::create(
+        b, loc, toF32(b, loc, op.getBias()),
+        MulOp::create(b, loc, toF32(b, loc, op.getMean()), scale));
     SmallVector<int64_t> shape(x.getRank() - 1, 1);
     shape[0] = -1;
     Value s = ReshapeOp::create(b, loc, scale, shape);
     Value t = ReshapeOp::create(b, loc, shift, shape);
-    Value y = AddOp::create(b, loc, MulOp::create(b, loc, op.getInput(), s), t);
-    b.replaceOp(op, y);
+    Value y = AddOp::create(b, loc, MulOp::create(b, loc, input, s), t);
+    b.replaceOp(op, fromF32(b, loc, y, et));
     return success();
   }
 };
@@ -75,18 +98,20 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
     SmallVector<int64_t> axes;
     for (int64_t d = x.getRank() - k; d < x.getRank(); ++d)
       axes.push_back(d);
-    Value mean = ReduceOp::create(b, loc, ReduceKind::Mean, op.getInput(), axes,
+    Value input = toF32(b, loc, op.getInput());
+    Value mean = ReduceOp::create(b, loc, ReduceKind::Mean, input, axes,
                                   /*keepdims=*/true);
-    Value xc = SubOp::create(b, loc, op.getInput(), mean);
+    Value xc = SubOp::create(b, loc, input, mean);
     Value var = ReduceOp::create(b, loc, ReduceKind::Mean,
                                  MulOp::create(b, loc, xc, xc), axes,
                                  /*keepdims=*/true);
-    Value eps = scalar(b, loc, x.getElementType(),
+    Value eps = scalar(b, loc, tensorOf(input).getElementType(),
                        op.getEpsilon().convertToDouble());
     Value inv = RsqrtOp::create(b, loc, AddOp::create(b, loc, var, eps));
     Value y = MulOp::create(b, loc, MulOp::create(b, loc, xc, inv),
-                            op.getWeight());
-    b.replaceOp(op, AddOp::create(b, loc, y, op.getBias()).getResult());
+                            toF32(b, loc, op.getWeight()));
+    y = AddOp::create(b, loc, y, toF32(b, loc, op.getBias()));
+    b.replaceOp(op, fromF32(b, loc, y, x.getElementType()));
     return success();
   }
 };

@@ -73,6 +73,7 @@ class TorchDTypes(DTypes):
 
     bool = torch.bool
     i64 = torch.int64
+    f32 = torch.float32
 
     def element_type(self, dtype) -> str:
         return mlir_element_type(dtype)
@@ -92,6 +93,9 @@ class TorchDTypes(DTypes):
 
     def arange(self, n, dtype):
         return torch.arange(n, dtype=dtype)
+
+    def from_numpy(self, array, dtype):
+        return torch.from_numpy(np.ascontiguousarray(array)).to(dtype)
 
 
 TORCH = TorchDTypes()

@@ -325,37 +325,50 @@ class _ExportImporter(FxGraphImporter):
 
     def _decompose_unsupported(self, errors) -> Optional[str]:
         """Core-ATen-decomposes only the unsupported ops (when PyTorch has a
-        decomposition for them) and imports again; None if that does not
-        remove every error."""
-        names = {e.op for e in errors}
-        table = torch.export.default_decompositions() if hasattr(
+        decomposition for them) and imports again, repeating while a
+        decomposition leaves ops that have decompositions of their own
+        (up to four rounds); None if that does not remove every error."""
+        table = dict(torch.export.default_decompositions()) if hasattr(
             torch.export, "default_decompositions") else None
         if table is None:
             return None
-        chosen = {k: v for k, v in table.items()
-                  if isinstance(k, torch._ops.OpOverload) and
-                  str(k.name()).replace("::", ".") in names}
-        if not chosen:
-            return None
-        try:
-            ep = self.ep.run_decompositions(chosen)
-        except Exception:
-            return None
-        retry = _ExportImporter.__new__(_ExportImporter)
-        retry.__dict__.update(self.__dict__)
-        FxGraphImporter.__init__(retry, ep.graph, self.entry)
-        retry.ep = ep
-        retry.root_module = ep.graph_module
-        retry.specs = {s.arg.name: s for s in ep.graph_signature.input_specs
-                       if hasattr(s.arg, "name")}
-        remaining = retry.collect_unsupported() + retry._mutations()
-        if remaining:
-            # Report what is left, unless the decompositions introduced ops
-            # the user never wrote.
-            if {e.op for e in remaining} <= names:
+        # Core ATen ops (log1p, sign, ...) have no entry in the core table;
+        # PyTorch's full table has decompositions for some of them.
+        from torch._decomp import decomposition_table
+        for k, v in decomposition_table.items():
+            table.setdefault(k, v)
+        by_name = {str(k.name()).replace("::", "."): k for k in table
+                   if isinstance(k, torch._ops.OpOverload)}
+        written = {e.op for e in errors}  # what the user's model uses
+        names = set(written)
+        ep = self.ep
+        for _ in range(4):
+            chosen = {by_name[n]: table[by_name[n]] for n in names if n in by_name}
+            if not chosen:
+                return None
+            try:
+                ep = ep.run_decompositions(chosen)
+            except Exception:
+                return None
+            retry = _ExportImporter.__new__(_ExportImporter)
+            retry.__dict__.update(self.__dict__)
+            FxGraphImporter.__init__(retry, ep.graph, self.entry)
+            retry.ep = ep
+            retry.root_module = ep.graph_module
+            retry.specs = {s.arg.name: s for s in ep.graph_signature.input_specs
+                           if hasattr(s.arg, "name")}
+            remaining = retry.collect_unsupported() + retry._mutations()
+            if not remaining:
+                return retry._emit_module()
+            left = {e.op for e in remaining}
+            if left <= written:
                 raise UnsupportedOpsError(remaining)
-            return None
-        return retry._emit_module()
+            if not any(n in by_name for n in left - names):
+                # The decompositions introduced ops the user never wrote
+                # and PyTorch cannot decompose further.
+                return None
+            names = left
+        return None
 
     def _mutations(self) -> List[UnsupportedOp]:
         errors = []

@@ -30,10 +30,6 @@
 
 namespace mlir::graphopt::graph {
 
-/// Computes the NumPy broadcast of `lhs` and `rhs` into `result`. Dynamic
-/// dims broadcast against 1 to dynamic and against a static size S to S.
-/// Returns the pair of (aligned from the back) result dims that conflict,
-/// as the index into `result`, or std::nullopt on success.
 /// Output size of a sliding window (convolution, pooling) over a dim of size
 /// `in` (kDynamic: dynamic result); nullopt if the window does not fit once.
 /// `ceilMode` rounds up with PyTorch's rule.
@@ -42,6 +38,10 @@ std::optional<int64_t> slidingWindowOutputSize(int64_t in, int64_t padBefore,
                                                int64_t stride, int64_t dilation,
                                                bool ceilMode);
 
+/// Computes the NumPy broadcast of `lhs` and `rhs` into `result`. Dynamic
+/// dims broadcast against 1 to dynamic and against a static size S to S.
+/// Returns the pair of (aligned from the back) result dims that conflict,
+/// as the index into `result`, or std::nullopt on success.
 std::optional<int64_t> broadcastShapes(ArrayRef<int64_t> lhs,
                                        ArrayRef<int64_t> rhs,
                                        SmallVectorImpl<int64_t> &result);
@@ -54,6 +54,14 @@ bool areCompatibleTensorTypes(Type a, Type b);
 /// areCompatibleTensorTypes element by element, for
 /// InferTypeOpInterface::isCompatibleReturnTypes.
 bool areCompatibleTensorTypeLists(TypeRange l, TypeRange r);
+
+/// One of the 8-bit float storage types of the dialect (f8E4M3FN, f8E5M2,
+/// f8E4M3FNUZ, f8E5M2FNUZ: Graph_Float8Element); they have no arithmetic,
+/// only casts, which saturate (docs/Dialects/Graph.md, Element types).
+inline bool isFloat8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType>(t);
+}
 
 /// A dim for a diagnostic: its size, or `?` when dynamic.
 std::string formatDim(int64_t d);

@@ -8,6 +8,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ... import composites
 from ..._mlir_text import pool_out
 from ...mlir_builder import F64Array
 from .core import (ANY_VALUE, Attr, F64, FLOATS, I8, I32, NUMERIC, U8, Node,
@@ -207,6 +208,23 @@ _RESIZE_ATTRS = {
     "axes": ANY_VALUE,
     "keep_aspect_ratio_policy": one_of("stretch", "not_larger", "not_smaller"),
 }
+
+
+_GRID_MODES = {"bilinear": "linear", "bicubic": "cubic", "linear": "linear",
+               "cubic": "cubic", "nearest": "nearest"}
+
+
+@register("GridSample", dtypes=FLOATS, typed=(0, 1),
+          attrs={"mode": one_of(*_GRID_MODES),
+                 "padding_mode": one_of(*composites.GRID_PADDINGS),
+                 "align_corners": ANY_VALUE},
+          doc="a sum over the 1, 2^k or 4^k taps (nearest, linear, cubic) of "
+              "`graph.gather_elements` from the flattened input times the taps' "
+              "weights (`composites.grid_sample`); 4-D and 5-D inputs, static "
+              "shapes, f16/bf16 computed in f32")
+def _grid_sample(n: Node):
+    return [composites.grid_sample(n.b, n.value(0), n.value(1), _GRID_MODES[n.attr("mode")],
+                                   n.attr("padding_mode"), bool(n.attr("align_corners")))]
 
 
 def _optional_const(n: Node, i: int, what: str):

@@ -41,6 +41,7 @@ import numpy as np
 from ...errors import Unsupported
 from ...mlir_builder import NUMPY, TensorType as TType, Value, is_float
 from ...mlir_builder import FunctionBuilder as Builder
+from ...composites import floor_value  # noqa: F401 (re-exported to the op modules)
 
 BOOL, I64 = NUMPY.bool, NUMPY.i64
 
@@ -450,18 +451,6 @@ def reshape_dims(b: Builder, x: Value, dims: Sequence[Optional[int]]) -> Value:
             "graph.reshape takes at most one dynamic (-1) dimension; give the "
             "others a size (import_onnx(..., dim_values=...))")
     return b.reshape(x, [-1 if d is None else d for d in dims])
-
-
-def floor_value(b: Builder, x: Value) -> Value:
-    """Exact ``floor`` of a float tensor from casts: values of magnitude
-    >= 2^mantissa (and inf, NaN) are integers already and kept as they
-    are."""
-    big = 2.0 ** {F32: 23, F64: 52}.get(x.dtype, 10)
-    t = b.cast(b.cast(x, I64), x.dtype)  # truncation toward zero
-    t = b.select(b.compare("lt", x, t),
-                 b.binary("sub", t, b.splat(1, x.dtype)), t)
-    small = b.compare("lt", b.unary("abs", x), b.splat(big, x.dtype))
-    return b.select(small, t, x)
 
 
 def activation(b: Builder, name: str, x: Value, alpha=None, beta=None) -> Value:

@@ -7,6 +7,7 @@ from typing import List
 
 import numpy as np
 
+from ... import composites
 from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOAT8, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
@@ -88,17 +89,8 @@ def _floor_ceil_round(n: Node):
 
 
 def round_half_even(n: Node, x: Value) -> Value:
-    """``x`` rounded to the nearest integer, ties to even (exact, from
-    :func:`floor_value`)."""
-    b = n.b
-    one, half, two = (n.splat(v, x.dtype) for v in (1, 0.5, 2))
-    r = floor_value(b, x)
-    d = b.binary("sub", x, r)
-    parity = b.binary("sub", r, b.binary("mul", two, floor_value(b, b.binary("div", r, two))))
-    odd = b.compare("ne", parity, n.splat(0, x.dtype))
-    tie_up = b.select(b.compare("eq", d, half), odd, n.splat(False, BOOL))
-    up = b.select(b.compare("gt", d, half), n.splat(True, BOOL), tie_up)
-    return b.select(up, b.binary("add", r, one), r)
+    """``x`` rounded to the nearest integer, ties to even (exact)."""
+    return composites.round_half_even(n.b, x)
 
 
 @register("Sign", dtypes=NUMERIC, doc="`select` chain (NaN stays NaN)")

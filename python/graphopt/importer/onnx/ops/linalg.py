@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ... import composites
 from .core import (ANY_VALUE, FLOATS, NUMERIC, Node, Unsupported, Value, is_float,
                    register)
 
@@ -154,40 +155,11 @@ def _einsum(n: Node):
     return [b.transpose(z, [order.index(s) for s in out])]
 
 
-def _affine_axis(n: int, align_corners: bool) -> np.ndarray:
-    """The n positions of one axis in [-1, 1] (pixel centres; with
-    align_corners the corner pixels' centres are -1 and 1)."""
-    if align_corners:
-        return np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(1)
-    return (2.0 * np.arange(n) + 1.0) / n - 1.0
-
-
 @register("AffineGrid", dtypes=FLOATS, typed=(0,), attrs={"align_corners": ANY_VALUE},
           fold_inputs=(1,),
           doc="the grid of positions (a constant from `size`, which must be known at "
               "import time) times theta transposed: `graph.matmul` of [N, H*W, 3] "
               "by [N, 3, 2] (3-D: [N, D*H*W, 4] by [N, 4, 3])")
 def _affine_grid(n: Node):
-    b, theta = n.b, n.value(0)
     size = [int(s) for s in n.const(1, "size")]
-    dims = len(size) - 2
-    if dims not in (2, 3) or theta.rank != 3 or list(theta.shape[1:]) != [dims, dims + 1]:
-        raise Unsupported(f"invalid model: theta {theta.type} and size {size}: theta "
-                          "must be [N, 2, 3] for a 4-D size or [N, 3, 4] for a 5-D one")
-    if theta.shape[0] is not None and theta.shape[0] != size[0]:
-        raise Unsupported(f"invalid model: theta has {theta.shape[0]} matrices, size "
-                          f"says N = {size[0]}")
-    align = bool(n.attr("align_corners"))
-    spatial = size[2:]                       # [H, W] or [D, H, W]
-    axes = [_affine_axis(s, align) for s in spatial]
-    mesh = np.meshgrid(*axes, indexing="ij")
-    # Homogeneous positions, x (the last, fastest dim) first: (x, y[, z], 1).
-    base = np.stack([m.reshape(-1) for m in reversed(mesh)] +
-                    [np.ones(int(np.prod(spatial)))], axis=1)
-    base = b.constant(np.ascontiguousarray(base.astype(theta.dtype)), hint="grid")
-    rows = b.broadcast_to(b.reshape(base, [1] + list(base.shape)),
-                          [theta.shape[0]] + list(base.shape))
-    grid = b.matmul(rows, b.transpose(theta, [0, 2, 1]))
-    return [b.reshape(grid, [theta.shape[0] if theta.shape[0] is not None else -1]
-                      + spatial + [dims])]
-
+    return [composites.affine_grid(n.b, n.value(0), size, bool(n.attr("align_corners")))]

@@ -7,6 +7,7 @@ from typing import Optional
 
 import torch
 
+from ... import composites
 from ...errors import Unsupported
 from ..dtypes import Value, is_float, mlir_element_type
 from .core import Args, _t, op, result_dtype
@@ -99,11 +100,6 @@ def _check_div(a: Args) -> Optional[str]:
         return None
     if mode not in ("trunc", "floor"):
         return f"rounding_mode {mode!r} is not supported"
-    for x in (_lhs_rhs(a)):
-        if isinstance(x, Value) and x.type is not None and is_float(x.dtype):
-            return f"division with rounding_mode={mode!r} of float tensors is not supported"
-        if isinstance(x, float):
-            return f"division with rounding_mode={mode!r} of float values is not supported"
     return None
 
 
@@ -115,9 +111,30 @@ def _div(ctx, a):
         return ctx.b.binary("div", *ctx.promote(x, y, int_to_float=True))
     lhs, rhs = ctx.promote(x, y)
     if is_float(lhs.dtype):
-        raise Unsupported(f"division with rounding_mode={mode!r} of float tensors "
-                          "is not supported")
+        if mode == "trunc":
+            return _trunc_value(ctx.b, ctx.b.binary("div", lhs, rhs))
+        return _floor_div_float(ctx, lhs, rhs)
     return ctx.b.binary("div", lhs, rhs) if mode == "trunc" else _floor_div_int(ctx, lhs, rhs)
+
+
+def _floor_div_float(ctx, a: Value, b_: Value) -> Value:
+    """Float floor division as PyTorch computes it (div_floor_floating):
+    ``(a - fmod(a, b)) / b``, less one where the remainder's sign differs
+    from ``b``'s, then rounded to the nearest integer at or below; a zero
+    quotient keeps the sign of ``a / b`` and ``b = 0`` gives ``a / b``."""
+    b = ctx.b
+    zero, one = b.splat(0, a.dtype), b.splat(1, a.dtype)
+    mod = b.binary("rem", a, b_)
+    div = b.binary("div", b.binary("sub", a, mod), b_)
+    adjust = b.binary("bitwise_and", b.compare("ne", mod, zero),
+                      b.compare("ne", b.compare("lt", b_, zero), b.compare("lt", mod, zero)))
+    div = b.select(adjust, b.binary("sub", div, one), div)
+    floor = composites.floor_value(b, div)
+    floor = b.select(b.compare("gt", b.binary("sub", div, floor), b.splat(0.5, a.dtype)),
+                     b.binary("add", floor, one), floor)
+    quotient = b.binary("div", a, b_)
+    floor = b.select(b.compare("eq", div, zero), b.binary("mul", quotient, zero), floor)
+    return b.select(b.compare("eq", b_, zero), quotient, floor)
 
 
 def _floor_div_int(ctx, lhs: Value, rhs: Value) -> Value:
@@ -138,7 +155,7 @@ def _floor_divide(ctx, a):
     x, y = _lhs_rhs(a)
     lhs, rhs = ctx.promote(x, y)
     if is_float(lhs.dtype):
-        raise Unsupported("floor division of float tensors is not supported")
+        return _floor_div_float(ctx, lhs, rhs)
     return _floor_div_int(ctx, lhs, rhs)
 
 
@@ -164,6 +181,45 @@ def _neg(ctx, a):
 @op("aten.abs")
 def _abs(ctx, a):
     return ctx.b.unary("abs", ctx.tensor(_t(a)))
+
+
+# Rounding: the dialect has no floor; these are exact, from casts
+# (composites.floor_value). Integer and bool tensors come back as they are,
+# as PyTorch returns them (frac of one is an error there, and here).
+
+def _trunc_value(b, x: Value) -> Value:
+    return composites.trunc_value(b, x)
+
+
+def _rounding(ctx, a, kind: str):
+    b, x = ctx.b, ctx.tensor(_t(a))
+    if not is_float(x.dtype):
+        if kind == "frac":
+            raise Unsupported(f"frac of a {x.dtype} tensor (PyTorch supports floats only)")
+        return x
+    if kind == "floor":
+        return composites.floor_value(b, x)
+    if kind == "ceil":
+        return b.unary("neg", composites.floor_value(b, b.unary("neg", x)))
+    if kind == "trunc":
+        return _trunc_value(b, x)
+    if kind == "frac":
+        return b.binary("sub", x, _trunc_value(b, x))
+    # round, half to even; with decimals d, as PyTorch computes it:
+    # round(x * 10^d) / 10^d, or round(x / 10^-d) * 10^-d for d < 0.
+    d = int(a.get("decimals", 0))
+    if d == 0:
+        return composites.round_half_even(b, x)
+    scale = b.splat(10.0 ** abs(d), x.dtype)
+    if d > 0:
+        return b.binary("div", composites.round_half_even(b, b.binary("mul", x, scale)), scale)
+    return b.binary("mul", composites.round_half_even(b, b.binary("div", x, scale)), scale)
+
+
+for _kind, _names in {"floor": ("aten.floor",), "ceil": ("aten.ceil",),
+                      "trunc": ("aten.trunc", "aten.fix"), "frac": ("aten.frac",),
+                      "round": ("aten.round",)}.items():
+    op(*_names)(lambda ctx, a, _k=_kind: _rounding(ctx, a, _k))
 
 
 @op("aten.reciprocal")

@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import torch
 
+from ... import composites
 from ...errors import Unsupported
 from ..dtypes import Value
 from .core import Args, SymInt, is_static_int, op
@@ -303,6 +304,43 @@ def _upsample(ctx, a, name: str):
 
 for _name in _UPSAMPLE:
     op(f"aten.{_name}")(lambda ctx, a, _n=_name: _upsample(ctx, a, _n))
+
+
+# ---------------------------------------------------------------------------
+# Grid sampling (F.grid_sample): composites.grid_sample
+# ---------------------------------------------------------------------------
+
+_GRID_MODES = {0: "linear", 1: "nearest", 2: "cubic"}
+_GRID_PADDINGS = {0: "zeros", 1: "border", 2: "reflection"}
+
+
+@op("aten.affine_grid_generator")
+def _affine_grid_generator(ctx, a):
+    """F.affine_grid: composites.affine_grid (a constant grid times theta)."""
+    theta = ctx.to_float(ctx.tensor(a.theta))
+    size = [int(s) for s in a.size] if all(is_static_int(s) for s in a.size) else None
+    if size is None:
+        raise Unsupported(f"affine_grid with a symbolic size {list(a.size)}")
+    return composites.affine_grid(ctx.b, theta, size, bool(a.align_corners))
+
+
+@op("aten.grid_sampler", "aten.grid_sampler_2d", "aten.grid_sampler_3d")
+def _grid_sampler(ctx, a):
+    """F.grid_sample. PyTorch's bicubic pads only its taps, not the sampled
+    position (its bilinear and nearest give the same values as ONNX's rules
+    that composites.grid_sample follows)."""
+    x = ctx.tensor(a.input)
+    grid = ctx.tensor(a.grid)
+    mode = _GRID_MODES.get(a.interpolation_mode)
+    padding = _GRID_PADDINGS.get(a.padding_mode)
+    if mode is None or padding is None:
+        raise Unsupported(f"grid_sampler with interpolation_mode {a.interpolation_mode} "
+                          f"and padding_mode {a.padding_mode}")
+    if grid.dtype != x.dtype:
+        raise Unsupported(f"grid_sampler of {x.dtype} input with a {grid.dtype} grid "
+                          "(PyTorch requires one dtype)")
+    return composites.grid_sample(ctx.b, x, grid, mode, padding, bool(a.align_corners),
+                                  pad_coordinates=mode != "cubic")
 
 
 # ---------------------------------------------------------------------------

@@ -431,8 +431,8 @@ def _index(ctx, a):
 
 def _check_pad(a: Args) -> Optional[str]:
     mode = a.get("mode", "constant")
-    if mode != "constant":
-        return f"padding mode {mode!r} is not supported (only 'constant')"
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        return f"padding mode {mode!r} is not supported"
     pad = a.get("pad")
     if isinstance(pad, (list, tuple)) and any(is_static_int(p) and p < 0 for p in pad):
         return "negative padding is not supported"
@@ -442,8 +442,10 @@ def _check_pad(a: Args) -> Optional[str]:
 @op("aten.pad", "aten.constant_pad_nd", check=_check_pad)
 def _pad(ctx, a):
     x = ctx.tensor(a.self)
-    if a.get("mode", "constant") != "constant":
-        raise Unsupported(f"padding mode {a.mode!r} is not supported")
+    mode = a.get("mode", "constant")
+    if mode != "constant":
+        from .more import pad_gather
+        return pad_gather(ctx, x, ctx.ints(a.pad, what="pad"), mode)
     pad = ctx.ints(a.pad, what="pad")
     if len(pad) % 2 or len(pad) // 2 > x.rank:
         raise Unsupported(f"bad pad list {pad}")

@@ -1,0 +1,287 @@
+"""Ops the graph dialect does not have, built from the ops it has, shared by
+the ONNX and PyTorch importers: exact ``floor`` and round-half-to-even from
+casts, and grid sampling (ONNX GridSample, ``torch.nn.functional.grid_sample``)
+from ``graph.gather_elements``.
+
+Every function takes the importer's :class:`~.mlir_builder.Builder` and
+works with either frontend's dtypes (``b.dtypes``)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import List, Sequence
+
+import numpy as np
+
+from .errors import Unsupported
+from .mlir_builder import FunctionBuilder as Builder, Value
+
+# Bits of mantissa per float type: values of at least 2^bits in magnitude
+# are integers already.
+_MANTISSA = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7}
+
+
+def _splat(b: Builder, v, like: Value) -> Value:
+    """A rank-0 constant ``v`` of ``like``'s dtype."""
+    return b.splat(v, like.dtype)
+
+
+def floor_value(b: Builder, x: Value) -> Value:
+    """Exact ``floor`` of a float tensor from casts: values of magnitude
+    >= 2^mantissa (and inf, NaN) are integers already and kept as they
+    are; ``floor(-0.0)`` is -0.0."""
+    big = 2.0 ** _MANTISSA.get(b.dtypes.element_type(x.dtype), 23)
+    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)  # truncation toward zero
+    t = b.select(b.compare("lt", x, t), b.binary("sub", t, _splat(b, 1, x)), t)
+    small = b.compare("lt", b.unary("abs", x), _splat(b, big, x))
+    return _signed_zero(b, x, b.select(small, t, x))
+
+
+def _signed_zero(b: Builder, x: Value, r: Value) -> Value:
+    """``r`` (``x`` rounded to an integer) with a zero result signed as
+    ``x`` (``x * 0``), as C's floor, trunc and nearbyint give it."""
+    zero = _splat(b, 0, x)
+    return b.select(b.compare("eq", r, zero), b.binary("mul", x, zero), r)
+
+
+def trunc_value(b: Builder, x: Value) -> Value:
+    """``x`` rounded toward zero (exact, from casts; a zero result has
+    ``x``'s sign)."""
+    big = 2.0 ** _MANTISSA.get(b.dtypes.element_type(x.dtype), 23)
+    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)
+    small = b.compare("lt", b.unary("abs", x), _splat(b, big, x))
+    return _signed_zero(b, x, b.select(small, t, x))
+
+
+def round_half_even(b: Builder, x: Value) -> Value:
+    """``x`` rounded to the nearest integer, ties to even (exact, from
+    :func:`floor_value`); a zero result has ``x``'s sign."""
+    one, half, two = (_splat(b, v, x) for v in (1, 0.5, 2))
+    r = floor_value(b, x)
+    d = b.binary("sub", x, r)
+    parity = b.binary("sub", r, b.binary("mul", two, floor_value(b, b.binary("div", r, two))))
+    odd = b.compare("ne", parity, _splat(b, 0, x))
+    no = b.splat(False, b.dtypes.bool)
+    tie_up = b.select(b.compare("eq", d, half), odd, no)
+    up = b.select(b.compare("gt", d, half), b.splat(True, b.dtypes.bool), tie_up)
+    return _signed_zero(b, x, b.select(up, b.binary("add", r, one), r))
+
+
+# ---------------------------------------------------------------------------
+# Affine grids and grid sampling
+# ---------------------------------------------------------------------------
+
+def _affine_axis(n: int, align_corners: bool) -> np.ndarray:
+    """The n positions of one axis in [-1, 1] (pixel centres; with
+    align_corners the corner pixels' centres are -1 and 1)."""
+    if align_corners:
+        return np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(1)
+    return (2.0 * np.arange(n) + 1.0) / n - 1.0
+
+
+def affine_grid(b: Builder, theta: Value, size: Sequence[int], align_corners: bool) -> Value:
+    """ONNX AffineGrid, ``F.affine_grid``: the [N, *spatial, k] positions
+    that the affine maps ``theta`` ([N, 2, 3] for a 4-D ``size``, [N, 3, 4]
+    for a 5-D one) send the output's pixel centres to: the constant grid
+    of homogeneous positions [N, H*W, 3] times theta transposed
+    (``graph.matmul``)."""
+    dims = len(size) - 2
+    if dims not in (2, 3) or theta.rank != 3 or list(theta.shape[1:]) != [dims, dims + 1]:
+        raise Unsupported(f"invalid model: theta {theta.type} and size {list(size)}: theta "
+                          "must be [N, 2, 3] for a 4-D size or [N, 3, 4] for a 5-D one")
+    if theta.shape[0] is not None and theta.shape[0] != size[0]:
+        raise Unsupported(f"invalid model: theta has {theta.shape[0]} matrices, size "
+                          f"says N = {size[0]}")
+    spatial = list(size[2:])                 # [H, W] or [D, H, W]
+    mesh = np.meshgrid(*[_affine_axis(s, align_corners) for s in spatial], indexing="ij")
+    # Homogeneous positions, x (the last, fastest dim) first: (x, y[, z], 1).
+    base = np.stack([m.reshape(-1) for m in reversed(mesh)] +
+                    [np.ones(_prod(spatial))], axis=1)
+    base = b.constant(b.dtypes.from_numpy(base, theta.dtype), hint="grid")
+    rows = b.broadcast_to(b.reshape(base, [1] + list(base.shape)),
+                          [theta.shape[0]] + list(base.shape))
+    grid = b.matmul(rows, b.transpose(theta, [0, 2, 1]))
+    return b.reshape(grid, [theta.shape[0] if theta.shape[0] is not None else -1]
+                     + spatial + [dims])
+
+
+GRID_MODES = ("nearest", "linear", "cubic")
+GRID_PADDINGS = ("zeros", "border", "reflection")
+
+
+def _reflect(b: Builder, v: Value, lo: float, hi: float) -> Value:
+    """``v`` reflected at ``lo`` and ``hi`` until it lies between them
+    (ONNX's ``_gs_reflect``: the distance past the nearer border, folded
+    by the range)."""
+    if hi == lo:
+        return b.binary("add", b.binary("mul", v, _splat(b, 0, v)), _splat(b, lo, v))
+    rng, lo_v, hi_v = _splat(b, hi - lo, v), _splat(b, lo, v), _splat(b, hi, v)
+    below = b.compare("lt", v, lo_v)
+    above = b.compare("gt", v, hi_v)
+    dx = b.select(below, b.binary("sub", lo_v, v), b.binary("sub", v, hi_v))
+    dx = b.binary("max", dx, _splat(b, 0, v))  # lanes inside: unused
+    n = b.cast(b.binary("div", dx, rng), b.dtypes.i64)  # dx >= 0: floor
+    r = b.binary("sub", dx, b.binary("mul", b.cast(n, v.dtype), rng))
+    i64 = b.dtypes.i64
+    even = b.compare("eq", b.binary("bitwise_and", n, b.splat(1, i64)), b.splat(0, i64))
+    from_lo = b.binary("add", lo_v, r)
+    from_hi = b.binary("sub", hi_v, r)
+    return b.select(below, b.select(even, from_lo, from_hi),
+                    b.select(above, b.select(even, from_hi, from_lo), v))
+
+
+def _cubic_weights(b: Builder, t: Value) -> List[Value]:
+    """Keys' cubic convolution weights (a = -0.75) of the taps at -1, 0, 1
+    and 2 for a fraction ``t`` in [0, 1)."""
+    a = -0.75
+
+    def near(x: Value) -> Value:  # |x| <= 1: ((a + 2) x - (a + 3)) x^2 + 1
+        p = b.binary("sub", b.binary("mul", _splat(b, a + 2, x), x), _splat(b, a + 3, x))
+        return b.binary("add", b.binary("mul", b.binary("mul", p, x), x), _splat(b, 1, x))
+
+    def far(x: Value) -> Value:  # 1 < |x| < 2: ((a x - 5a) x + 8a) x - 4a
+        p = b.binary("sub", b.binary("mul", _splat(b, a, x), x), _splat(b, 5 * a, x))
+        p = b.binary("add", b.binary("mul", p, x), _splat(b, 8 * a, x))
+        return b.binary("sub", b.binary("mul", p, x), _splat(b, 4 * a, x))
+
+    one, two = _splat(b, 1, t), _splat(b, 2, t)
+    return [far(b.binary("add", t, one)), near(t), near(b.binary("sub", one, t)),
+            far(b.binary("sub", two, t))]
+
+
+def grid_sample(b: Builder, x: Value, grid: Value, mode: str, padding: str,
+                align_corners: bool, *, pad_coordinates: bool = True) -> Value:
+    """Samples ``x`` ([N, C, *spatial], 2 or 3 spatial dims) at the
+    positions of ``grid`` ([N, *out, k], the last dim (x, y[, z]) in
+    [-1, 1]) with ONNX GridSample's rules (its reference implementation):
+    a position is unnormalized (with ``align_corners`` -1 and 1 are the
+    corner pixels' centres, else their outer edges); ``nearest`` rounds it
+    half to even; with ``border`` or ``reflection`` padding a position
+    outside the borders (-0.5 and size - 0.5, or 0 and size - 1) is clamped
+    to [0, size - 1] or reflected at them; ``linear`` and ``cubic`` (Keys,
+    a = -0.75) weight the 2 or 4 taps around it per dim, and a tap outside
+    the input reads 0 (``zeros``), the nearest edge pixel (``border``) or
+    its reflection (``reflection``). ``pad_coordinates=False`` skips the
+    position's padding and pads only the taps (PyTorch's bicubic).
+
+    Each tap is one ``graph.gather_elements`` over the flattened spatial
+    dims. f16 and bf16 are computed in f32 and rounded once; the result is
+    [N, C, *out] in ``x``'s dtype. Static shapes only."""
+    if mode not in GRID_MODES:
+        raise Unsupported(f"mode {mode!r} (supported: {', '.join(GRID_MODES)})")
+    if padding not in GRID_PADDINGS:
+        raise Unsupported(f"padding mode {padding!r} (supported: {', '.join(GRID_PADDINGS)})")
+    k = x.rank - 2
+    if k not in (2, 3):
+        raise Unsupported(f"input {x.type}: 4-D or 5-D inputs are supported")
+    if not b.dtypes.is_float(x.dtype) or not b.dtypes.is_float(grid.dtype):
+        raise Unsupported(f"input {x.type} and grid {grid.type}: float tensors are supported")
+    if grid.rank != k + 2 or grid.shape[-1] != k:
+        raise Unsupported(f"invalid model: grid {grid.type} for input {x.type}: the grid "
+                          f"must be [N, ...{k} output dims..., {k}]")
+    if not x.type.is_static or not grid.type.is_static:
+        raise Unsupported(f"input {x.type} and grid {grid.type}: static shapes are supported")
+    if grid.shape[0] != x.shape[0]:
+        raise Unsupported(f"invalid model: input {x.type} and grid {grid.type} have "
+                          "different batch sizes")
+    n, c, spatial, out = x.shape[0], x.shape[1], list(x.shape[2:]), list(grid.shape[1:-1])
+    pixels = _prod(out)
+    size = _prod(spatial)
+    if pixels == 0 or n == 0 or c == 0 or size == 0:
+        if pixels and n and c:
+            raise Unsupported(f"input {x.type}: sampling an empty input")
+        return b.constant(b.dtypes.full([n, c] + out, 0, x.dtype), hint="empty")
+    i64 = b.dtypes.i64
+    wide = b.dtypes.element_type(x.dtype) in ("f16", "bf16")
+    ct = b.dtypes.f32 if wide else x.dtype
+    g = b.reshape(b.cast(grid, ct), [n, pixels, k])
+
+    positions, borders = [], []  # per spatial dim (0: the outermost): [N, P]
+    for d in range(k):
+        # The grid's last dim lists x (the innermost dim) first.
+        j = k - 1 - d
+        comp = b.reshape(b.slice(g, [0, 0, j], [n, pixels, j + 1], [1, 1, 1]), [n, pixels])
+        length = spatial[d]
+        one = _splat(b, 1, comp)
+        if align_corners:  # (v + 1) (size - 1) / 2
+            v = b.binary("mul", b.binary("add", comp, one), _splat(b, (length - 1) / 2.0, comp))
+            lo, hi = 0.0, float(length - 1)
+        else:  # ((v + 1) size - 1) / 2
+            v = b.binary("add", comp, one)
+            v = b.binary("sub", b.binary("mul", v, _splat(b, float(length), comp)), one)
+            v = b.binary("mul", v, _splat(b, 0.5, comp))
+            lo, hi = -0.5, length - 0.5
+        if mode == "nearest":
+            v = round_half_even(b, v)
+        if pad_coordinates and padding != "zeros":
+            outside = b.binary("bitwise_or", b.compare("lt", v, _splat(b, lo, v)),
+                               b.compare("gt", v, _splat(b, hi, v)))
+            if padding == "border":
+                moved = b.binary("min", b.binary("max", v, _splat(b, 0, v)),
+                                 _splat(b, length - 1, v))
+            else:
+                moved = _reflect(b, v, lo, hi)
+            v = b.select(outside, moved, v)
+        positions.append(v)
+        borders.append((lo, hi))
+
+    def tap_index(i: Value, d: int):
+        """The tap at position ``i`` (integral) of dim ``d``: its index,
+        i64 [N, P], and whether it lies inside (None: always, after
+        padding)."""
+        length = spatial[d]
+        valid = None
+        if padding == "zeros":
+            valid = b.binary("bitwise_and", b.compare("ge", i, _splat(b, 0, i)),
+                             b.compare("le", i, _splat(b, length - 1, i)))
+        elif padding == "reflection":
+            i = _reflect(b, i, *borders[d])
+        idx = b.cast(i, i64)  # toward zero, as the reference's int()
+        idx = b.binary("min", b.binary("max", idx, b.splat(0, i64)),
+                       b.splat(length - 1, i64))
+        return idx, valid
+
+    # Per dim: the taps as (position, weight or None).
+    per_dim = []
+    for v in positions:
+        if mode == "nearest":
+            per_dim.append([(v, None)])
+            continue
+        base = floor_value(b, v)
+        t = b.binary("sub", v, base)
+        if mode == "linear":
+            weights, offsets = [b.binary("sub", _splat(b, 1, t), t), t], [0, 1]
+        else:
+            weights, offsets = _cubic_weights(b, t), [-1, 0, 1, 2]
+        per_dim.append([(b.binary("add", base, _splat(b, o, base)) if o else base, w)
+                        for o, w in zip(offsets, weights)])
+    taps_of_dim = [[tap_index(pos, d) + (w,) for pos, w in per_dim[d]] for d in range(k)]
+
+    flat = b.reshape(x, [n, c, size])
+    strides = [_prod(spatial[d + 1:]) for d in range(k)]
+    zero, one = _splat(b, 0, positions[0]), _splat(b, 1, positions[0])
+    acc = None
+    for taps in itertools.product(*taps_of_dim):
+        index = weight = valid = None
+        for d, (idx, ok, w) in enumerate(taps):
+            term = idx if strides[d] == 1 else b.binary("mul", idx, b.splat(strides[d], i64))
+            index = term if index is None else b.binary("add", index, term)
+            if w is not None:
+                weight = w if weight is None else b.binary("mul", weight, w)
+            if ok is not None:
+                valid = ok if valid is None else b.binary("bitwise_and", valid, ok)
+        if valid is not None:
+            weight = b.select(valid, one if weight is None else weight, zero)
+        index = b.broadcast_to(b.reshape(index, [n, 1, pixels]), [n, c, pixels])
+        value = b.cast(b.gather_elements(flat, index, 2), ct)
+        if weight is not None:
+            value = b.binary("mul", value, b.reshape(weight, [n, 1, pixels]))
+        acc = value if acc is None else b.binary("add", acc, value)
+    return b.reshape(b.cast(acc, x.dtype), [n, c] + out)
+
+
+def _prod(dims: Sequence[int]) -> int:
+    p = 1
+    for d in dims:
+        p *= d
+    return p
