@@ -80,9 +80,51 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, TilingInterface op,
 }
 
 /// Vectorizes `op` (to `vectorSizes` when given) and replaces it.
+/// True when `op` has reduction loops and some value it combines into a
+/// reduction output does not vary along them (`out + 4` summed over the
+/// reduced dim: what elementwise fusion makes of the sum of a broadcast
+/// constant). MLIR 22's linalg vectorizer gets these wrong: it combines the
+/// invariant once per output element instead of once per iteration
+/// (fuzz seed 2026120411, test/Integration/fuzz-regressions.mlir). Such ops
+/// stay scalar loops.
+static bool combinesInvariantAlongReduction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  Block *body = op.getBlock();
+  llvm::SmallPtrSet<Value, 16> varying;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (llvm::any_of(reductionDims,
+                     [&](unsigned d) { return map.isFunctionOfDim(d); }))
+      varying.insert(op.getMatchingBlockArgument(in));
+  }
+  for (Operation &inner : body->without_terminator()) {
+    auto index = dyn_cast<linalg::IndexOp>(inner);
+    bool varies =
+        (index && llvm::is_contained(reductionDims, index.getDim())) ||
+        llvm::any_of(inner.getOperands(),
+                     [&](Value v) { return varying.contains(v); });
+    if (varies)
+      for (Value r : inner.getResults())
+        varying.insert(r);
+  }
+  for (auto [init, yielded] : llvm::zip(op.getDpsInitsMutable(),
+                                        body->getTerminator()->getOperands())) {
+    if (yielded == op.getMatchingBlockArgument(&init))
+      continue; // the output unchanged
+    if (!varying.contains(yielded))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult vectorizeAndReplace(RewriterBase &rewriter, linalg::LinalgOp op,
                                   ArrayRef<int64_t> vectorSizes,
                                   bool createNamedContraction = false) {
+  if (combinesInvariantAlongReduction(op))
+    return failure();
   rewriter.setInsertionPoint(op);
   // Upstream reads one scalable flag per vector size: pass them explicitly.
   SmallVector<bool> scalable(vectorSizes.size(), false);

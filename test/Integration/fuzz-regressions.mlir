@@ -159,3 +159,31 @@ func.func @pool_of_empty_loop_result(%x: tensor<?x3x4x1xf32>) -> tensor<?x3x2x1x
   %p = graph.max_pool2d %l {kernel = array<i64: 2, 2>, strides = array<i64: 2, 1>, padding = array<i64: 0, 1, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode} : (tensor<?x3x4x1xf32>) -> tensor<?x3x2x1xf32>
   return %p : tensor<?x3x2x1xf32>
 }
+
+// A wrong result (fuzz seed 2026120411, program 56, in every
+// configuration): elementwise fusion makes sum(select(c, 4, 4), axis 1)
+// one generic whose reduction adds the constant 4 to its output, and MLIR
+// 22's linalg vectorizer added it once per row instead of once per
+// reduced element (4 instead of 12); such reductions now stay scalar
+// (combinesInvariantAlongReduction in TileAndVectorize.cpp). By hand: the
+// select is 4 everywhere, its row sums 12, times 4 is 48; the broadcast
+// and relu of the sums are 12.
+// RUN: graph-run %s --entry=seed2026120411_56 --input=3x3xf32=1,-2,3,0,5,-6,7,8,-9 \
+// RUN:   --input=3x3xf32=-1,2,0,4,-5,6,-7,8,9 --expected-output=3xi32=48,48,48 \
+// RUN:   --expected-output=4x3xi32=12 --quiet | FileCheck %s --check-prefix=TWO
+// RUN: graph-run %s --entry=seed2026120411_56 --optimize=false --input=3x3xf32=0 \
+// RUN:   --input=3x3xf32=0 --expected-output=3xi32=48,48,48 \
+// RUN:   --expected-output=4x3xi32=12 --quiet | FileCheck %s --check-prefix=TWO
+func.func @seed2026120411_56(%arg0: tensor<3x3xf32>, %arg1: tensor<3x3xf32>) -> (tensor<3xi32>, tensor<4x3xi32>) {
+  %c0 = graph.constant dense<0.0> : tensor<3x1xf32>
+  %v1 = graph.compare le, %arg1, %c0 : tensor<3x3xf32>, tensor<3x1xf32> -> tensor<3x3xi1>
+  %c2 = graph.constant dense<4> : tensor<1x3xi32>
+  %v3 = graph.select %v1, %c2, %c2 : tensor<3x3xi1>, tensor<1x3xi32>, tensor<1x3xi32> -> tensor<3x3xi32>
+  %v4 = graph.reduce sum %v3 axes = [1] : tensor<3x3xi32> -> tensor<3xi32>
+  %v5 = graph.broadcast_to %v4, [4, 3] : tensor<3xi32> -> tensor<4x3xi32>
+  %c6 = graph.constant dense<4> : tensor<i32>
+  %v7 = graph.mul %c6, %v4 : tensor<i32>, tensor<3xi32> -> tensor<3xi32>
+  %v8 = graph.relu %v5 : tensor<4x3xi32> -> tensor<4x3xi32>
+  %v9 = graph.abs %v7 : tensor<3xi32> -> tensor<3xi32>
+  return %v9, %v8 : tensor<3xi32>, tensor<4x3xi32>
+}
