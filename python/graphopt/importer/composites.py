@@ -26,15 +26,14 @@ def _splat(b: Builder, v, like: Value) -> Value:
     return b.splat(v, like.dtype)
 
 
-def floor_value(b: Builder, x: Value) -> Value:
-    """Exact ``floor`` of a float tensor from casts: values of magnitude
-    >= 2^mantissa (and inf, NaN) are integers already and kept as they
-    are; ``floor(-0.0)`` is -0.0."""
+def _toward_zero(b: Builder, x: Value) -> Value:
+    """``x`` rounded toward zero through an i64 cast; magnitudes of
+    2^mantissa and more (integers already), inf and NaN kept as they
+    are. A zero result is +0."""
     big = 2.0 ** _MANTISSA.get(b.dtypes.element_type(x.dtype), 23)
-    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)  # truncation toward zero
-    t = b.select(b.compare("lt", x, t), b.binary("sub", t, _splat(b, 1, x)), t)
+    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)
     small = b.compare("lt", b.unary("abs", x), _splat(b, big, x))
-    return _signed_zero(b, x, b.select(small, t, x))
+    return b.select(small, t, x)
 
 
 def _signed_zero(b: Builder, x: Value, r: Value) -> Value:
@@ -44,13 +43,19 @@ def _signed_zero(b: Builder, x: Value, r: Value) -> Value:
     return b.select(b.compare("eq", r, zero), b.binary("mul", x, zero), r)
 
 
+def floor_value(b: Builder, x: Value) -> Value:
+    """Exact ``floor`` of a float tensor from casts: values of magnitude
+    >= 2^mantissa (and inf, NaN) are integers already and kept as they
+    are; ``floor(-0.0)`` is -0.0."""
+    t = _toward_zero(b, x)
+    t = b.select(b.compare("lt", x, t), b.binary("sub", t, _splat(b, 1, x)), t)
+    return _signed_zero(b, x, t)
+
+
 def trunc_value(b: Builder, x: Value) -> Value:
     """``x`` rounded toward zero (exact, from casts; a zero result has
     ``x``'s sign)."""
-    big = 2.0 ** _MANTISSA.get(b.dtypes.element_type(x.dtype), 23)
-    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)
-    small = b.compare("lt", b.unary("abs", x), _splat(b, big, x))
-    return _signed_zero(b, x, b.select(small, t, x))
+    return _signed_zero(b, x, _toward_zero(b, x))
 
 
 def round_half_even(b: Builder, x: Value) -> Value:

@@ -112,7 +112,7 @@ def _div(ctx, a):
     lhs, rhs = ctx.promote(x, y)
     if is_float(lhs.dtype):
         if mode == "trunc":
-            return _trunc_value(ctx.b, ctx.b.binary("div", lhs, rhs))
+            return composites.trunc_value(ctx.b, ctx.b.binary("div", lhs, rhs))
         return _floor_div_float(ctx, lhs, rhs)
     return ctx.b.binary("div", lhs, rhs) if mode == "trunc" else _floor_div_int(ctx, lhs, rhs)
 
@@ -187,10 +187,6 @@ def _abs(ctx, a):
 # (composites.floor_value). Integer and bool tensors come back as they are,
 # as PyTorch returns them (frac of one is an error there, and here).
 
-def _trunc_value(b, x: Value) -> Value:
-    return composites.trunc_value(b, x)
-
-
 def _rounding(ctx, a, kind: str):
     b, x = ctx.b, ctx.tensor(_t(a))
     if not is_float(x.dtype):
@@ -202,9 +198,9 @@ def _rounding(ctx, a, kind: str):
     if kind == "ceil":
         return b.unary("neg", composites.floor_value(b, b.unary("neg", x)))
     if kind == "trunc":
-        return _trunc_value(b, x)
+        return composites.trunc_value(b, x)
     if kind == "frac":
-        return b.binary("sub", x, _trunc_value(b, x))
+        return b.binary("sub", x, composites.trunc_value(b, x))
     # round, half to even; with decimals d, as PyTorch computes it:
     # round(x * 10^d) / 10^d, or round(x / 10^-d) * 10^-d for d < 0.
     d = int(a.get("decimals", 0))
