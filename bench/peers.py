@@ -12,7 +12,8 @@ Usage:
     python3 bench/peers.py --list                   # workload and peer names
 
 Systems. graphopt: ``graphopt.compile(model, example_args)`` from python/
-(its generated code runs on one thread whatever ``--threads`` says).
+(its generated code uses the cores of the process's affinity mask: the
+``--threads`` cores the script pins itself to).
 Peers: PyTorch eager (also the reference every result is checked against;
 ``torch.mm`` is MKL's sgemm in PyTorch's x86 wheels), ``torch.compile``
 (Inductor, default options), ONNX Runtime (CPU execution provider, model

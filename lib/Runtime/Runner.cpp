@@ -1144,11 +1144,11 @@ static llvm::Error lowerModule(ModuleOp module,
 }
 
 /// Step 8b (JIT): the LLVM-dialect module compiled by MLIR's
-/// ExecutionEngine (LLVM optimization at `options.optLevel`, then machine
-/// code), with the libraries and the runtime symbols resolvable. The
-/// object code is kept for the compile cache when `keepObject`.
+/// ExecutionEngine (LLVM optimization at `optLevel`, then machine code),
+/// with the libraries and the runtime symbols resolvable. The object code
+/// is kept for the compile cache when `keepObject`.
 static llvm::Expected<std::unique_ptr<ExecutionEngine>>
-createEngine(ModuleOp module, const RunnerOptions &options,
+createEngine(ModuleOp module, const RunnerOptions &options, unsigned optLevel,
              llvm::ArrayRef<std::string> libs,
              llvm::ArrayRef<ExternalConstant> externals, bool keepObject) {
   auto jtmb = hostMachine();
@@ -1157,7 +1157,7 @@ createEngine(ModuleOp module, const RunnerOptions &options,
   auto tm = jtmb->createTargetMachine();
   if (!tm)
     return tm.takeError();
-  auto optimize = makeOptimizingTransformer(options.optLevel, 0, tm->get());
+  auto optimize = makeOptimizingTransformer(optLevel, 0, tm->get());
   std::string dumpPath = options.dumpLLVMIR;
   auto transformer = [&](llvm::Module *m) -> llvm::Error {
     if (llvm::Error e = optimize(m))
@@ -1177,7 +1177,7 @@ createEngine(ModuleOp module, const RunnerOptions &options,
   eo.sharedLibPaths = libRefs;
   eo.transformer = transformer;
   eo.jitCodeGenOptLevel =
-      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
   eo.enableObjectDump = keepObject;
   auto engine = ExecutionEngine::create(module, eo);
   if (!engine)
@@ -1335,7 +1335,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
                              .str());
     return runner;
   }
-  auto engine = createEngine(module, options, libs, *externals,
+  // CPU emulation of CUDA (a testing aid) compiles at -O1 at most: its
+  // kernels are scalar loops over blocks and threads, which -O3 takes ~4x
+  // longer to compile than -O1 for no faster run (ResNet-50: LLVM 37.7 ->
+  // 9.9 s, the call 6.6 s either way; docs/CUDA.md).
+  unsigned optLevel =
+      target->emulate ? std::min(options.optLevel, 1u) : options.optLevel;
+  auto engine = createEngine(module, options, optLevel, libs, *externals,
                              /*keepObject=*/cache.has_value());
   if (!engine)
     return engine.takeError();

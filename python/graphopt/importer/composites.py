@@ -1,7 +1,8 @@
 """Ops the graph dialect does not have, built from the ops it has, shared by
 the ONNX and PyTorch importers: exact ``floor`` and round-half-to-even from
-casts, and grid sampling (ONNX GridSample, ``torch.nn.functional.grid_sample``)
-from ``graph.gather_elements``.
+casts, grid sampling (ONNX GridSample, ``torch.nn.functional.grid_sample``)
+from ``graph.gather_elements``, and 3-D convolution and pooling from the 2-D
+ops.
 
 Every function takes the importer's :class:`~.mlir_builder.Builder` and
 works with either frontend's dtypes (``b.dtypes``)."""
@@ -290,3 +291,81 @@ def _prod(dims: Sequence[int]) -> int:
     for d in dims:
         p *= d
     return p
+
+
+# ---------------------------------------------------------------------------
+# 3-D convolution and pooling from the 2-D ops
+# ---------------------------------------------------------------------------
+
+def _slice_axis(b: Builder, x: Value, axis: int, start: int, limit: int,
+                step: int = 1) -> Value:
+    starts, limits, steps = [0] * x.rank, list(x.shape), [1] * x.rank
+    starts[axis], limits[axis], steps[axis] = start, limit, step
+    return b.slice(x, starts, limits, steps)
+
+
+def _static(x: Value, what: str) -> None:
+    if None in x.shape:
+        raise Unsupported(f"{what} of {x.type}: static shapes are supported")
+
+
+def conv3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int],
+           dilations: Sequence[int], groups: int, lo: Sequence[int],
+           hi: Sequence[int]) -> Value:
+    """NCDHW / FCDHW convolution as a sum of 2-D convolutions, one per depth
+    tap kd of the kernel: the input's depth slices kd * dilation + od *
+    stride (od < OD), moved into the batch ([N * OD, C, H, W]), convolved
+    with w[:, :, kd] (the first with the bias). The arithmetic of a direct
+    3-D convolution; the taps add up in another order. ``lo``/``hi``: the
+    padding before and after each of D, H, W."""
+    _static(x, "3-D convolution")
+    _static(w, "3-D convolution")
+    n, c, d, h, wd = x.shape
+    f, cg, kd_n, kh, kw = w.shape
+    if lo[0] or hi[0]:
+        x = b.pad(x, [0, 0, lo[0], 0, 0], [0, 0, hi[0], 0, 0], 0.0)
+        d += lo[0] + hi[0]
+    od = (d - dilations[0] * (kd_n - 1) - 1) // strides[0] + 1
+    if od <= 0:
+        raise Unsupported(f"3-D convolution of {x.type} by {w.type}: empty output")
+    y = None
+    for kd in range(kd_n):
+        start = kd * dilations[0]
+        xs = _slice_axis(b, x, 2, start, start + strides[0] * (od - 1) + 1, strides[0])
+        xs = b.reshape(b.transpose(xs, [0, 2, 1, 3, 4]), [n * od, c, h, wd])
+        wk = b.reshape(_slice_axis(b, w, 2, kd, kd + 1), [f, cg, kh, kw])
+        t = b.conv2d(xs, wk, bias if kd == 0 else None, strides=list(strides[1:]),
+                     padding=[lo[1], lo[2], hi[1], hi[2]], dilations=list(dilations[1:]),
+                     groups=groups)
+        y = t if y is None else b.binary("add", y, t)
+    oh, ow = y.shape[2], y.shape[3]
+    return b.transpose(b.reshape(y, [n, od, f, oh, ow]), [0, 2, 1, 3, 4])
+
+
+def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
+           lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
+           ceil_mode: bool, count_include_pad: bool = True) -> Value:
+    """3-D max (``kind`` max_pool2d) or average (avg_pool2d) pooling of
+    NCDHW as two 2-D pools, exact because both are separable (the max of
+    maxes; the average's divisor, with or without the padding counted, is
+    a product of one count per dim): over (H, W) on [N, C * D, H, W], then
+    over D on [N, C, D, OH * OW]."""
+    _static(x, "3-D pooling")
+    n, c, d, h, w = x.shape
+    extra = {} if kind == "max_pool2d" else {"count_include_pad": bool(count_include_pad)}
+    if kind == "avg_pool2d" and any(v != 1 for v in dilations):
+        raise Unsupported("3-D average pooling with dilations")
+
+    def pool(v, k, s, p0, p1, dl):
+        kw = dict(extra)
+        if kind == "max_pool2d":
+            kw["dilations"] = list(dl)
+        return b.pool2d(kind, v, kernel=list(k), strides=list(s),
+                        padding=[p0[0], p0[1], p1[0], p1[1]], ceil_mode=ceil_mode, **kw)
+
+    y = pool(b.reshape(x, [n, c * d, h, w]), kernel[1:], strides[1:], lo[1:], hi[1:],
+             dilations[1:])
+    oh, ow = y.shape[2], y.shape[3]
+    y = pool(b.reshape(y, [n, c, d, oh * ow]), [kernel[0], 1], [strides[0], 1],
+             [lo[0], 0], [hi[0], 0], [dilations[0], 1])
+    return b.reshape(y, [n, c, y.shape[2], oh, ow])

@@ -28,7 +28,7 @@ def _randomize_bn(model):
     activations stay O(1) through deep networks."""
     with torch.no_grad():
         for m in model.modules():
-            if isinstance(m, nn.BatchNorm2d):
+            if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d)):
                 m.running_mean.uniform_(-0.2, 0.2)
                 m.running_var.uniform_(0.5, 1.5)
                 m.weight.uniform_(0.5, 1.0)
@@ -257,3 +257,120 @@ def gru_bidirectional_two_layers():
 def lstm_two_layers():
     return nn.LSTM(32, 64, num_layers=2, batch_first=True).eval(), \
         (randn(2, 16, 32),)
+
+
+# ----------------------------- ops built from other graph ops, in small models
+
+class TinyC3D(nn.Module):
+    """A C3D-style video classifier: 3-d convolutions (conv3d as 2-d
+    convolutions per depth tap), BatchNorm3d, 3-d max pooling, global
+    average pooling."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv3d(3, 8, 3, padding=1), nn.BatchNorm3d(8), nn.ReLU(),
+            nn.MaxPool3d((1, 2, 2)),
+            nn.Conv3d(8, 16, 3, stride=(2, 1, 1), padding=1), nn.ReLU(),
+            nn.AvgPool3d(2, ceil_mode=True),
+            nn.Conv3d(16, 16, (1, 3, 3), padding=(0, 1, 1), groups=4), nn.ReLU(),
+            nn.AdaptiveAvgPool3d(1))
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        return self.fc(self.features(x).flatten(1))
+
+
+@case(tags=("model", "video"))
+def tiny_c3d():
+    model = _randomize_bn(TinyC3D())
+    return model, (randn(2, 3, 6, 16, 16),)
+
+
+class TinyDLRM(nn.Module):
+    """DLRM's structure: sparse features through EmbeddingBags (sum and
+    mean), dense features through an MLP, their pairwise dot products
+    (a bmm), a top MLP."""
+
+    def __init__(self):
+        super().__init__()
+        self.bags = nn.ModuleList([nn.EmbeddingBag(20, 8, mode="sum"),
+                                   nn.EmbeddingBag(30, 8, mode="mean")])
+        self.bottom = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 8))
+        self.top = nn.Sequential(nn.Linear(8 + 3, 16), nn.ReLU(), nn.Linear(16, 1))
+
+    def forward(self, dense, idx0, off0, idx1, off1):
+        feats = [self.bottom(dense), self.bags[0](idx0, off0), self.bags[1](idx1, off1)]
+        t = torch.stack(feats, 1)                              # [B, 3, 8]
+        inter = torch.bmm(t, t.transpose(1, 2))                # [B, 3, 3]
+        rows, cols = torch.triu_indices(3, 3, 1)
+        pairs = inter[:, rows, cols]
+        return torch.sigmoid(self.top(torch.cat([feats[0], pairs], 1)))
+
+
+@case(tags=("model", "recommendation"))
+def tiny_dlrm():
+    g = torch.Generator().manual_seed(3)
+    idx0 = torch.randint(0, 20, (10,), generator=g)
+    idx1 = torch.randint(0, 30, (7,), generator=g)
+    return TinyDLRM().eval(), (randn(4, 4), idx0, torch.tensor([0, 3, 3, 6]),
+                               idx1, torch.tensor([0, 1, 4, 5]))
+
+
+def _top_p_filter(logits, p: float = 0.8):
+    """Nucleus (top-p) filtering as LLM samplers do it: sort descending,
+    cumulative softmax, drop what lies past p, scatter the mask back."""
+    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)
+    cum = torch.cumsum(F.softmax(sorted_logits, dim=-1), dim=-1)
+    drop = cum - F.softmax(sorted_logits, dim=-1) > p
+    mask = torch.zeros_like(drop).scatter(-1, order, drop)
+    return logits.masked_fill(mask, float("-inf"))
+
+
+@case(tags=("model", "more"))
+def top_p_filter():
+    return _top_p_filter, (randn(3, 50) * 2,)
+
+
+class EinsumAttention(nn.Module):
+    """Multi-head attention written with einsum (as many research models
+    are)."""
+
+    def __init__(self, dim=32, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.out = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        q, k, v = self.qkv(x).reshape(b, n, 3, self.heads, d // self.heads).unbind(2)
+        att = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(d // self.heads)
+        y = torch.einsum("bhqk,bkhd->bqhd", att.softmax(-1), v)
+        return self.out(y.reshape(b, n, d))
+
+
+@case(tags=("model", "more"))
+def einsum_attention():
+    return EinsumAttention().eval(), (randn(2, 10, 32),)
+
+
+class UnfoldMedianFilter(nn.Module):
+    """A 3x3 median filter over F.unfold patches, then a patch embedding
+    (F.unfold + a linear layer, as early vision transformers wrote it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Linear(3 * 4 * 4, 16)
+
+    def forward(self, x):
+        n, c, h, w = x.shape
+        patches = F.unfold(x, 3, padding=1).reshape(n, c, 9, h * w)
+        smooth = patches.median(dim=2).values.reshape(n, c, h, w)
+        tokens = F.unfold(smooth, 4, stride=4).transpose(1, 2)
+        return self.embed(tokens)
+
+
+@case(tags=("model", "more"))
+def unfold_median_filter():
+    return UnfoldMedianFilter().eval(), (randn(2, 3, 16, 16),)

@@ -130,6 +130,19 @@ def _is_python_scalar(value) -> bool:
     return isinstance(value, (bool, int, float))
 
 
+
+def _overload_named(name: str):
+    """The OpOverload an unsupported-op error names ("aten.movedim.int"),
+    or None."""
+    parts = name.split(".", 2)
+    if len(parts) != 3:
+        return None
+    try:
+        return getattr(getattr(getattr(torch.ops, parts[0]), parts[1]), parts[2])
+    except (AttributeError, RuntimeError):
+        return None
+
+
 class _FunctionModule(torch.nn.Module):
     """Wraps a plain function so that torch.export can capture it."""
 
@@ -337,12 +350,23 @@ class _ExportImporter(FxGraphImporter):
         from torch._decomp import decomposition_table
         for k, v in decomposition_table.items():
             table.setdefault(k, v)
-        by_name = {str(k.name()).replace("::", "."): k for k in table
+        # Errors name ops as "aten.einsum.default"; OpOverload.name() leaves
+        # out ".default" ("aten::einsum"), so key by the full name.
+        by_name = {f"{k.namespace}.{k._schema.name.split('::')[-1]}."
+                   f"{k._overloadname}": k for k in table
                    if isinstance(k, torch._ops.OpOverload)}
         written = {e.op for e in errors}  # what the user's model uses
         names = set(written)
         ep = self.ep
         for _ in range(4):
+            for n in names - by_name.keys():
+                # Not in either table, but defined in terms of other ops
+                # (CompositeImplicitAutograd: movedim, tensor_split, ...).
+                overload = _overload_named(n)
+                if overload is not None and torch._C._dispatch_has_kernel_for_dispatch_key(
+                        overload.name(), "CompositeImplicitAutograd"):
+                    by_name[n] = overload
+                    table[overload] = overload.decompose
             chosen = {by_name[n]: table[by_name[n]] for n in names if n in by_name}
             if not chosen:
                 return None

@@ -73,8 +73,8 @@ _CONV_ATTRS = {
 
 
 @register("Conv", dtypes=FLOATS, typed=(0, 1, 2), attrs=_CONV_ATTRS,
-          doc="`graph.conv2d` (1-D: through a unit H dim); 3-D convolution is "
-              "not supported")
+          doc="`graph.conv2d` (1-D: through a unit H dim; 3-D: a sum of 2-D "
+              "convolutions, one per depth tap)")
 def _conv(n: Node):
     return [conv_of(n, n.value(0), n.value(1), n.value(2) if n.has(2) else None)]
 
@@ -94,6 +94,9 @@ def conv_of(n: Node, x: Value, w: Value, bias: Optional[Value]) -> Value:
     strides = n.attr("strides", None) or [1] * k
     dilations = n.attr("dilations", None) or [1] * k
     pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
+    if x.rank == 5:
+        return composites.conv3d(b, x, w, bias, strides, dilations, int(n.attr("group")),
+                                 pads[:3], pads[3:])
     x2, one_d = _to_2d(n, x)
     if one_d:
         w = reshape_dims(b, w, [w.shape[0], w.shape[1], 1, w.shape[2]])
@@ -129,6 +132,11 @@ def _pool(n: Node, kind: str, x: Optional[Value] = None,
     pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
     if kind == "avg_pool2d" and any(d != 1 for d in dilations):
         raise Unsupported("AveragePool with dilations")
+    if x.rank == 5:
+        cip = bool(n.attr("count_include_pad")) if count_include_pad is None \
+            else count_include_pad
+        return composites.pool3d(b, kind, x, kernel, strides, pads[:3], pads[3:],
+                                 dilations, ceil, cip)
     x2, one_d = _to_2d(n, x)
     if one_d:
         kernel, strides, dilations = [1] + kernel, [1] + list(strides), [1] + list(dilations)
@@ -157,22 +165,24 @@ def _check_no_indices(n: Node) -> Optional[str]:
           attrs={**_POOL_ATTRS, "dilations": ANY_VALUE,
                  "storage_order": Attr("any (only affects Indices)")},
           check=_check_no_indices,
-          doc="`graph.max_pool2d` (1-D and 2-D); the Indices output is not supported")
+          doc="`graph.max_pool2d` (1-D and 2-D; 3-D as two 2-D pools); the Indices "
+              "output is not supported")
 def _max_pool(n: Node):
     return [_pool(n, "max_pool2d")]
 
 
 @register("AveragePool", dtypes=FLOATS,
           attrs={**_POOL_ATTRS, "count_include_pad": ANY_VALUE,
-                 "dilations": one_of([1], [1, 1])},
-          doc="`graph.avg_pool2d` (1-D and 2-D, no dilation)")
+                 "dilations": one_of([1], [1, 1], [1, 1, 1])},
+          doc="`graph.avg_pool2d` (1-D and 2-D; 3-D as two 2-D pools; no dilation)")
 def _avg_pool(n: Node):
     return [_pool(n, "avg_pool2d")]
 
 
 @register("LpPool", dtypes=FLOATS,
-          attrs={**_POOL_ATTRS, "p": ANY_VALUE, "dilations": one_of([1], [1, 1])},
-          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D and 2-D, "
+          attrs={**_POOL_ATTRS, "p": ANY_VALUE,
+                 "dilations": one_of([1], [1, 1], [1, 1, 1])},
+          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D, 2-D and 3-D, "
               "no dilation)")
 def _lp_pool(n: Node):
     b, x = n.b, n.value(0)

@@ -7,10 +7,11 @@ family's mappings: elementwise (with comparisons and casts), linalg (matrix
 products, attention), shape (with padding, creation ops, sizes and
 scalars), reductions (with softmax), nn (normalization, convolution and
 pooling, recurrent layers), more (ops composed of other graph ops: log1p,
-atan2, flip, roll, pixel_shuffle, reflection padding, norms, ...).
+atan2, flip, roll, pixel_shuffle, reflection padding, norms, cdist, unfold,
+prefix scans, ...), sorting (sort, argsort, kthvalue, median, quantile).
 """
 
-from . import elementwise, linalg, more, nn, reductions, shape  # noqa: F401
+from . import elementwise, linalg, more, nn, reductions, shape, sorting  # noqa: F401
 from .core import (POISON, Context, SymInt, _python_dtype, bind, emit_op,  # noqa: F401
                    is_poisoned, lookup, norm_dim, qualified_name, result_dtype,
                    supported_ops, to_graph_value)

@@ -32,6 +32,19 @@ def _identity(ctx, a):
     return _t(a)
 
 
+@op("aten.copy")
+def _copy(ctx, a):
+    """The functional form of ``dst.copy_(src)``: src cast to dst's dtype
+    and broadcast to its shape."""
+    dst = ctx.tensor(a.self)
+    src = ctx.tensor(a.src, dst.dtype)
+    if list(src.shape) == list(dst.shape):
+        return src
+    if None in dst.shape:
+        raise Unsupported(f"copy into {dst.type}: static shapes are supported")
+    return ctx.b.broadcast_to(src, list(dst.shape))
+
+
 @op("aten.dropout", "aten.feature_dropout", "aten.alpha_dropout",
     "aten.feature_alpha_dropout", check=_check_eval("train", "dropout"))
 def _dropout(ctx, a):

@@ -501,3 +501,365 @@ def _pool1d(ctx, a):
     out = [-1 if v is None else v for v in lead] + [y.shape[-1]]
     y = b.reshape(y, out)
     return (y, None) if name == "max_pool1d_with_indices" else y
+
+
+# ---------------------------------------------------------------------------
+# NaN-ignoring reductions, xlogy, heaviside, rrelu (eval), kl_div, erfinv
+# ---------------------------------------------------------------------------
+
+def _isnan(b, x: Value) -> Value:
+    return b.compare("ne", x, x)
+
+
+@op("aten.nansum", "aten.nanmean")
+def _nansum(ctx, a):
+    """sum / mean of the elements that are not NaN (0 where NaN); nanmean
+    divides by their count (NaN where there are none, as in PyTorch)."""
+    from .reductions import _sum_input
+    b = ctx.b
+    name = a.schema.name.split("::")[-1] if a.schema is not None else "nansum"
+    x = _sum_input(ctx, ctx.tensor(_t(a)), a.get("dtype"))
+    keep = bool(a.get("keepdim", False))
+    axes = ctx.reduce_all_axes(x, a.get("dim"), keep)
+    if not is_float(x.dtype):
+        if name == "nanmean":
+            raise Unsupported("nanmean of an integer tensor")
+        return b.reduce("sum", x, axes, keep)
+    nan = _isnan(b, x)
+    s = b.reduce("sum", b.select(nan, b.scalar(0.0, x.dtype), x), axes, keep)
+    if name == "nansum":
+        return s
+    count = b.reduce("sum", b.cast(b.compare("eq", x, x), x.dtype), axes, keep)
+    return b.binary("div", s, count)
+
+
+@op("aten.xlogy", "aten.special_xlogy")
+def _xlogy(ctx, a):
+    """x * log(y), 0 where x == 0 unless y is NaN."""
+    b = ctx.b
+    x, y = ctx.promote(_t(a), a.other, int_to_float=True)
+    r = b.binary("mul", x, b.unary("log", y))
+    zero = b.scalar(0.0, x.dtype)
+    keep = b.compare("eq", x, zero)
+    return b.select(keep, b.select(_isnan(b, y), y, b.broadcast_to(zero, _bshape(x, y))), r)
+
+
+@op("aten.heaviside")
+def _heaviside(ctx, a):
+    """values where x == 0, else 1 where x > 0 and 0 elsewhere (NaN: 0)."""
+    b = ctx.b
+    x, v = ctx.promote(_t(a), a.get("values"))
+    zero = b.scalar(0, x.dtype)
+    step = b.cast(b.compare("gt", x, zero), x.dtype)
+    return b.select(b.compare("eq", x, zero), v, step)
+
+
+@op("aten.rrelu", "aten.rrelu_with_noise")
+def _rrelu(ctx, a):
+    """Evaluation mode: leaky ReLU with slope (lower + upper) / 2."""
+    if a.get("training") is True:
+        raise Unsupported("rrelu in training mode (random slopes) is not supported")
+    lower = ctx.float_(a.get("lower", 1.0 / 8), "lower")
+    upper = ctx.float_(a.get("upper", 1.0 / 3), "upper")
+    return ctx.b.unary("leaky_relu", ctx.to_float(ctx.tensor(_t(a))),
+                       {"alpha": (lower + upper) / 2})
+
+
+@op("aten.kl_div")
+def _kl_div(ctx, a):
+    """target * (log(target) - input) (0 where target == 0), or
+    exp(target) * (target - input) with ``log_target``; reduction 0 none,
+    1 mean, 2 sum (F.kl_div's 'batchmean' is sum / batch, in Python)."""
+    b = ctx.b
+    x, t = ctx.promote(_t(a), a.target, int_to_float=True)
+    if a.get("log_target", False):
+        loss = b.binary("mul", b.unary("exp", t), b.binary("sub", t, x))
+    else:
+        zero = b.scalar(0.0, x.dtype)
+        xlogx = b.binary("mul", t, b.unary("log", t))
+        xlogx = b.select(b.compare("eq", t, zero), b.select(_isnan(b, t), t, zero), xlogx)
+        loss = b.binary("sub", xlogx, b.binary("mul", t, x))
+    reduction = ctx.int_(a.get("reduction", 1), "reduction")
+    if reduction == 0:
+        return loss
+    return b.reduce("mean" if reduction == 1 else "sum", loss,
+                    list(range(loss.rank)), False)
+
+
+# Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011):
+# single-precision polynomials in w = -log((1 - x)(1 + x)).
+_ERFINV_CENTRAL = [2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                   0.00021858087, -0.00125372503, -0.00417768164, 0.246640727,
+                   1.50140941]
+_ERFINV_TAIL = [-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682]
+
+
+@op("aten.erfinv", "aten.special_erfinv")
+def _erfinv(ctx, a):
+    """Giles' single-precision approximation, then one Newton step on
+    erf(y) = x; +-inf at +-1, NaN outside [-1, 1]."""
+    b = ctx.b
+    x = _float_in(ctx, a)
+    dt = x.dtype
+    c = lambda v: b.scalar(v, dt)
+    one = c(1.0)
+    w = b.unary("neg", b.unary("log", b.binary("mul", b.binary("sub", one, x),
+                                                 b.binary("add", one, x))))
+
+    def horner(coeffs, t):
+        p = c(coeffs[0])
+        for k in coeffs[1:]:
+            p = b.binary("add", c(k), b.binary("mul", p, t))
+        return p
+
+    central = horner(_ERFINV_CENTRAL, b.binary("sub", w, c(2.5)))
+    tail = horner(_ERFINV_TAIL, b.binary("sub", b.unary("sqrt", w), c(3.0)))
+    y = b.binary("mul", b.select(b.compare("lt", w, c(5.0)), central, tail), x)
+    # Newton: y -= (erf(y) - x) / (2 / sqrt(pi) * exp(-y^2)).
+    deriv = b.binary("mul", c(2.0 / math.sqrt(math.pi)),
+                     b.unary("exp", b.unary("neg", b.binary("mul", y, y))))
+    y = b.binary("sub", y, b.binary("div", b.binary("sub", b.unary("erf", y), x), deriv))
+    inf = c(math.inf)
+    y = b.select(b.compare("eq", x, one), inf, y)
+    return b.select(b.compare("eq", x, c(-1.0)), b.unary("neg", inf), y)
+
+
+# ---------------------------------------------------------------------------
+# Distances
+# ---------------------------------------------------------------------------
+
+def _p_norm(ctx, d: Value, p: float, axis: int) -> Value:
+    """The p-norm of ``d`` over ``axis`` (p = 0: the nonzero count, inf:
+    the max)."""
+    b = ctx.b
+    zero = b.scalar(0.0, d.dtype)
+    if p == 0:
+        return b.reduce("sum", b.cast(b.compare("ne", d, zero), d.dtype), [axis], False)
+    a = b.unary("abs", d)
+    if math.isinf(p):
+        return b.reduce("max", a, [axis], False)
+    if p == 1:
+        return b.reduce("sum", a, [axis], False)
+    if p == 2:
+        return b.unary("sqrt", b.reduce("sum", b.binary("mul", d, d), [axis], False))
+    s = b.reduce("sum", b.binary("pow", a, b.scalar(p, d.dtype)), [axis], False)
+    return b.binary("pow", s, b.scalar(1.0 / p, d.dtype))
+
+
+@op("aten.cdist", "aten._cdist_forward", "aten._euclidean_dist")
+def _cdist(ctx, a):
+    """Pairwise p-norm distances of the rows of x1 [..., P, M] and x2
+    [..., R, M], from the differences directly (PyTorch's matrix-product
+    form for p = 2 and long inputs is faster and less accurate)."""
+    b = ctx.b
+    x1, x2 = ctx.promote(a.x1, a.x2, int_to_float=True)
+    p = ctx.float_(a.get("p", 2.0), "p")
+    if x1.rank < 2 or x2.rank < 2 or None in x1.shape[-2:] or None in x2.shape[-2:]:
+        raise Unsupported(f"cdist of {x1.type} and {x2.type}")
+    lead1, lead2 = list(x1.shape[:-2]), list(x2.shape[:-2])
+    (pn, m), (rn, _) = x1.shape[-2:], x2.shape[-2:]
+    d = b.binary("sub", ctx.reshape_dims(x1, lead1 + [pn, 1, m]),
+                 ctx.reshape_dims(x2, lead2 + [1, rn, m]))
+    return _p_norm(ctx, d, p, d.rank - 1)
+
+
+@op("aten.pdist", "aten._pdist_forward")
+def _pdist(ctx, a):
+    """The distances of the row pairs i < j of x [N, M], in row-major
+    order of the pairs."""
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(_t(a)))
+    p = ctx.float_(a.get("p", 2.0), "p")
+    if x.rank != 2 or None in x.shape:
+        raise Unsupported(f"pdist of {x.type}: a static 2-D input")
+    n = x.shape[0]
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if not pairs:
+        return b.splat(0.0, x.dtype, [0])
+    rows = lambda k: b.gather(x, b.constant(torch.tensor([q[k] for q in pairs])), 0)
+    return _p_norm(ctx, b.binary("sub", rows(0), rows(1)), p, 1)
+
+
+# ---------------------------------------------------------------------------
+# im2col (F.unfold)
+# ---------------------------------------------------------------------------
+
+@op("aten.im2col")
+def _im2col(ctx, a):
+    """[N, C, H, W] -> [N, C * kh * kw, L]: for each kernel offset (i, j) the
+    strided window origins of the zero-padded input, channel-major then
+    offset order, as torch.nn.functional.unfold."""
+    b = ctx.b
+    x = ctx.tensor(a.self)
+    unbatched = x.rank == 3
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    n, c, h, w = x.shape
+    if None in (c, h, w):
+        raise Unsupported(f"im2col of {x.type}: static channel and spatial dims")
+    kh, kw = ctx.ints(a.kernel_size, 2, "kernel_size")
+    dh, dw = ctx.ints(a.dilation, 2, "dilation")
+    ph, pw = ctx.ints(a.padding, 2, "padding")
+    sh, sw = ctx.ints(a.stride, 2, "stride")
+    if ph or pw:
+        x = b.pad(x, [0, 0, ph, pw], [0, 0, ph, pw], 0.0)
+    hp, wp = h + 2 * ph, w + 2 * pw
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    if oh <= 0 or ow <= 0:
+        raise Unsupported(f"im2col of {x.type}: no window fits")
+    taps = []
+    for i in range(kh):
+        rows = ctx.slice_axis(x, 2, i * dh, i * dh + sh * (oh - 1) + 1, sh)
+        for j in range(kw):
+            t = ctx.slice_axis(rows, 3, j * dw, j * dw + sw * (ow - 1) + 1, sw)
+            taps.append(ctx.reshape_dims(t, [n, c, 1, oh * ow]))
+    y = taps[0] if len(taps) == 1 else b.concat(taps, 2)      # [N, C, K, L]
+    y = ctx.reshape_dims(y, [n, c * kh * kw, oh * ow])
+    return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
+
+
+# ---------------------------------------------------------------------------
+# Prefix scans as masked reductions: cummax, cummin, logcumsumexp
+# ---------------------------------------------------------------------------
+
+def _prefix(ctx, x: Value, axis: int):
+    """x with ``axis`` moved last and an [..., n (i), n (j)] view of it
+    (x[..., j] for every i) and the mask j <= i."""
+    b = ctx.b
+    _static(x, "a prefix scan")
+    n = x.shape[axis]
+    perm = [d for d in range(x.rank) if d != axis] + [axis]
+    xt = b.transpose(x, perm) if axis != x.rank - 1 else x
+    lead = list(xt.shape[:-1])
+    xj = b.broadcast_to(ctx.reshape_dims(xt, lead + [1, n]), lead + [n, n])
+    idx = b.constant(torch.arange(n, dtype=torch.int64))
+    mask = b.compare("le", ctx.reshape_dims(idx, [1, n]), ctx.reshape_dims(idx, [n, 1]))
+    back = None if axis == x.rank - 1 else \
+        [perm.index(d) for d in range(x.rank)]
+    return xt, xj, b.broadcast_to(mask, lead + [n, n]), idx, back
+
+
+def _fill_low(b, dtype) -> Value:
+    if is_float(dtype):
+        return b.scalar(-math.inf, dtype)
+    if dtype == torch.bool:
+        return b.scalar(False, dtype)
+    return b.scalar(torch.iinfo(dtype).min, dtype)
+
+
+@op("aten.cummax", "aten.cummin")
+def _cummax(ctx, a):
+    """Running max (min) along ``dim`` and the index of the last element
+    equal to it (PyTorch's >= rule); a NaN, once seen, stays the value
+    with the last NaN's index."""
+    b = ctx.b
+    name = a.schema.name.split("::")[-1] if a.schema is not None else "cummax"
+    x = ctx.tensor(_t(a))
+    if x.rank == 0:
+        return x, b.splat(0, torch.int64, [])
+    axis = norm_dim(ctx.int_(a.dim, "dim"), x.rank)
+    work = x if name == "cummax" else b.unary("neg", x) if x.dtype != torch.bool else \
+        b.binary("bitwise_xor", x, b.scalar(True, x.dtype))
+    xt, xj, mask, idx, back = _prefix(ctx, work, axis)
+    n = xt.shape[-1]
+    m = b.reduce("max", b.select(mask, xj, _fill_low(b, xt.dtype)), [xt.rank], True)
+    hit = b.compare("eq", xj, m)
+    if is_float(x.dtype):
+        nan_j = _isnan(b, xj)
+        nan_before = b.select(mask, nan_j, b.scalar(False, torch.bool))
+        seen = b.reduce("max", b.cast(nan_before, torch.int32), [xt.rank], True)
+        seen = b.compare("gt", seen, b.scalar(0, torch.int32))
+        m = b.select(seen, b.scalar(math.nan, x.dtype), m)
+        hit = b.select(b.broadcast_to(seen, list(mask.type.shape)), nan_j, hit)
+    jj = b.broadcast_to(ctx.reshape_dims(idx, [1] * (xt.rank - 1) + [1, n]), list(mask.type.shape))
+    take = b.select(mask, hit, b.scalar(False, torch.bool))
+    where = b.reduce("max", b.select(take, jj, b.scalar(-1, torch.int64)), [xt.rank], False)
+    values = ctx.reshape_dims(m, list(xt.shape))
+    if name == "cummin":
+        values = b.unary("neg", values) if x.dtype != torch.bool else \
+            b.binary("bitwise_xor", values, b.scalar(True, x.dtype))
+    if back is not None:
+        values, where = b.transpose(values, back), b.transpose(where, back)
+    return values, where
+
+
+@op("aten.logcumsumexp", "aten.special_logcumsumexp")
+def _logcumsumexp(ctx, a):
+    """log(sum_{j <= i} exp(x_j)), each prefix shifted by its own max (so
+    that very different magnitudes do not underflow)."""
+    b = ctx.b
+    x = _float_in(ctx, a)
+    if x.rank == 0:
+        return x
+    axis = norm_dim(ctx.int_(a.dim, "dim"), x.rank)
+    xt, xj, mask, _, back = _prefix(ctx, x, axis)
+    low = b.scalar(-math.inf, x.dtype)
+    vals = b.select(mask, xj, low)
+    m = b.reduce("max", vals, [xt.rank], True)
+    shift = b.select(b.compare("eq", m, low), b.scalar(0.0, x.dtype), m)
+    s = b.reduce("sum", b.unary("exp", b.binary("sub", vals, shift)), [xt.rank], True)
+    y = ctx.reshape_dims(b.binary("add", b.unary("log", s), shift), list(xt.shape))
+    return b.transpose(y, back) if back is not None else y
+
+
+# ---------------------------------------------------------------------------
+# masked_scatter, searchsorted
+# ---------------------------------------------------------------------------
+
+@op("aten.masked_scatter")
+def _masked_scatter(ctx, a):
+    """The positions where ``mask`` (broadcast to x) is true, in row-major
+    order, take source's elements in order: a gather of the flattened
+    source at the running count of the mask."""
+    b = ctx.b
+    x = ctx.tensor(a.self)
+    mask = ctx.tensor(a.mask)
+    src = ctx.tensor(a.source, x.dtype)
+    _static(x, "masked_scatter")
+    _static(src, "masked_scatter")
+    shape = list(x.shape)
+    mask = b.broadcast_to(mask, shape) if list(mask.shape) != shape else mask
+    total = math.prod(shape)
+    flat_mask = ctx.reshape_dims(mask, [total])
+    pos = b.binary("sub", b.cumsum(b.cast(flat_mask, torch.int64), 0),
+                   b.scalar(1, torch.int64))
+    pos = b.binary("max", pos, b.scalar(0, torch.int64))
+    n_src = math.prod(src.shape)
+    if n_src == 0:
+        return x
+    pos = b.binary("min", pos, b.scalar(n_src - 1, torch.int64))
+    taken = b.gather(ctx.reshape_dims(src, [n_src]), pos, 0)
+    return b.select(mask, ctx.reshape_dims(taken, shape), x)
+
+
+@op("aten.searchsorted", "aten.searchsorted.Scalar")
+def _searchsorted(ctx, a):
+    """Insertion points of ``self`` (values) into the sorted last dim of
+    ``sorted_sequence`` (1-D, or with the values' leading dims): the count
+    of elements < v (<= v with ``right``/side='right'); NaN values go
+    last."""
+    b = ctx.b
+    seq = ctx.tensor(a.sorted_sequence)
+    v = ctx.tensor(a.self, seq.dtype)
+    if a.get("sorter") is not None:
+        raise Unsupported("searchsorted with sorter is not supported")
+    right = bool(a.get("right", False)) or a.get("side") == "right"
+    if None in seq.shape or None in v.shape:
+        raise Unsupported("searchsorted: static shapes are supported")
+    s = seq.shape[-1]
+    if seq.rank == 1:
+        view = ctx.reshape_dims(seq, [1] * v.rank + [s])
+    elif list(seq.shape[:-1]) == list(v.shape[:-1]):
+        view = ctx.reshape_dims(seq, list(seq.shape[:-1]) + [1, s])
+    else:
+        raise Unsupported(f"searchsorted of {v.type} into {seq.type}")
+    vv = ctx.reshape_dims(v, list(v.shape) + [1])
+    count = b.reduce("sum", b.cast(b.compare("le" if right else "lt", view, vv),
+                                   torch.int64), [v.rank], False)
+    if is_float(v.dtype):
+        count = b.select(_isnan(b, v), b.scalar(s, torch.int64), count)
+    if a.get("out_int32", False):
+        count = b.cast(count, torch.int32)
+    return count

@@ -104,8 +104,12 @@ def _check_conv(a: Args) -> Optional[str]:
     if isinstance(pad, str) and pad not in ("same", "valid"):
         return f"padding={pad!r} is not supported"
     w = a.get("weight")
-    if isinstance(w, Value) and w.type is not None and w.rank not in (3, 4):
-        return f"{w.rank - 2}-d convolution is not supported (conv1d and conv2d are)"
+    if isinstance(w, Value) and w.type is not None and w.rank not in (3, 4, 5):
+        return (f"{w.rank - 2}-d convolution is not supported (conv1d, conv2d and "
+                "conv3d are)")
+    if isinstance(w, Value) and w.type is not None and w.rank == 5 and \
+            a.get("transposed") is True:
+        return "3-d transposed convolution is not supported (conv_transpose1d/2d are)"
     return None
 
 
@@ -117,7 +121,7 @@ def _conv(ctx, a) -> Value:
     bias = a.get("bias")
     bias = ctx.tensor(bias, x.dtype) if bias is not None else None
     spatial = w.rank - 2
-    if spatial not in (1, 2):
+    if spatial not in (1, 2, 3):
         raise Unsupported(f"{spatial}-d convolution is not supported")
     unbatched = x.rank == spatial + 1
     if unbatched:
@@ -146,7 +150,11 @@ def _conv(ctx, a) -> Value:
         stride, dilation = [1] + stride, [1] + dilation
         lo, hi = [0] + list(lo), [0] + list(hi)
         out_pad = [0] + out_pad
-    if transposed:
+    if spatial == 3:
+        if transposed:
+            raise Unsupported("3-d transposed convolution is not supported")
+        y = composites.conv3d(b, x, w, bias, stride, dilation, groups, lo, hi)
+    elif transposed:
         if isinstance(pad, str):
             raise Unsupported(f"transposed convolution with padding={pad!r}")
         y = b.conv_transpose2d(x, w, bias, strides=stride,
@@ -171,7 +179,7 @@ def _conv_transpose(ctx, a) -> Value:
     return _conv(ctx, Args(values, a.schema, a.out_types))
 
 
-op("aten.conv2d", "aten.conv1d", "aten.convolution", "aten._convolution",
+op("aten.conv2d", "aten.conv1d", "aten.conv3d", "aten.convolution", "aten._convolution",
    "aten._convolution_mode", check=_check_conv)(_conv)
 op("aten.conv_transpose2d", "aten.conv_transpose1d", check=_check_conv)(_conv_transpose)
 
@@ -227,6 +235,108 @@ def _adaptive_avg_pool2d(ctx, a):
     else:
         y = ctx.b.adaptive_avg_pool2d(x, size)
     return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
+
+
+@op("aten.adaptive_max_pool2d")
+def _adaptive_max_pool2d(ctx, a):
+    """Output cell (i, j) is the max over rows [floor(i H / OH), ceil((i + 1)
+    H / OH)) and the same for columns: a max_pool2d when the sizes divide,
+    otherwise the column windows, then the row windows, as slices (max is
+    separable). The indices output is not supported."""
+    b = ctx.b
+    x, unbatched = _pool_input(ctx, ctx.tensor(a.self))
+    size = a.output_size
+    size = [size, size] if not isinstance(size, (list, tuple)) else list(size)
+    size = [x.shape[2 + i] if s is None else ctx.int_(s, "output_size")
+            for i, s in enumerate(size)]
+    if None in x.shape[2:]:
+        raise Unsupported(f"adaptive_max_pool2d of {x.type}: static spatial dims")
+    if x.shape[2] % size[0] == 0 and x.shape[3] % size[1] == 0:
+        k = [x.shape[2] // size[0], x.shape[3] // size[1]]
+        y = b.pool2d("max_pool2d", x, kernel=k, strides=k, padding=[0, 0, 0, 0])
+    else:
+        y = x
+        for axis in (3, 2):
+            n, o = y.shape[axis], size[axis - 2]
+            cells = [b.reduce("max", ctx.slice_axis(y, axis, (i * n) // o,
+                                                    -(-((i + 1) * n) // o)),
+                              [axis], True) for i in range(o)]
+            y = cells[0] if o == 1 else b.concat(cells, axis)
+    if unbatched:
+        y = ctx.reshape_dims(y, list(y.shape[1:]))
+    return (y, None)
+
+
+def _pool3d(ctx, a, kind: str):
+    """max_pool3d / avg_pool3d: two 2-d pools (composites.pool3d)."""
+    b = ctx.b
+    x = ctx.tensor(a.self)
+    if kind == "avg_pool2d":
+        x = ctx.to_float(x)
+        if a.get("divisor_override") is not None:
+            raise Unsupported("avg_pool3d divisor_override is not supported")
+    unbatched = x.rank == 4
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    n, c, d, h, w = x.shape
+    if None in (c, d, h, w):
+        raise Unsupported(f"{kind[:3]}_pool3d of {x.type}: static channel and "
+                          "spatial dims are supported")
+    kernel = ctx.ints(a.kernel_size, 3, "kernel_size")
+    stride = a.get("stride")
+    stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
+        else ctx.ints(stride, 3, "stride")
+    pad = ctx.ints(a.get("padding", 0), 3, "padding")
+    dil = ctx.ints(a.get("dilation", 1), 3, "dilation")
+    ceil = bool(a.get("ceil_mode", False))
+    cip = a.get("count_include_pad", True)
+    y = composites.pool3d(b, kind, x, kernel, stride, pad, pad, dil, ceil,
+                          True if cip is None else bool(cip))
+    if unbatched:
+        y = ctx.reshape_dims(y, list(y.shape[1:]))
+    return y
+
+
+@op("aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d")
+def _adaptive_avg_pool3d(ctx, a):
+    """Adaptive averages are separable (each output cell averages a box):
+    adaptive_avg_pool2d over (H, W) on [N, C * D, H, W], then over D on
+    [N, C, D, OH * OW]."""
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(a.self))
+    unbatched = x.rank == 4
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    n, c, d, h, w = x.shape
+    if None in (c, d, h, w):
+        raise Unsupported(f"adaptive_avg_pool3d of {x.type}: static channel and "
+                          "spatial dims are supported")
+    size = a.output_size
+    size = [size] * 3 if not isinstance(size, (list, tuple)) else list(size)
+    od, oh, ow = [x.shape[2 + i] if s is None else ctx.int_(s, "output_size")
+                  for i, s in enumerate(size)]
+    if (od, oh, ow) == (1, 1, 1):
+        y = b.reduce("mean", x, [2, 3, 4], True)
+    else:
+        y = ctx.reshape_dims(x, [n, c * d, h, w])
+        if (oh, ow) != (h, w):
+            y = b.adaptive_avg_pool2d(y, [oh, ow])
+        y = ctx.reshape_dims(y, [n, c, d, oh * ow])
+        if od != d:
+            y = b.adaptive_avg_pool2d(y, [od, oh * ow])
+        y = ctx.reshape_dims(y, [n, c, od, oh, ow])
+    return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
+
+
+@op("aten.max_pool3d", "aten.max_pool3d_with_indices")
+def _max_pool3d(ctx, a):
+    y = _pool3d(ctx, a, "max_pool2d")
+    return (y, None) if a.schema is not None and len(a.schema.returns) == 2 else y
+
+
+@op("aten.avg_pool3d")
+def _avg_pool3d(ctx, a):
+    return _pool3d(ctx, a, "avg_pool2d")
 
 
 # ---------------------------------------------------------------------------

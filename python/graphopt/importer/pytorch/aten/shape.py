@@ -404,25 +404,238 @@ def _embedding(ctx, a):
     return ctx.b.gather(ctx.tensor(a.weight), idx, 0)
 
 
+@op("aten.embedding_bag", "aten._embedding_bag", "aten._embedding_bag_forward_only")
+def _embedding_bag(ctx, a):
+    """nn.EmbeddingBag: the rows of ``weight`` at ``indices`` (1-D), in bags
+    that start at ``offsets`` (the last one the end with
+    ``include_last_offset``), summed (mode 0, each row scaled by its
+    ``per_sample_weights``), averaged (1) or maxed (2); a row at
+    ``padding_idx`` does not count; an empty bag is zeros. Each index's bag
+    is the number of offsets at or before it, minus one; the bags are
+    scatter reductions. Only the first output (the bags) is supported."""
+    b = ctx.b
+    w = ctx.tensor(a.weight)
+    idx = ctx.tensor(a.indices)
+    offsets = ctx.tensor(a.offsets)
+    if idx.dtype not in INT_DTYPES or offsets.dtype not in INT_DTYPES:
+        raise Unsupported("embedding_bag with non-integer indices or offsets")
+    if idx.rank != 1 or offsets.rank != 1 or None in idx.shape or \
+            None in offsets.shape or None in w.shape:
+        raise Unsupported("embedding_bag: static 1-D indices and offsets are supported")
+    mode = ctx.int_(a.get("mode", 0), "mode")
+    i64 = torch.int64
+    idx, offsets = b.cast(idx, i64), b.cast(offsets, i64)
+    n, dim = idx.shape[0], w.shape[1]
+    if a.get("include_last_offset", False):
+        bags = offsets.shape[0] - 1
+        offsets = ctx.slice_axis(offsets, 0, 0, bags)
+    else:
+        bags = offsets.shape[0]
+    if bags <= 0:
+        raise Unsupported("embedding_bag with no bags")
+    pos = b.constant(torch.arange(n, dtype=i64))
+    bag = b.binary("sub", b.reduce("sum", b.cast(b.compare(
+        "le", ctx.reshape_dims(offsets, [1, bags]), ctx.reshape_dims(pos, [n, 1])), i64),
+        [1], False), b.scalar(1, i64))
+    # Indices before the first offset belong to no bag (PyTorch requires
+    # offsets[0] == 0); send them past the last bag's row and cut it off.
+    bag = b.select(b.compare("lt", bag, b.scalar(0, i64)), b.scalar(bags, i64), bag)
+    if n == 0:
+        return b.splat(0.0, w.dtype, [bags, dim])
+    rows = b.gather(w, idx, 0)                                  # [N, D]
+    valid = None
+    pad = a.get("padding_idx")
+    if pad is not None and ctx.int_(pad, "padding_idx") >= 0:
+        valid = b.compare("ne", idx, b.scalar(ctx.int_(pad, "padding_idx"), i64))
+    psw = a.get("per_sample_weights")
+    if psw is not None:
+        if mode != 0:
+            raise Unsupported("embedding_bag per_sample_weights with mode other than sum")
+        rows = b.binary("mul", rows, ctx.reshape_dims(ctx.tensor(psw, w.dtype), [n, 1]))
+    where = b.broadcast_to(ctx.reshape_dims(bag, [n, 1]), [n, dim])
+    zero = b.scalar(0.0, w.dtype)
+    if valid is not None:
+        vd = b.broadcast_to(ctx.reshape_dims(valid, [n, 1]), [n, dim])
+    if mode in (0, 1):
+        if valid is not None:
+            rows = b.select(vd, rows, zero)
+        out = b.scatter(b.splat(0.0, w.dtype, [bags + 1, dim]), where, rows, 0, "add")
+        out = ctx.slice_axis(out, 0, 0, bags)
+        if mode == 0:
+            return (out, None, None, None)
+        ones = b.cast(valid, w.dtype) if valid is not None else b.splat(1.0, w.dtype, [n])
+        count = b.scatter(b.splat(0.0, w.dtype, [bags + 1]), bag, ones, 0, "add")
+        count = ctx.reshape_dims(ctx.slice_axis(count, 0, 0, bags), [bags, 1])
+        mean = b.binary("div", out, b.binary("max", count, b.scalar(1.0, w.dtype)))
+        return (mean, None, None, None)
+    if mode != 2:
+        raise Unsupported(f"embedding_bag mode {mode}")
+    low = b.scalar(-math.inf, w.dtype)
+    if valid is not None:
+        rows = b.select(vd, rows, low)
+    out = b.scatter(b.splat(-math.inf, w.dtype, [bags + 1, dim]), where, rows, 0, "max")
+    out = ctx.slice_axis(out, 0, 0, bags)
+    return (b.select(b.compare("eq", out, low), zero, out), None, None, None)
+
+
 def _check_index(a: Args) -> Optional[str]:
     idx = [i for i in (a.get("indices") or []) if i is not None]
-    if len(idx) != 1:
-        return "advanced indexing with more than one index tensor is not supported"
-    i = idx[0]
-    if isinstance(i, Value) and i.type is not None and i.dtype == torch.bool:
-        return "boolean-mask indexing has a data-dependent shape"
+    if not idx:
+        return "indexing without an index tensor"
+    for i in idx:
+        if isinstance(i, Value) and i.type is not None and i.dtype == torch.bool:
+            return "boolean-mask indexing has a data-dependent shape"
     return None
 
 
 @op("aten.index", check=_check_index)
 def _index(ctx, a):
+    """x[..., i0, i1, ...]: one index tensor is a gather; several (their
+    shapes broadcast together to B) index the flattened product of their
+    dims at the linear index sum(i_t * stride_t). Where the indexed dims are
+    adjacent, B takes their place; otherwise they are moved to the front
+    first and B leads (NumPy's and PyTorch's rule)."""
+    b = ctx.b
     x = ctx.tensor(a.self)
     indices = list(a.indices)
-    k = next(i for i, t in enumerate(indices) if t is not None)
-    idx = ctx.tensor(indices[k])
+    dims = [k for k, t in enumerate(indices) if t is not None]
+    idx = [ctx.tensor(indices[k]) for k in dims]
+    for i in idx:
+        if i.dtype == torch.bool:
+            raise Unsupported("boolean-mask indexing has a data-dependent shape")
+        if i.dtype not in INT_DTYPES:
+            raise Unsupported(f"indexing with {i.dtype} indices")
+    if len(dims) == 1:
+        return b.gather(x, idx[0], dims[0])
+    if any(x.shape[k] is None for k in dims) or any(None in i.shape for i in idx):
+        raise Unsupported("indexing with several index tensors: static indexed dims "
+                          "and index shapes are supported")
+    if dims != list(range(dims[0], dims[0] + len(dims))):
+        # Not adjacent: the indexed dims first, in order.
+        perm = dims + [d for d in range(x.rank) if d not in dims]
+        x = b.transpose(x, perm)
+        dims = list(range(len(dims)))
+    k0, sizes = dims[0], [x.shape[k] for k in dims]
+    from ...mlir_builder import broadcast_shapes
+    bshape = list(broadcast_shapes(*[i.shape for i in idx]))
+    i64 = torch.int64
+    linear = None
+    for t, (i, n) in enumerate(zip(idx, sizes)):
+        i = b.cast(i, i64) if i.dtype != i64 else i
+        i = b.select(b.compare("lt", i, b.scalar(0, i64)), b.binary("add", i, b.scalar(n, i64)), i)
+        stride = math.prod(sizes[t + 1:])
+        term = b.binary("mul", i, b.scalar(stride, i64)) if stride != 1 else i
+        linear = term if linear is None else b.binary("add", linear, term)
+    if list(linear.shape) != bshape:
+        linear = b.broadcast_to(linear, bshape)
+    flat = ctx.reshape_dims(x, list(x.shape[:k0]) + [math.prod(sizes)] +
+                            list(x.shape[k0 + len(dims):]))
+    return b.gather(flat, linear, k0)
+
+
+def _scatter_rows(ctx, x: Value, d: int, idx: Value, updates: Value,
+                  reduction: str) -> Value:
+    """``x`` with ``updates`` (x's shape, len(idx) along ``d``, or
+    broadcastable to it) written at (``none``) or added to (``add``) the
+    positions ``idx`` (1-D, negative from the end) along ``d``:
+    ``graph.scatter`` with the index broadcast along the other dims."""
+    b = ctx.b
+    if idx.dtype not in INT_DTYPES or idx.rank > 1:
+        raise Unsupported(f"index {idx.type}: a 1-D integer index is supported")
+    if None in x.shape or None in idx.shape:
+        raise Unsupported(f"indexed update of {x.type}: static shapes are supported")
+    idx = b.cast(idx, torch.int64) if idx.dtype != torch.int64 else idx
+    if idx.rank == 0:
+        idx = ctx.reshape_dims(idx, [1])
+    n = x.shape[d]
+    idx = b.select(b.compare("lt", idx, b.scalar(0, torch.int64)),
+                   b.binary("add", idx, b.scalar(n, torch.int64)), idx)
+    shape = list(x.shape)
+    shape[d] = idx.shape[0]
+    updates = ctx.tensor(updates, x.dtype)
+    if list(updates.shape) != shape:
+        updates = b.broadcast_to(updates, shape)
+    view = [1] * x.rank
+    view[d] = idx.shape[0]
+    index = b.broadcast_to(ctx.reshape_dims(idx, view), shape)
+    return b.scatter(x, index, updates, d, reduction)
+
+
+@op("aten.index_put", "aten._unsafe_index_put")
+def _index_put(ctx, a):
+    """``x[..., idx, ...] = values`` (``accumulate``: ``+=``) with one 1-D
+    integer index tensor; ``x[mask] = value`` with a boolean mask over x's
+    leading dims and a one-element value (a select)."""
+    b = ctx.b
+    x = ctx.tensor(a.self)
+    indices = list(a.indices)
+    given = [(k, t) for k, t in enumerate(indices) if t is not None]
+    if len(given) != 1:
+        raise Unsupported("index_put with more than one index tensor is not supported")
+    k, idx = given[0][0], ctx.tensor(given[0][1])
+    accumulate = bool(a.get("accumulate", False))
+    values = ctx.tensor(a.values, x.dtype)
     if idx.dtype == torch.bool:
-        raise Unsupported("boolean-mask indexing has a data-dependent shape")
-    return ctx.b.gather(x, ctx.tensor(idx), k)
+        if k != 0 or None in x.shape or values.type.numel() != 1 or \
+                list(idx.shape) != list(x.shape[:idx.rank]):
+            raise Unsupported("x[mask] = values: a mask over the leading dims and a "
+                              "one-element value are supported")
+        mask = ctx.reshape_dims(idx, list(idx.shape) + [1] * (x.rank - idx.rank))
+        v = ctx.reshape_dims(values, [])
+        new = b.binary("add", x, v) if accumulate else b.broadcast_to(v, list(x.shape))
+        return b.select(b.broadcast_to(mask, list(x.shape)), new, x)
+    if idx.rank != 1:
+        raise Unsupported(f"index_put with a rank-{idx.rank} index: 1-D is supported")
+    return _scatter_rows(ctx, x, k, idx, values, "add" if accumulate else "none")
+
+
+@op("aten.slice_scatter", "aten.select_scatter")
+def _slice_scatter(ctx, a):
+    """``x`` with ``src`` written at x[..., start:end:step, ...] along
+    ``dim`` (select_scatter: at one index, src without that dim)."""
+    x = ctx.tensor(a.self)
+    if None in x.shape:
+        raise Unsupported(f"slice_scatter into {x.type}: static shapes are supported")
+    d = norm_dim(ctx.int_(a.get("dim", 0), "dim"), max(x.rank, 1))
+    n = x.shape[d]
+    src = ctx.tensor(a.src, x.dtype)
+    if "index" in a:
+        i = ctx.int_(a.index, "index")
+        rows = [i + n if i < 0 else i]
+        src = ctx.reshape_dims(src, list(x.shape[:d]) + [1] + list(x.shape[d + 1:]))
+    else:
+        start, end = a.get("start"), a.get("end")
+        start = 0 if start is None else ctx.int_(start, "start")
+        end = n if end is None else ctx.int_(end, "end")
+        rows = list(range(n))[slice(start, end, ctx.int_(a.get("step", 1), "step"))]
+    if not rows:
+        return x
+    idx = ctx.b.constant(torch.tensor(rows, dtype=torch.int64))
+    return _scatter_rows(ctx, x, d, idx, src, "none")
+
+
+@op("aten.index_copy", "aten.index_add")
+def _index_copy(ctx, a):
+    """index_copy (``x[..., idx, ...] = source``) and index_add (``+= alpha *
+    source``) along ``dim``."""
+    x = ctx.tensor(a.self)
+    d = norm_dim(ctx.int_(a.dim, "dim"), max(x.rank, 1))
+    src = ctx.tensor(a.source, x.dtype)
+    name = a.schema.name.split("::")[-1] if a.schema is not None else "index_copy"
+    if name == "index_add":
+        alpha = a.get("alpha", 1)
+        if alpha not in (None, 1):
+            src = ctx.b.binary("mul", src, ctx.tensor(alpha, x.dtype))
+        return _scatter_rows(ctx, x, d, ctx.tensor(a.index), src, "add")
+    return _scatter_rows(ctx, x, d, ctx.tensor(a.index), src, "none")
+
+
+@op("aten.index_fill")
+def _index_fill(ctx, a):
+    x = ctx.tensor(a.self)
+    d = norm_dim(ctx.int_(a.dim, "dim"), max(x.rank, 1))
+    value = ctx.tensor(a.value, x.dtype)
+    return _scatter_rows(ctx, x, d, ctx.tensor(a.index), ctx.reshape_dims(value, []), "none")
 
 
 # ---------------------------------------------------------------------------
