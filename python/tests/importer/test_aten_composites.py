@@ -82,6 +82,30 @@ def test_sorting():
     _check(lambda x: torch.quantile(x, 0.5, dim=1), (_vnan,))
 
 
+def test_sort_count_is_one_fused_reduction():
+    # The rank count's n x n terms all fuse into the reduction (no n x n
+    # intermediate in memory): the ops are emitted in an order the fusion
+    # planner can merge.
+    import os
+    import subprocess
+    import tempfile
+    text = import_torch(lambda x: torch.sort(x, -1), (torch.randn(4, 64),))
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+    try:
+        p = subprocess.run([str(_util.GRAPH_OPT), f.name, "--graph-optimize",
+                            "--fusion-form-groups=report=-", "-o", os.devnull],
+                           capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    assert p.returncode == 0, p.stderr
+    groups = [line for line in p.stderr.splitlines() if line.startswith("  group ")]
+    big = [g for g in groups if "graph.reduce" in g]
+    assert len(big) == 1 and big[0].count("graph.compare") >= 2, "\n".join(groups)
+    # Everything else is a small [4, 64] or [64, 64] term, not [4, 64, 64].
+    assert len(groups) <= 3, "\n".join(groups)
+
+
 def test_conv3d_and_pool3d():
     x = torch.randn(2, 3, 7, 9, 8)
     _check(lambda a, w, b: F.conv3d(a, w, b, stride=(2, 1, 2), padding=(1, 0, 2),
@@ -190,6 +214,14 @@ def test_distances_and_unfold():
     _check(lambda x: F.unfold(x, 3, padding=1), (x4,))
     _check(lambda x: F.unfold(x, (2, 3), dilation=(2, 1), stride=(2, 3), padding=(1, 0)),
            (x4,))
+    # fold sums overlapping patches (3 x 3 windows at stride 1 overlap).
+    _check(lambda x: F.fold(x, (8, 8), 3, padding=1), (torch.randn(2, 27, 64),))
+    _check(lambda x: F.fold(x, (7, 9), (2, 3), dilation=(2, 1), stride=(2, 3),
+                            padding=(1, 0)), (torch.randn(2, 18, 12),))
+    _check(lambda x: torch.histc(x, 7, -1.5, 2.0), (torch.randn(100),))
+    _check(lambda x: torch.histc(x, 5), (torch.randn(3, 40),))     # the data's range
+    _check(lambda x: torch.histc(x, 4, 0, 4),
+           (torch.tensor([0., 1., 4., 4.5, -0.1, 2., float("nan")]),))
 
 
 def test_nan_reductions_and_special():

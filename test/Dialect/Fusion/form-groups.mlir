@@ -4,7 +4,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: graph-opt %s --fusion-form-groups="report=%t/report.json" -o /dev/null
 // RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r), sum(f['summary']['groups'] for f in r), all(set(e) >= {'producer','producer_loc','consumer','consumer_loc','fused','rule','reason'} for f in r for e in f['edges']))" %t/report.json | FileCheck %s --check-prefix=JSON
-// JSON: 4 4 True
+// JSON: 5 5 True
 
 // Matmul + bias + GELU is an output group; softmax with its elementwise
 // producer and consumer an input group. The gelu -> softmax edge is not
@@ -86,4 +86,29 @@ func.func @negative(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<16x8xf32
   %m = graph.matmul %r, %w : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
   %c = graph.concat %m, %x axis = 0 : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
   return %c : tensor<16x8xf32>
+}
+
+// -----
+
+// Two chains joined by an add, the first begun before the second: merging
+// the first chain into the add alone would leave the group reading %b,
+// defined after its first op, so it is refused at first; once %b's group
+// has merged, it is retried and fits. One group, not two.
+// CHECK-LABEL: func.func @join_two_chains
+// CHECK: fusion.group loop
+// CHECK:   graph.exp
+// CHECK:   graph.neg
+// CHECK:   graph.tanh
+// CHECK:   graph.add
+// CHECK:   fusion.yield
+// CHECK-NOT: fusion.group
+// REPORT-LABEL: fusion report for @join_two_chains: 1 group, 3 edges, 3 fused
+// REPORT: fused     graph.neg
+// REPORT-NEXT: share one loop nest (merged after the group's other producers)
+func.func @join_two_chains(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32> {
+  %a = graph.exp %x : tensor<64xf32> -> tensor<64xf32>
+  %c = graph.neg %a : tensor<64xf32> -> tensor<64xf32>
+  %b = graph.tanh %y : tensor<64xf32> -> tensor<64xf32>
+  %d = graph.add %c, %b : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+  return %d : tensor<64xf32>
 }

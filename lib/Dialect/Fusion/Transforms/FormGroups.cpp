@@ -430,10 +430,40 @@ FusionPlan Planner::run() {
       cur.hasContraction |= p.hasContraction;
       return true;
     };
+    // A merge refused because the group would read a value defined after
+    // its first op may become possible once that value's group has merged
+    // too (x + y where x's group starts before y's): retry those until no
+    // merge succeeds.
+    struct Retry {
+      Operation *producer;
+      size_t edge;
+      std::string rule, reason; // the edge's decision before the refusal
+    };
+    SmallVector<Retry> retry;
     for (auto [producer, edgeIdx] : candidates) {
       FusionEdge &edge = plan.edges[edgeIdx];
+      Retry r{producer, edgeIdx, edge.rule, edge.reason};
       if (tryMerge(producer, edge))
         edge.fused = true;
+      else if (edge.rule == "would-create-cycle")
+        retry.push_back(std::move(r));
+    }
+    for (bool progress = true; progress && !retry.empty();) {
+      progress = false;
+      for (auto *it = retry.begin(); it != retry.end();) {
+        FusionEdge &edge = plan.edges[it->edge];
+        FusionEdge trial = edge;
+        if (!tryMerge(it->producer, trial)) {
+          ++it;
+          continue;
+        }
+        edge.fused = true;
+        edge.rule = it->rule;
+        edge.reason =
+            it->reason + " (merged after the group's other producers)";
+        it = retry.erase(it);
+        progress = true;
+      }
     }
     // Multi-consumer producers whose consumers are all in this group now:
     // merged like single-consumer ones (nothing is needed outside).

@@ -863,3 +863,85 @@ def _searchsorted(ctx, a):
     if a.get("out_int32", False):
         count = b.cast(count, torch.int32)
     return count
+
+
+# ---------------------------------------------------------------------------
+# col2im (F.fold), histc
+# ---------------------------------------------------------------------------
+
+@op("aten.col2im")
+def _col2im(ctx, a):
+    """[N, C * kh * kw, L] -> [N, C, H, W]: each column's kh x kw patch
+    added at its window of the zero-padded output (overlaps sum), the
+    padding cut off: one scatter-add over the flattened padded image at
+    constant positions (torch.nn.functional.fold, im2col's adjoint)."""
+    b = ctx.b
+    x = ctx.tensor(a.self)
+    unbatched = x.rank == 2
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    _static(x, "col2im")
+    h, w = ctx.ints(a.output_size, 2, "output_size")
+    kh, kw = ctx.ints(a.kernel_size, 2, "kernel_size")
+    dh, dw = ctx.ints(a.dilation, 2, "dilation")
+    ph, pw = ctx.ints(a.padding, 2, "padding")
+    sh, sw = ctx.ints(a.stride, 2, "stride")
+    n, ck, length = x.shape
+    k = kh * kw
+    hp, wp = h + 2 * ph, w + 2 * pw
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    if ck % k or oh * ow != length or oh <= 0 or ow <= 0:
+        raise Unsupported(f"col2im of {x.type} into {h} x {w} with a {kh} x {kw} kernel: "
+                          "the column count does not match the windows")
+    c = ck // k
+    pos = torch.empty(k, length, dtype=torch.int64)
+    for i in range(kh):
+        for j in range(kw):
+            rows = torch.arange(oh) * sh + i * dh
+            cols = torch.arange(ow) * sw + j * dw
+            pos[i * kw + j] = (rows[:, None] * wp + cols[None, :]).reshape(-1)
+    flat = ctx.reshape_dims(x, [n, c, k * length])
+    index = b.broadcast_to(ctx.reshape_dims(b.constant(pos.reshape(-1)), [1, 1, k * length]),
+                           [n, c, k * length])
+    out = b.scatter(b.splat(0.0, x.dtype, [n, c, hp * wp]) if is_float(x.dtype)
+                    else b.splat(0, x.dtype, [n, c, hp * wp]), index, flat, 2, "add")
+    out = ctx.reshape_dims(out, [n, c, hp, wp])
+    if ph or pw:
+        out = ctx.slice_axis(ctx.slice_axis(out, 2, ph, ph + h), 3, pw, pw + w)
+    return ctx.reshape_dims(out, [c, h, w]) if unbatched else out
+
+
+@op("aten.histc")
+def _histc(ctx, a):
+    """Counts of x in ``bins`` equal bins over [min, max] (the data's range
+    when min == max); the last bin includes max; values outside, and NaN,
+    are not counted."""
+    b = ctx.b
+    x = ctx.to_float(ctx.tensor(_t(a)))
+    _static(x, "histc")
+    bins = ctx.int_(a.get("bins", 100), "bins")
+    lo, hi = ctx.float_(a.get("min", 0), "min"), ctx.float_(a.get("max", 0), "max")
+    flat = ctx.reshape_dims(x, [math.prod(x.shape)])
+    dt = x.dtype
+    if lo == hi:
+        finite = b.compare("eq", flat, flat)
+        lo_v = b.reduce("min", b.select(finite, flat, b.scalar(math.inf, dt)), [0], False)
+        hi_v = b.reduce("max", b.select(finite, flat, b.scalar(-math.inf, dt)), [0], False)
+        if lo != 0 or hi != 0:
+            lo_v, hi_v = b.scalar(lo, dt), b.scalar(hi, dt)
+        same = b.compare("eq", lo_v, hi_v)
+        lo_v = b.select(same, b.binary("sub", lo_v, b.scalar(1.0, dt)), lo_v)
+        hi_v = b.select(same, b.binary("add", hi_v, b.scalar(1.0, dt)), hi_v)
+    else:
+        lo_v, hi_v = b.scalar(lo, dt), b.scalar(hi, dt)
+    inside = b.binary("bitwise_and", b.compare("ge", flat, lo_v), b.compare("le", flat, hi_v))
+    # bin = floor((x - lo) * bins / (hi - lo)), max in the last bin.
+    scaled = b.binary("div", b.binary("mul", b.binary("sub", flat, lo_v), b.scalar(float(bins), dt)),
+                      b.binary("sub", hi_v, lo_v))
+    k = b.cast(scaled, torch.int64)
+    k = b.binary("min", k, b.scalar(bins - 1, torch.int64))
+    k = b.select(inside, k, b.scalar(-1, torch.int64))
+    ids = b.constant(torch.arange(bins, dtype=torch.int64))
+    hits = b.compare("eq", ctx.reshape_dims(k, [flat.shape[0], 1]), ctx.reshape_dims(ids, [1, bins]))
+    return b.reduce("sum", b.cast(hits, dt), [0], False)
