@@ -11,7 +11,8 @@
 # into a process that is not instrumented (Python, the ONNX tests, the
 # mlir-opt plugin, the installed CMake package, the CUDA AOT test that links
 # an uninstrumented program); test/PythonSanitized runs a sample of the
-# Python package with ASan's runtime preloaded instead. Leak checking is off:
+# Python package with ASan's runtime preloaded instead, and the CUDA checks
+# over the Integration tests take every third file. Leak checking is off:
 # MLIR keeps some allocations until exit on purpose.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -56,6 +56,11 @@ if "Address" in _sanitizer:
     _python_env = ("LD_PRELOAD=%s PYTHONMALLOC=malloc "
                    "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "
                    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 " % _runtime)
+# The CUDA checks over every Integration test (cuda-compile.test,
+# cuda-emulate.test) take a third of the files in the sanitizer run, which
+# is sampled to keep CI short; the main run checks all of them.
+config.substitutions.append(
+    ("%cuda_check_sample", "--sample 3" if "Address" in _sanitizer else ""))
 # `lit --param graphopt_library=PATH` runs the Python tests against another
 # build of the library (scripts/build-wheel.sh --test: the wheel's
 # self-contained one).
