@@ -267,6 +267,18 @@ def _adaptive_max_pool2d(ctx, a):
     return (y, None)
 
 
+def _volume_input(ctx, x: Value, what: str):
+    """[C, D, H, W] -> [1, C, D, H, W] (and whether it was unbatched); the
+    channel and spatial dims must be static."""
+    unbatched = x.rank == 4
+    if unbatched:
+        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    if x.rank != 5 or None in x.shape[1:]:
+        raise Unsupported(f"{what} of {x.type}: a 5-D input with static channel and "
+                          "spatial dims")
+    return x, unbatched
+
+
 def _pool3d(ctx, a, kind: str):
     """max_pool3d / avg_pool3d: two 2-d pools (composites.pool3d)."""
     b = ctx.b
@@ -275,13 +287,7 @@ def _pool3d(ctx, a, kind: str):
         x = ctx.to_float(x)
         if a.get("divisor_override") is not None:
             raise Unsupported("avg_pool3d divisor_override is not supported")
-    unbatched = x.rank == 4
-    if unbatched:
-        x = ctx.reshape_dims(x, [1] + list(x.shape))
-    n, c, d, h, w = x.shape
-    if None in (c, d, h, w):
-        raise Unsupported(f"{kind[:3]}_pool3d of {x.type}: static channel and "
-                          "spatial dims are supported")
+    x, unbatched = _volume_input(ctx, x, f"{kind[:3]}_pool3d")
     kernel = ctx.ints(a.kernel_size, 3, "kernel_size")
     stride = a.get("stride")
     stride = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
@@ -304,13 +310,8 @@ def _adaptive_avg_pool3d(ctx, a):
     [N, C, D, OH * OW]."""
     b = ctx.b
     x = ctx.to_float(ctx.tensor(a.self))
-    unbatched = x.rank == 4
-    if unbatched:
-        x = ctx.reshape_dims(x, [1] + list(x.shape))
+    x, unbatched = _volume_input(ctx, x, "adaptive_avg_pool3d")
     n, c, d, h, w = x.shape
-    if None in (c, d, h, w):
-        raise Unsupported(f"adaptive_avg_pool3d of {x.type}: static channel and "
-                          "spatial dims are supported")
     size = a.output_size
     size = [size] * 3 if not isinstance(size, (list, tuple)) else list(size)
     od, oh, ow = [x.shape[2 + i] if s is None else ctx.int_(s, "output_size")
