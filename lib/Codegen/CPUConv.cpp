@@ -932,6 +932,13 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   k.ow = outType.getDimSize(3);
   k.kh = windowType.getDimSize(rankW - 2);
   k.kw = windowType.getDimSize(rankW - 1);
+  // windowRows unrolls each block of rows across the whole output width:
+  // past 16 vectors per row (256 f32 columns with 512-bit vectors; CNN
+  // feature maps are narrower) the code grows with the width and
+  // bufferization time with its square (a 961-wide average pool: 65 s to
+  // compile). Wider windows take the generic tiled path.
+  if (k.ow > 16 * vectorWidth)
+    return false;
   k.identity =
       k.combine == Combine::Max
           ? rewriter.getF32FloatAttr(-std::numeric_limits<float>::infinity())

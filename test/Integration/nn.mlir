@@ -101,6 +101,14 @@
 // RUN:   --expected-output=@%t/max_pool2d_cases/expected3.npy --expected-output=@%t/max_pool2d_cases/expected4.npy \
 // RUN:   --expected-output=@%t/max_pool2d_cases/expected5.npy \
 // RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=SIX
+// Rows of 961 and 480 output columns (wider than the unrolled window
+// kernel takes: it made a 65 s compile of the first): an average pool over
+// row pairs, a 2 x 3 max pool at column stride 2.
+// RUN: %reference pool2d_wide %t/pool2d_wide
+// RUN: graph-run %s --entry=pool2d_wide --quiet \
+// RUN:   --input=@%t/pool2d_wide/x0.npy --expected-output=@%t/pool2d_wide/expected.npy \
+// RUN:   --expected-output=@%t/pool2d_wide/expected1.npy \
+// RUN:   --rtol=1e-5 --atol=1e-5 | FileCheck %s --check-prefix=TWO
 // RUN: %reference max_pool2d_negative %t/max_pool2d_negative
 // RUN: graph-run %s --entry=max_pool2d_negative --quiet \
 // RUN:   --input=@%t/max_pool2d_negative/x0.npy --expected-output=@%t/max_pool2d_negative/expected.npy \
@@ -252,6 +260,12 @@ func.func @max_pool2d_cases(%x: tensor<2x3x7x7xf32>) -> (tensor<2x3x3x3xf32>, te
   %4 = graph.max_pool2d %x {kernel = array<i64: 3, 2>, strides = array<i64: 1, 2>, padding = array<i64: 1, 0, 0, 1>, dilations = array<i64: 2, 1>} : (tensor<2x3x7x7xf32>) -> tensor<2x3x4x4xf32>
   %5 = graph.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 3, 3>, padding = array<i64: 1, 0, 1, 0>, ceil_mode} : (tensor<2x3x7x7xf32>) -> tensor<2x3x3x3xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<2x3x3x3xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x3x3xf32>
+}
+
+func.func @pool2d_wide(%x: tensor<1x3x32x961xf32>) -> (tensor<1x3x31x961xf32>, tensor<1x3x31x480xf32>) {
+  %a = graph.avg_pool2d %x {kernel = array<i64: 2, 1>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, count_include_pad} : (tensor<1x3x32x961xf32>) -> tensor<1x3x31x961xf32>
+  %m = graph.max_pool2d %x {kernel = array<i64: 2, 3>, strides = array<i64: 1, 2>, padding = array<i64: 0, 0, 0, 0>} : (tensor<1x3x32x961xf32>) -> tensor<1x3x31x480xf32>
+  return %a, %m : tensor<1x3x31x961xf32>, tensor<1x3x31x480xf32>
 }
 
 func.func @max_pool2d_negative(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {

@@ -1448,6 +1448,15 @@ def max_pool2d_cases(rng):
 
 
 @case
+def pool2d_wide(rng):
+    # Output rows wider than 16 vectors (961 and 480 columns) take the
+    # generic path, not the unrolled window kernel (a compile-time blowup).
+    x = uniform(rng, (1, 3, 32, 961))
+    return [x], [as_f32(avg_pool2d(x, (2, 1), (1, 1))),
+                 as_f32(max_pool2d(x, (2, 3), (1, 2), (0, 0, 0, 0)))]
+
+
+@case
 def max_pool2d_negative(rng):
     # All inputs negative: a -inf (not 0) padding value matters.
     x = uniform(rng, (1, 2, 5, 5), -3, -1)
