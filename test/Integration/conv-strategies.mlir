@@ -47,6 +47,51 @@
 // RUN:   --input=@%t/f/x0.npy --input=@%t/f/x1.npy \
 // RUN:   --expected-output=@%t/f/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 
+// Batched im2col and pointwise convolutions (a loop over images): the
+// epilogue (bias, residual, activation) is fused into the loop and applied
+// to each image's matmul tiles in registers, and each image's result is
+// stored in its slice of the output, without a temporary and a copy
+// (fusion-tile-and-fuse: fuseIntoImageLoop, computeImagesInPlace). A 1x1
+// convolution with a residual and a ReLU (batch 3), pixel rows with a
+// clamp (batch 2), and a stride-2 3x3 convolution with no epilogue at all
+// (batch 2), also on three threads.
+// RUN: %reference conv2d_batch_pointwise_epilogue %t/bp
+// RUN: graph-run %s --entry=batch_pointwise_epilogue --quiet \
+// RUN:   --input=@%t/bp/x0.npy --input=@%t/bp/x1.npy --input=@%t/bp/x2.npy \
+// RUN:   --input=@%t/bp/x3.npy \
+// RUN:   --expected-output=@%t/bp/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: %reference conv2d_batch_pixel_rows_clamp %t/br
+// RUN: graph-run %s --entry=batch_pixel_rows_clamp --quiet \
+// RUN:   --input=@%t/br/x0.npy --input=@%t/br/x1.npy --input=@%t/br/x2.npy \
+// RUN:   --expected-output=@%t/br/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: %reference conv2d_batch_strided_plain %t/bs
+// RUN: graph-run %s --entry=batch_strided_plain --quiet \
+// RUN:   --input=@%t/bs/x0.npy --input=@%t/bs/x1.npy \
+// RUN:   --expected-output=@%t/bs/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=batch_strided_plain --quiet --threads=3 \
+// RUN:   --input=@%t/bs/x0.npy --input=@%t/bs/x1.npy \
+// RUN:   --expected-output=@%t/bs/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=batch_pointwise_epilogue --quiet --threads=3 \
+// RUN:   --input=@%t/bp/x0.npy --input=@%t/bp/x1.npy --input=@%t/bp/x2.npy \
+// RUN:   --input=@%t/bp/x3.npy \
+// RUN:   --expected-output=@%t/bp/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// The generated code: no copy of an image's result, and the ReLU's max in
+// the matmul's register tiles.
+// RUN: graph-opt %s --graph-cpu-pipeline="vectorize=true" \
+// RUN:   --mlir-print-ir-after=graph-cpu-outline-kernels -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=INPLACE
+// INPLACE-LABEL: func.func @batch_pointwise_epilogue(
+// INPLACE-NOT: memref.copy
+// INPLACE: scf.for
+// INPLACE: vector.fma {{.+}} : vector<{{[0-9]+}}xf32>
+// INPLACE: arith.maximumf {{.+}} : vector<{{[0-9]+}}xf32>
+// INPLACE-NOT: memref.copy
+// INPLACE-LABEL: func.func @batch_pixel_rows_clamp(
+// INPLACE-NOT: memref.copy
+// INPLACE-LABEL: func.func @batch_strided_plain(
+// INPLACE-NOT: memref.copy
+// INPLACE-LABEL: func.func @direct_rgb(
+
 // Stride-2 f32 convolutions with outputs at least 56 wide are the same
 // tap chains over the input's four phase images (q[c][a][e][y][x] =
 // xp[c][2y + a][2x + e], flattened): tap (i, j) reads phase (i % 2, j % 2)
@@ -242,6 +287,24 @@ func.func @pixel_rows_pointwise(%x: tensor<2x32x7x7xf32>, %w: tensor<64x32x1x1xf
 func.func @pixel_rows_strided(%x: tensor<1x8x14x14xf32>, %w: tensor<96x8x3x3xf32>) -> tensor<1x96x7x7xf32> {
   %r = graph.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x14x14xf32>, tensor<96x8x3x3xf32>) -> tensor<1x96x7x7xf32>
   return %r : tensor<1x96x7x7xf32>
+}
+
+func.func @batch_pointwise_epilogue(%x: tensor<3x16x28x28xf32>, %w: tensor<32x16x1x1xf32>, %b: tensor<32xf32>, %r: tensor<3x32x28x28xf32>) -> tensor<3x32x28x28xf32> {
+  %c = graph.conv2d %x, %w, %b : (tensor<3x16x28x28xf32>, tensor<32x16x1x1xf32>, tensor<32xf32>) -> tensor<3x32x28x28xf32>
+  %s = graph.add %c, %r : tensor<3x32x28x28xf32>, tensor<3x32x28x28xf32> -> tensor<3x32x28x28xf32>
+  %y = graph.relu %s : tensor<3x32x28x28xf32> -> tensor<3x32x28x28xf32>
+  return %y : tensor<3x32x28x28xf32>
+}
+
+func.func @batch_pixel_rows_clamp(%x: tensor<2x16x7x7xf32>, %w: tensor<64x16x3x3xf32>, %b: tensor<64xf32>) -> tensor<2x64x7x7xf32> {
+  %c = graph.conv2d %x, %w, %b {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x16x7x7xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<2x64x7x7xf32>
+  %y = graph.clamp %c {min = -0.5 : f64, max = 0.75 : f64} : tensor<2x64x7x7xf32> -> tensor<2x64x7x7xf32>
+  return %y : tensor<2x64x7x7xf32>
+}
+
+func.func @batch_strided_plain(%x: tensor<2x8x30x30xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<2x16x15x15xf32> {
+  %r = graph.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x8x30x30xf32>, tensor<16x8x3x3xf32>) -> tensor<2x16x15x15xf32>
+  return %r : tensor<2x16x15x15xf32>
 }
 
 func.func @direct_rgb(%x: tensor<2x3x20x22xf32>) -> tensor<2x16x18x20xf32> {

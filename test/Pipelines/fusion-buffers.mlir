@@ -55,7 +55,7 @@ func.func @softmax(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
 
 // UNFUSED-LABEL: func.func @conv1x1
 // UNFUSED: memref.alloc() {{.*}} : memref<256x3136xf32>
-// UNFUSED: memref.alloc() {{.*}} : memref<1x256x3136xf32>
+// UNFUSED: memref.alloc() {{.*}} : memref<1x256x56x56xf32>
 // UNFUSED: memref.alloc() {{.*}} : memref<1x256x56x56xf32>
 func.func @conv1x1(%x: tensor<1x64x56x56xf32>, %w: tensor<256x64x1x1xf32>, %b: tensor<256xf32>) -> tensor<1x256x56x56xf32> {
   %c = graph.conv2d %x, %w, %b : (tensor<1x64x56x56xf32>, tensor<256x64x1x1xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32>

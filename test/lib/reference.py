@@ -1232,6 +1232,29 @@ def conv2d_pixel_rows_strided(rng):
     return [x, w], [as_f32(conv2d(x, w, None, (2, 2), (1, 1, 1, 1)))]
 
 
+# Batched im2col / pointwise convolutions with epilogues fused into the
+# loop over images.
+@case
+def conv2d_batch_pointwise_epilogue(rng):
+    x, w = uniform(rng, (3, 16, 28, 28), -1, 1), uniform(rng, (32, 16, 1, 1), -1, 1)
+    b, r = uniform(rng, (32,), -1, 1), uniform(rng, (3, 32, 28, 28), -1, 1)
+    return [x, w, b, r], [as_f32(np.maximum(conv2d(x, w, b) + f64(r), 0.0))]
+
+
+@case
+def conv2d_batch_pixel_rows_clamp(rng):
+    x, w = uniform(rng, (2, 16, 7, 7), -1, 1), uniform(rng, (64, 16, 3, 3), -0.5, 0.5)
+    b = uniform(rng, (64,), -1, 1)
+    y = conv2d(x, w, b, (1, 1), (1, 1, 1, 1))
+    return [x, w, b], [as_f32(np.clip(y, -0.5, 0.75))]
+
+
+@case
+def conv2d_batch_strided_plain(rng):
+    x, w = uniform(rng, (2, 8, 30, 30), -1, 1), uniform(rng, (16, 8, 3, 3), -1, 1)
+    return [x, w], [as_f32(conv2d(x, w, None, (2, 2), (1, 1, 1, 1)))]
+
+
 def formula_weight(shape):
     """Weights the test writes as a constant literal, from a formula:
     w[f, c, i, j] = ((7 f + 3 c + 5 i + j) mod 11 - 5) / 8."""

@@ -477,61 +477,65 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
           SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
       if (pixelRows)
         w2 = transpose2D(b, loc, w2);
-      Value y = forEachImage(
-          b, loc, x.getDimSize(0), RankedTensorType::get({f, pixels}, et),
+      // Each image's [F, OH*OW] result is expanded to [F, OH, OW] inside
+      // the loop, so that the loop yields NCHW and an elementwise epilogue
+      // can be fused into it (fusion-tile-and-fuse's fuseIntoImageLoop).
+      auto perImage = [&](OpBuilder &nb, Location nl, Value n) -> Value {
+        Value img = image(nb, nl, xp, n);
+        Value cols;
+        if (pointwise) {
+          cols = tensor::CollapseShapeOp::create(
+              nb, nl, RankedTensorType::get({k, pixels}, et), img,
+              SmallVector<ReassociationIndices>{{0}, {1, 2}});
+          if (pixelRows)
+            cols = transpose2D(nb, nl, cols);
+        } else {
+          // cols[c, i, j, p, q] (or [p, q, c, i, j] with pixel rows)
+          // = xp[c, p*sh + i*dh, q*sw + j*dw].
+          AffineExpr ci, i, j, p, q;
+          bindDims(ctx, ci, i, j, p, q);
+          auto inMap = AffineMap::get(
+              5, 0,
+              {ci, p * strides[0] + i * dil[0], q * strides[1] + j * dil[1]},
+              ctx);
+          auto outMap = pixelRows ? AffineMap::get(5, 0, {p, q, ci, i, j}, ctx)
+                                  : AffineMap::getMultiDimIdentityMap(5, ctx);
+          SmallVector<int64_t> shape =
+              pixelRows ? SmallVector<int64_t>{oh, ow, c, kh, kw}
+                        : SmallVector<int64_t>{c, kh, kw, oh, ow};
+          Value init = tensor::EmptyOp::create(nb, nl, shape, et);
+          SmallVector<utils::IteratorType> its(5,
+                                               utils::IteratorType::parallel);
+          cols =
+              linalg::GenericOp::create(
+                  nb, nl, TypeRange{init.getType()}, ValueRange{img},
+                  ValueRange{init}, SmallVector<AffineMap>{inMap, outMap}, its,
+                  [](OpBuilder &bb, Location bl, ValueRange args) {
+                    linalg::YieldOp::create(bb, bl, args[0]);
+                  })
+                  .getResult(0);
+          SmallVector<ReassociationIndices> re =
+              pixelRows ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}}
+                        : SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4}};
+          cols = tensor::CollapseShapeOp::create(
+              nb, nl,
+              pixelRows ? RankedTensorType::get({pixels, k}, et)
+                        : RankedTensorType::get({k, pixels}, et),
+              cols, re);
+        }
+        if (pixelRows)
+          return transpose2D(nb, nl, MatMulOp::create(nb, nl, cols, w2));
+        return MatMulOp::create(nb, nl, w2, cols);
+      };
+      Value r = forEachImage(
+          b, loc, x.getDimSize(0), RankedTensorType::get({f, oh, ow}, et),
           [&](OpBuilder &nb, Location nl, Value n) -> Value {
-            Value img = image(nb, nl, xp, n);
-            Value cols;
-            if (pointwise) {
-              cols = tensor::CollapseShapeOp::create(
-                  nb, nl, RankedTensorType::get({k, pixels}, et), img,
-                  SmallVector<ReassociationIndices>{{0}, {1, 2}});
-              if (pixelRows)
-                cols = transpose2D(nb, nl, cols);
-            } else {
-              // cols[c, i, j, p, q] (or [p, q, c, i, j] with pixel rows)
-              // = xp[c, p*sh + i*dh, q*sw + j*dw].
-              AffineExpr ci, i, j, p, q;
-              bindDims(ctx, ci, i, j, p, q);
-              auto inMap = AffineMap::get(5, 0,
-                                          {ci, p * strides[0] + i * dil[0],
-                                           q * strides[1] + j * dil[1]},
-                                          ctx);
-              auto outMap = pixelRows
-                                ? AffineMap::get(5, 0, {p, q, ci, i, j}, ctx)
-                                : AffineMap::getMultiDimIdentityMap(5, ctx);
-              SmallVector<int64_t> shape =
-                  pixelRows ? SmallVector<int64_t>{oh, ow, c, kh, kw}
-                            : SmallVector<int64_t>{c, kh, kw, oh, ow};
-              Value init = tensor::EmptyOp::create(nb, nl, shape, et);
-              SmallVector<utils::IteratorType> its(
-                  5, utils::IteratorType::parallel);
-              cols = linalg::GenericOp::create(
-                         nb, nl, TypeRange{init.getType()}, ValueRange{img},
-                         ValueRange{init}, SmallVector<AffineMap>{inMap, outMap},
-                         its,
-                         [](OpBuilder &bb, Location bl, ValueRange args) {
-                           linalg::YieldOp::create(bb, bl, args[0]);
-                         })
-                         .getResult(0);
-              SmallVector<ReassociationIndices> re =
-                  pixelRows
-                      ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}}
-                      : SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4}};
-              cols = tensor::CollapseShapeOp::create(
-                  nb, nl,
-                  pixelRows ? RankedTensorType::get({pixels, k}, et)
-                            : RankedTensorType::get({k, pixels}, et),
-                  cols, re);
-            }
-            if (pixelRows)
-              return transpose2D(nb, nl, MatMulOp::create(nb, nl, cols, w2));
-            return MatMulOp::create(nb, nl, w2, cols);
+            return tensor::ExpandShapeOp::create(
+                nb, nl, RankedTensorType::get({f, oh, ow}, et),
+                perImage(nb, nl, n),
+                SmallVector<ReassociationIndices>{{0}, {1, 2}});
           });
-      y = addBias(b, loc, y, op.getBias(), f, 1);
-      Value r = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({x.getDimSize(0), f, oh, ow}, et), y,
-          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+      r = addBias(b, loc, r, op.getBias(), f, 2);
       replaceWithCast(b, op, r);
       return success();
     }

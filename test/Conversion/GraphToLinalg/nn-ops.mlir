@@ -69,16 +69,19 @@ func.func @conv2d_dilated_asymmetric(%x: tensor<1x2x7x7xf32>, %w: tensor<5x2x2x2
 
 // A 1x1, stride-1 convolution skips the im2col copy: each image reshaped to
 // [C, H*W] is the matmul operand. A batch of 2 is an scf.for over the
-// images, each a [F, C] x [C, H*W] matmul inserted into the result.
+// images, each a [F, C] x [C, H*W] matmul expanded to [F, H, W] and
+// inserted into the NCHW result (so that an epilogue can be fused into the
+// loop).
 // CHECK-LABEL: func.func @conv2d_pointwise
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3x8x8xf32>, %[[W:.+]]: tensor<4x3x1x1xf32>)
 // CHECK: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<4x3x1x1xf32> into tensor<4x3xf32>
-// CHECK: %[[LOOP:.+]] = scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<2x4x64xf32>)
+// CHECK: %[[LOOP:.+]] = scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<2x4x8x8xf32>)
 // CHECK: %[[IMG:.+]] = tensor.extract_slice %[[X]][%[[N]], 0, 0, 0] [1, 3, 8, 8] [1, 1, 1, 1] : tensor<2x3x8x8xf32> to tensor<3x8x8xf32>
 // CHECK: %[[X2:.+]] = tensor.collapse_shape %[[IMG]] {{\[}}[0], [1, 2]] : tensor<3x8x8xf32> into tensor<3x64xf32>
 // CHECK: %[[MM:.+]] = linalg.matmul ins(%[[W2]], %[[X2]] : tensor<4x3xf32>, tensor<3x64xf32>) outs(%{{.+}} : tensor<4x64xf32>)
-// CHECK: tensor.insert_slice %[[MM]] into %[[ACC]][%[[N]], 0, 0] [1, 4, 64] [1, 1, 1] : tensor<4x64xf32> into tensor<2x4x64xf32>
-// CHECK: tensor.expand_shape %[[LOOP]] {{\[}}[0], [1], [2, 3]] output_shape [2, 4, 8, 8]
+// CHECK: %[[IMG4:.+]] = tensor.expand_shape %[[MM]] {{\[}}[0], [1, 2]] output_shape [4, 8, 8] : tensor<4x64xf32> into tensor<4x8x8xf32>
+// CHECK: tensor.insert_slice %[[IMG4]] into %[[ACC]][%[[N]], 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1] : tensor<4x8x8xf32> into tensor<2x4x8x8xf32>
+// CHECK: return %[[LOOP]]
 // CHECK-NOT: tensor.pad
 func.func @conv2d_pointwise(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x1x1xf32>) -> tensor<2x4x8x8xf32> {
   %0 = graph.conv2d %x, %w : (tensor<2x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<2x4x8x8xf32>

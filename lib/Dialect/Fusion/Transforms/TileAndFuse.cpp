@@ -11,7 +11,11 @@
 //   input:  rows of 16 along the last dim no reduction in the group runs
 //           over, 1 for the other non-reduced dims, reduced dims untiled;
 //   loop:   not tiled (elementwise fusion already made one loop nest).
-// The group is then inlined.
+// An output group whose convolution was lowered to a loop over images
+// (batch > 1) instead has its elementwise epilogue fused into that loop,
+// and tiled there like a batch-1 group when each image is a matmul. The
+// group is then inlined, and each image's result is computed in its slice
+// of the loop's result (no per-image temporary and copy).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +86,51 @@ llvm::SmallBitVector reducedDims(GroupOp group, ArrayRef<int64_t> rootRanges) {
   return dims;
 }
 
+/// Tile sizes of an output group's root (a contraction with its epilogue).
+SmallVector<int64_t> outputTileSizes(TilingInterface root, int64_t threads) {
+  int64_t rank = root.getLoopIteratorTypes().size();
+  SmallVector<int64_t> sizes(rank, 0);
+  if (rank == 0)
+    return sizes;
+  // Tiles that divide the dims (a partial tile would have dynamic sizes
+  // and lose the vectorized matmul kernel), rows up to 256 so the
+  // kernel's column blocks are reused across many rows as in the unfused
+  // loop order.
+  SmallVector<int64_t> ranges =
+      cast<linalg::LinalgOp>(root.getOperation()).getStaticLoopRanges();
+  auto divisor = [](int64_t size, int64_t limit) -> int64_t {
+    if (ShapedType::isDynamic(size))
+      return 0;
+    for (int64_t d = std::min(size, limit); d > 1; --d)
+      if (size % d == 0)
+        return d;
+    return 1;
+  };
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    sizes[d] = 1;
+  if (rank >= 2)
+    sizes[rank - 2] = divisor(ranges[rank - 2], 256);
+  // One row (a matrix-vector product, batch 1): no rows to reuse a
+  // column block across, and the matmul reads B's rows in order
+  // (graph-cpu-tile-and-vectorize), fastest as whole rows: one tile per
+  // thread. (The 1024 x 1000 classifier with its bias alone, streamed,
+  // graph-run on one Zen 4 core: 250-column tiles 66 us, 500-column
+  // tiles 63, whole rows 52; MobileNetV3 ~2.67 -> ~2.45 ms from 500 to
+  // whole rows.)
+  int64_t colLimit = 256;
+  if (rank >= 2 && ranges[rank - 2] == 1 &&
+      !ShapedType::isDynamic(ranges[rank - 1]))
+    colLimit = std::max<int64_t>(256, ranges[rank - 1] /
+                                          std::max<int64_t>(1, threads));
+  sizes[rank - 1] = divisor(ranges[rank - 1], colLimit);
+  // Only parallel dims of the root may be tiled for fusion.
+  SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
+  for (int64_t d = 0; d < rank; ++d)
+    if (its[d] != utils::IteratorType::parallel)
+      sizes[d] = 0;
+  return sizes;
+}
+
 SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root,
                                   int64_t threads) {
   int64_t rank = root.getLoopIteratorTypes().size();
@@ -91,45 +140,8 @@ SmallVector<int64_t> tileSizesFor(GroupOp group, TilingInterface root,
   switch (group.getKind()) {
   case GroupKind::Loop:
     return {};
-  case GroupKind::Output: {
-    // Tiles that divide the dims (a partial tile would have dynamic sizes
-    // and lose the vectorized matmul kernel), rows up to 256 so the
-    // kernel's column blocks are reused across many rows as in the unfused
-    // loop order.
-    SmallVector<int64_t> ranges =
-        cast<linalg::LinalgOp>(root.getOperation()).getStaticLoopRanges();
-    auto divisor = [](int64_t size, int64_t limit) -> int64_t {
-      if (ShapedType::isDynamic(size))
-        return 0;
-      for (int64_t d = std::min(size, limit); d > 1; --d)
-        if (size % d == 0)
-          return d;
-      return 1;
-    };
-    for (int64_t d = 0; d + 2 < rank; ++d)
-      sizes[d] = 1;
-    if (rank >= 2)
-      sizes[rank - 2] = divisor(ranges[rank - 2], 256);
-    // One row (a matrix-vector product, batch 1): no rows to reuse a
-    // column block across, and the matmul reads B's rows in order
-    // (graph-cpu-tile-and-vectorize), fastest as whole rows: one tile per
-    // thread. (The 1024 x 1000 classifier with its bias alone, streamed,
-    // graph-run on one Zen 4 core: 250-column tiles 66 us, 500-column
-    // tiles 63, whole rows 52; MobileNetV3 ~2.67 -> ~2.45 ms from 500 to
-    // whole rows.)
-    int64_t colLimit = 256;
-    if (rank >= 2 && ranges[rank - 2] == 1 &&
-        !ShapedType::isDynamic(ranges[rank - 1]))
-      colLimit = std::max<int64_t>(256, ranges[rank - 1] /
-                                            std::max<int64_t>(1, threads));
-    sizes[rank - 1] = divisor(ranges[rank - 1], colLimit);
-    // Only parallel dims of the root may be tiled for fusion.
-    SmallVector<utils::IteratorType> its = root.getLoopIteratorTypes();
-    for (int64_t d = 0; d < rank; ++d)
-      if (its[d] != utils::IteratorType::parallel)
-        sizes[d] = 0;
-    return sizes;
-  }
+  case GroupKind::Output:
+    return outputTileSizes(root, threads);
   case GroupKind::Input: {
     llvm::SmallBitVector reduced = reducedDims(
         group,
@@ -181,8 +193,8 @@ bool isMatmulWithReshapedEpilogue(GroupOp group) {
 /// Without this the epilogue's tile loop stops at the expand_shape and the
 /// matmul's whole result is written, then read back by the bias pass, and
 /// written and read again by the activation's.
-void moveExpandsToEnd(GroupOp group) {
-  MLIRContext *ctx = group.getContext();
+void moveExpandsToEnd(Region &body) {
+  MLIRContext *ctx = body.getContext();
   // A transpose of the matmul's result (a convolution computed with pixels
   // as rows, [P, F], transposed to NCHW) becomes a generic, so that the
   // epilogue's elementwise ops absorb it and read the matmul's result
@@ -190,7 +202,7 @@ void moveExpandsToEnd(GroupOp group) {
   {
     IRRewriter rewriter(ctx);
     SmallVector<linalg::TransposeOp> transposes;
-    group.getBody().walk([&](linalg::TransposeOp t) {
+    body.walk([&](linalg::TransposeOp t) {
       // Only the result's: the operands' transposes (a constant weight's,
       // packed at compile time) stay.
       Value in = t.getInput();
@@ -218,7 +230,54 @@ void moveExpandsToEnd(GroupOp group) {
       });
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsGreedily(group.getBody(), std::move(patterns));
+  (void)applyPatternsGreedily(body, std::move(patterns));
+}
+
+/// Tiles `root` by `sizes` and fuses into the tile loop every producer
+/// defined in `scope` (a group's body, whose inputs are block arguments, or
+/// the body of a loop over images, whose padded input stays outside).
+bool tileRootAndFuseProducers(RewriterBase &rewriter, TilingInterface root,
+                              ArrayRef<int64_t> sizes, Region &scope) {
+  if (sizes.empty() || llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return false;
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&scope](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (!scope.isAncestor(producer.getOwner()->getParentRegion()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{
+            /*yieldProducerReplacement=*/false};
+      });
+  rewriter.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
+  if (failed(result))
+    return false;
+  // Only parallel dims were tiled: the tiles are independent.
+  graphopt::markParallelTileLoops(result->loops, root, sizes);
+  for (auto [orig, repl] : result->replacements)
+    rewriter.replaceAllUsesWith(orig, repl);
+  return true;
+}
+
+/// Whether `v` is a matmul's result through expand_shapes and transposes
+/// (a convolution lowered per image to im2col and a matmul).
+bool isReshapedMatmul(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<linalg::MatmulOp>(def))
+      return true;
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+      v = expand.getSrc();
+    else if (auto transpose = dyn_cast<linalg::TransposeOp>(def))
+      v = transpose.getInput();
+    else
+      return false;
+  }
+  return false;
 }
 
 /// Fuses an elementwise `root` into the loop over images that a convolution
@@ -228,7 +287,8 @@ void moveExpandsToEnd(GroupOp group) {
 /// values once (graph-cpu-tile-and-vectorize), instead of writing the
 /// convolution's result, copying it out of its padded rows and reading it
 /// back for the epilogue.
-bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
+bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root,
+                       int64_t threads) {
   auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
   if (!generic || generic.getNumReductionLoops() != 0 ||
       generic.getNumDpsInits() != 1)
@@ -250,6 +310,7 @@ bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
   if (!insert || insert.getDest() != loop.getRegionIterArg(0) ||
       !insert->hasOneUse())
     return false;
+  bool matmulImage = isReshapedMatmul(insert.getSource());
   // Consumer fusion needs the tile at the destination's rank: a
   // rank-reducing insert (an image's [F, H, W] into [N, F, H, W]) inserts an
   // expand_shape of it instead.
@@ -291,7 +352,98 @@ bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root) {
         yield->setOperand(0, deadInsert.getDest());
       });
   }
+  // A matmul's image (im2col or a pointwise convolution) then gets the
+  // batch-1 treatment inside the loop: the epilogue is made to consume the
+  // matmul's [F, P] result directly, and is tiled with the matmul fused into
+  // its tiles, so the kernel applies it in registers
+  // (graph-cpu-tile-and-vectorize) and stores each value once.
+  if (!matmulImage)
+    return true;
+  Region &body = newLoop.getRegion();
+  moveExpandsToEnd(body);
+  auto newYield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+  auto epilogueInsert =
+      newYield.getOperands().back().getDefiningOp<tensor::InsertSliceOp>();
+  if (!epilogueInsert)
+    return true;
+  Operation *rootOp = epilogueInsert.getSource().getDefiningOp();
+  while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(rootOp))
+    rootOp = expand.getSrc().getDefiningOp();
+  auto epilogue = dyn_cast_if_present<linalg::GenericOp>(rootOp);
+  if (!epilogue || epilogue.getNumReductionLoops() != 0 ||
+      !llvm::any_of(epilogue.getDpsInputs(), [](Value in) {
+        return in.getDefiningOp<linalg::MatmulOp>();
+      }))
+    return true;
+  auto tileable = cast<TilingInterface>(epilogue.getOperation());
+  (void)tileRootAndFuseProducers(rewriter, tileable,
+                                 outputTileSizes(tileable, threads), body);
   return true;
+}
+
+/// A loop over images (forEachImage) inserts each image's result into its
+/// slice of the loop's result; when that result is computed into a
+/// tensor.empty (a matmul's [F, P] accumulator, the tile loop of its
+/// epilogue) and then reshaped to the image's shape, bufferization gives it
+/// a buffer of its own and copies it into the slice. Start the computation
+/// from the slice itself (collapsed to the computed shape) so the result is
+/// stored in place. Followed from the inserted value: one expand_shape, then
+/// the destinations of linalg ops and the init arguments of loops.
+void computeImagesInPlace(RewriterBase &rewriter, scf::ForOp loop) {
+  if (!graphopt::isMarkedParallel(loop))
+    return;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [i, yielded] : llvm::enumerate(yield.getOperands())) {
+    auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
+    if (!insert || insert.getDest() != loop.getRegionIterArg(i) ||
+        insert->getBlock() != loop.getBody())
+      continue;
+    // The computed shape: the image's, or that of an expand_shape's source.
+    Value v = insert.getSource();
+    auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
+    if (expand)
+      v = expand.getSrc();
+    Type computed = v.getType();
+    // The operand holding the tensor.empty found (directly, or through an
+    // expand_shape to the image's shape), if any.
+    OpOperand *start = nullptr;
+    auto isEmptyStart = [&](Value init) {
+      if (init.getDefiningOp<tensor::EmptyOp>())
+        return init.getType() == computed;
+      auto e = init.getDefiningOp<tensor::ExpandShapeOp>();
+      return !expand && e && e.getSrc().getDefiningOp<tensor::EmptyOp>() &&
+             init.getType() == computed;
+    };
+    while (Operation *def = v.getDefiningOp()) {
+      if (!loop->isProperAncestor(def))
+        break;
+      auto result = cast<OpResult>(v);
+      if (auto dps = dyn_cast<linalg::LinalgOp>(def))
+        start = dps.getDpsInitOperand(result.getResultNumber());
+      else if (auto inner = dyn_cast<scf::ForOp>(def))
+        start = &inner.getInitArgsMutable()[result.getResultNumber()];
+      else
+        break;
+      v = start->get();
+      if (isEmptyStart(v))
+        break;
+    }
+    if (!start || !isEmptyStart(start->get()) ||
+        !insert.getSourceType().hasStaticShape())
+      continue;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(start->getOwner());
+    Location loc = start->getOwner()->getLoc();
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, insert.getSourceType(), insert.getDest(),
+        insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides());
+    if (expand)
+      slice = tensor::CollapseShapeOp::create(rewriter, loc,
+                                              expand.getSrcType(), slice,
+                                              expand.getReassociationIndices());
+    rewriter.modifyOpInPlace(start->getOwner(), [&] { start->set(slice); });
+  }
 }
 
 /// Tiles the group's root and fuses its producers; false when the group
@@ -301,7 +453,7 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group, int64_t threads) {
   if (yield.getValues().size() != 1)
     return false;
   if (isMatmulWithReshapedEpilogue(group))
-    moveExpandsToEnd(group);
+    moveExpandsToEnd(group.getBody());
   // The root: what the group yields, through trailing expand_shapes.
   Operation *rootOp = yield.getValues()[0].getDefiningOp();
   while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(rootOp))
@@ -328,33 +480,10 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group, int64_t threads) {
             return false;
     }
   if (group.getKind() == GroupKind::Output &&
-      fuseIntoImageLoop(rewriter, root))
+      fuseIntoImageLoop(rewriter, root, threads))
     return true;
-  SmallVector<int64_t> sizes = tileSizesFor(group, root, threads);
-  if (sizes.empty() || llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return false;
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tiling);
-  // Fuse every producer inside the group; the group's inputs are block
-  // arguments, so fusion stops at the group boundary by construction.
-  options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        return scf::SCFTileAndFuseOptions::ControlFnResult{
-            /*yieldProducerReplacement=*/false};
-      });
-  rewriter.setInsertionPoint(root);
-  FailureOr<scf::SCFTileAndFuseResult> result =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
-  if (failed(result))
-    return false;
-  // Only parallel dims were tiled: the tiles are independent.
-  graphopt::markParallelTileLoops(result->loops, root, sizes);
-  for (auto [orig, repl] : result->replacements)
-    rewriter.replaceAllUsesWith(orig, repl);
-  return true;
+  return tileRootAndFuseProducers(
+      rewriter, root, tileSizesFor(group, root, threads), group.getBody());
 }
 
 struct FusionTileAndFusePass
@@ -384,6 +513,8 @@ struct FusionTileAndFusePass
       rewriter.eraseOp(yield);
       rewriter.replaceOp(group, results);
     }
+    getOperation()->walk(
+        [&](scf::ForOp loop) { computeImagesInPlace(rewriter, loop); });
   }
 };
 

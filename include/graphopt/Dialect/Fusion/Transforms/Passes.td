@@ -111,7 +111,12 @@ def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
     last two dims (a one-row output, a matrix-vector product, into one
     column tile per thread instead), `input` groups (reductions with their producers and
     normalization consumers) in rows of 16 over the dims no reduction runs
-    over; `loop` groups are already one loop nest. Groups are then inlined.
+    over; `loop` groups are already one loop nest. An `output` group whose
+    convolution was lowered to a loop over images (a static batch above 1)
+    has its elementwise epilogue fused into that loop instead, and tiled
+    there like a batch-1 group when each image is an im2col or pointwise
+    matmul. Groups are then inlined, and each image's result is computed in
+    its slice of the loop's result rather than in a temporary copied there.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
