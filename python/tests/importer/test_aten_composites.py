@@ -1,9 +1,10 @@
 """ATen ops the importer builds from other graph ops (sorting, 3-d
 convolution and pooling, indexed updates, EmbeddingBag, prefix scans,
-distances, im2col, NaN-aware reductions, erfinv) and the ops PyTorch's
-decompositions handle: each imported, run with build/bin/graph-run and
-compared with eager PyTorch (rtol 2e-5 and atol 1e-6 unless a test says
-otherwise; NaN where eager has NaN; integer results exactly).
+distances, im2col, NaN-aware reductions, erfinv, special functions) and
+the ops PyTorch's decompositions handle: each imported, run with
+build/bin/graph-run and compared with eager PyTorch (rtol 2e-5 and atol
+1e-6 unless a test says otherwise; NaN where eager has NaN; integer
+results exactly).
 
     python3 -m pytest python/tests/importer      # or run this file directly
 """
@@ -239,6 +240,43 @@ def test_nan_reductions_and_special():
     x = torch.cat([torch.rand(500) * 2 - 1,
                    torch.tensor([0., 1e-6, 0.999, -0.9999, 1., -1., 1.5])])
     _check(lambda t: torch.erfinv(t), (x,), rtol=1e-5, atol=1e-6)
+
+
+
+def test_special_functions():
+    # Published approximations (python/graphopt/importer/pytorch/aten/
+    # special.py) against PyTorch's own kernels. Tolerances: erfc-family and
+    # Bessel fits have relative errors of ~2e-7 (rtol 1e-5); lgamma and
+    # digamma subtract terms of ~10 near their zeros (x ~ 1, 2, 1.46), so
+    # their absolute error there is ~1e-6 (atol 1e-5).
+    wide = torch.cat([torch.linspace(-12, 12, 481),
+                      torch.tensor([0., -0., 1e-30, 30., -30., float("inf"),
+                                    float("-inf"), float("nan")])])
+    _check(lambda t: torch.special.erfc(t), (wide,), rtol=1e-5, atol=1e-30)
+    erfcx_in = torch.cat([torch.linspace(-9, 40, 491), torch.tensor([1e4, -10.])])
+    _check(lambda t: torch.special.erfcx(t), (erfcx_in,), rtol=1e-5, atol=1e-30)
+    _check(lambda t: torch.special.log_ndtr(t), (torch.linspace(-30, 8, 381),),
+           rtol=1e-5, atol=1e-6)
+    # lgamma: positive, negative non-integers, the poles (+inf), +-inf.
+    g = torch.cat([torch.rand(300) * 40 + 1e-3, -torch.rand(100) * 10 - 0.01,
+                   torch.tensor([1., 2., 0.5, 1e-6, 1e6, 0., -1., -2., -3.5,
+                                 float("inf"), float("-inf")])])
+    _check(lambda t: torch.lgamma(t), (g,), rtol=1e-5, atol=1e-5)
+    _check(lambda t: torch.special.multigammaln(t, 3), (torch.rand(50) * 10 + 1.01,),
+           rtol=1e-5, atol=1e-5)
+    # digamma: -inf at 0, NaN at the negative integers.
+    d = torch.cat([torch.rand(300) * 40 + 1e-3, -torch.rand(100) * 10 - 0.01,
+                   torch.tensor([1., 1.4616321, 0.5, 1e-4, 1e6, 0., -1., -4.,
+                                 -2.5, float("inf")])])
+    _check(lambda t: torch.digamma(t), (d,), rtol=1e-5, atol=1e-5)
+    _check(lambda t: torch.polygamma(0, t), (d,), rtol=1e-5, atol=1e-5)
+    b = torch.cat([torch.linspace(-20, 20, 401), torch.tensor([3.75, -3.75, 80.])])
+    _check(lambda t: torch.special.i0(t), (b,), rtol=1e-5, atol=1e-30)
+    _check(lambda t: torch.special.i0e(t), (b,), rtol=1e-5, atol=1e-30)
+    _check(lambda t: torch.special.i1(t), (b,), rtol=1e-5, atol=1e-30)
+    _check(lambda t: torch.special.i1e(t), (b,), rtol=1e-5, atol=1e-30)
+    e = torch.tensor([0., 1e-30, 0.5, 1., 3., -1., float("inf"), float("nan")])
+    _check(lambda t: torch.special.entr(t), (e,))
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ products, attention), shape (with padding, creation ops, sizes and
 scalars), reductions (with softmax), nn (normalization, convolution and
 pooling, recurrent layers), more (ops composed of other graph ops: log1p,
 atan2, flip, roll, pixel_shuffle, reflection padding, norms, cdist, unfold,
-prefix scans, ...), sorting (sort, argsort, kthvalue, median, quantile).
+prefix scans, ...), sorting (sort, argsort, kthvalue, median, quantile),
+special (erfc, lgamma, digamma, Bessel i0/i1, entr).
 """
 
-from . import elementwise, linalg, more, nn, reductions, shape, sorting  # noqa: F401
+from . import elementwise, linalg, more, nn, reductions, shape, sorting, special  # noqa: F401
 from .core import (POISON, Context, SymInt, _python_dtype, bind, emit_op,  # noqa: F401
                    is_poisoned, lookup, norm_dim, qualified_name, result_dtype,
                    supported_ops, to_graph_value)
