@@ -342,6 +342,60 @@ def conv3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int],
     return b.transpose(b.reshape(y, [n, od, f, oh, ow]), [0, 2, 1, 3, 4])
 
 
+def conv_transpose3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int],
+                     dilations: Sequence[int], groups: int, lo: Sequence[int],
+                     hi: Sequence[int], output_padding: Sequence[int]) -> Value:
+    """NCDHW transposed convolution (``w`` [C, F / groups, KD, KH, KW]) as a
+    sum over the kernel's depth taps kd of 2-D transposed convolutions:
+    every input depth slice, moved into the batch ([N * D, C, H, W]), is
+    convolved with w[:, :, kd]; slice i lands at output depth i * stride +
+    kd * dilation of the uncropped output, which the taps' results reach
+    through zeros between slices (stride - 1 of them) and a shift; the sum
+    is then cropped by the depth padding (before) and extended by the
+    output padding (after). ``lo``/``hi``: the padding cropped before and
+    after each of D, H, W (negative: zeros added, as ONNX's output_shape
+    can ask); ``output_padding``: [D, H, W]."""
+    _static(x, "3-D transposed convolution")
+    _static(w, "3-D transposed convolution")
+    n, c, d, h, wd = x.shape
+    cw, fg, kd_n, kh, kw = w.shape
+    sd, dd, opd = strides[0], dilations[0], output_padding[0]
+    full = (d - 1) * sd + dd * (kd_n - 1) + 1 + opd
+    od = full - lo[0] - hi[0]
+    if od <= 0:
+        raise Unsupported(f"3-D transposed convolution of {x.type} by {w.type}: empty output")
+    xs = b.reshape(b.transpose(x, [0, 2, 1, 3, 4]), [n * d, c, h, wd])
+    y = None
+    for kd in range(kd_n):
+        wk = b.reshape(_slice_axis(b, w, 2, kd, kd + 1), [cw, fg, kh, kw])
+        t = b.conv_transpose2d(xs, wk, None, strides=list(strides[1:]),
+                               padding=[lo[1], lo[2], hi[1], hi[2]],
+                               output_padding=list(output_padding[1:]),
+                               dilations=list(dilations[1:]), groups=groups)
+        f, oh, ow = t.shape[1], t.shape[2], t.shape[3]
+        t = b.reshape(t, [n, d, 1, f, oh, ow])
+        if sd > 1:  # slice i at depth i * stride
+            t = b.pad(t, [0] * 6, [0, 0, sd - 1, 0, 0, 0], 0.0)
+        t = b.reshape(t, [n, d * sd, f, oh, ow])
+        # Shift by kd * dilation within the uncropped depth `full`.
+        before = kd * dd
+        after = full - before - d * sd
+        if after < 0:
+            t = _slice_axis(b, t, 1, 0, d * sd + after)
+            after = 0
+        t = b.pad(t, [0, before, 0, 0, 0], [0, after, 0, 0, 0], 0.0)
+        y = t if y is None else b.binary("add", y, t)
+    if lo[0] < 0 or hi[0] < 0:
+        y = b.pad(y, [0, max(-lo[0], 0), 0, 0, 0], [0, max(-hi[0], 0), 0, 0, 0], 0.0)
+    if lo[0] > 0 or hi[0] > 0:
+        start = max(lo[0], 0)
+        y = _slice_axis(b, y, 1, start, start + od)
+    y = b.transpose(y, [0, 2, 1, 3, 4])
+    if bias is not None:
+        y = b.binary("add", y, b.reshape(bias, [y.shape[1], 1, 1, 1]))
+    return y
+
+
 def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
            lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
            ceil_mode: bool, count_include_pad: bool = True) -> Value:

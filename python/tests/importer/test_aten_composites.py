@@ -125,6 +125,16 @@ def test_conv3d_and_pool3d():
     _check(lambda a: F.adaptive_max_pool2d(a, (5, 1)), (x4,))   # a max_pool2d
     _check(lambda a: F.adaptive_avg_pool3d(a, (3, 4, 5)), (x,))
     _check(lambda a: F.adaptive_avg_pool3d(a, (2, 9, 8)), (x,))
+    # Transposed: stride, padding, output padding, dilation, groups, bias;
+    # a constant weight (nn.ConvTranspose3d, a 3-D U-Net's up-convolution).
+    _check(lambda a, w, b: F.conv_transpose3d(a, w, b, stride=(2, 1, 2),
+                                              padding=(1, 0, 1), output_padding=(1, 0, 1),
+                                              dilation=(1, 2, 1)),
+           (x, torch.randn(3, 4, 3, 2, 3), torch.randn(4)), rtol=1e-4, atol=1e-5)
+    _check(lambda a, w: F.conv_transpose3d(a, w, stride=3, groups=3),
+           (x, torch.randn(3, 2, 2, 3, 2)), rtol=1e-4, atol=1e-5)
+    up = nn.ConvTranspose3d(3, 5, 2, stride=2).eval()
+    _check(up, (x,), rtol=1e-4, atol=1e-5)
 
 
 def test_indexed_updates():

@@ -329,14 +329,16 @@ def _resize(n: Node):
               "stride-1 `graph.conv2d` per output phase with the flipped "
               "kernel's taps that meet input pixels, interleaved; with a "
               "dynamic batch, over the input with zeros between pixels); 3-D "
-              "is not supported")
+              "as a sum over the kernel's depth taps of 2-D transposed "
+              "convolutions of the depth slices, shifted into place "
+              "(static shapes)")
 def _conv_transpose(n: Node):
     b = n.b
     x, w = n.value(0), n.value(1)
     bias = n.value(2) if n.has(2) else None
     k = x.rank - 2
-    if k not in (1, 2):
-        raise Unsupported(f"{k}-D transposed convolution (1-D and 2-D are supported)")
+    if k not in (1, 2, 3):
+        raise Unsupported(f"{k}-D transposed convolution (1-D, 2-D and 3-D are supported)")
     if w.rank != x.rank:
         raise Unsupported(f"invalid model: weight rank {w.rank} for input rank {x.rank}")
     kernel = list(w.shape[2:])
@@ -370,6 +372,10 @@ def _conv_transpose(n: Node):
         raise Unsupported(f"auto_pad {auto_pad}")
     # (An output_shape beyond the natural size gives negative pads: more
     # output at the edges, the bias only.)
+    if k == 3:
+        return [composites.conv_transpose3d(b, x, w, bias, strides, dilations,
+                                            int(n.attr("group")), pads[:3], pads[3:],
+                                            out_pad)]
     x2, one_d = _to_2d(n, x)
     if one_d:
         w = reshape_dims(b, w, [w.shape[0], w.shape[1], 1, w.shape[2]])

@@ -107,9 +107,6 @@ def _check_conv(a: Args) -> Optional[str]:
     if isinstance(w, Value) and w.type is not None and w.rank not in (3, 4, 5):
         return (f"{w.rank - 2}-d convolution is not supported (conv1d, conv2d and "
                 "conv3d are)")
-    if isinstance(w, Value) and w.type is not None and w.rank == 5 and \
-            a.get("transposed") is True:
-        return "3-d transposed convolution is not supported (conv_transpose1d/2d are)"
     return None
 
 
@@ -150,9 +147,12 @@ def _conv(ctx, a) -> Value:
         stride, dilation = [1] + stride, [1] + dilation
         lo, hi = [0] + list(lo), [0] + list(hi)
         out_pad = [0] + out_pad
-    if spatial == 3:
-        if transposed:
-            raise Unsupported("3-d transposed convolution is not supported")
+    if spatial == 3 and transposed:
+        if isinstance(pad, str):
+            raise Unsupported(f"transposed convolution with padding={pad!r}")
+        y = composites.conv_transpose3d(b, x, w, bias, stride, dilation, groups, lo, hi,
+                                        out_pad)
+    elif spatial == 3:
         y = composites.conv3d(b, x, w, bias, stride, dilation, groups, lo, hi)
     elif transposed:
         if isinstance(pad, str):
@@ -172,7 +172,7 @@ def _conv(ctx, a) -> Value:
 
 
 def _conv_transpose(ctx, a) -> Value:
-    """aten.conv_transpose1d/2d (input, weight, bias, stride, padding,
+    """aten.conv_transpose1d/2d/3d (input, weight, bias, stride, padding,
     output_padding, groups, dilation): _conv with transposed=True."""
     values = dict(a.items())
     values["transposed"] = True
@@ -181,7 +181,8 @@ def _conv_transpose(ctx, a) -> Value:
 
 op("aten.conv2d", "aten.conv1d", "aten.conv3d", "aten.convolution", "aten._convolution",
    "aten._convolution_mode", check=_check_conv)(_conv)
-op("aten.conv_transpose2d", "aten.conv_transpose1d", check=_check_conv)(_conv_transpose)
+op("aten.conv_transpose2d", "aten.conv_transpose1d", "aten.conv_transpose3d",
+   check=_check_conv)(_conv_transpose)
 
 
 def _pool_params(ctx, a, x: Value):
