@@ -396,6 +396,59 @@ def conv_transpose3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int
     return y
 
 
+def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
+                       strides: Sequence[int], padding: Sequence[int],
+                       dilations: Sequence[int], column_major: bool = False) -> Value:
+    """Where each max of a 2-D max pool of NCHW ``x`` (result ``y``) comes
+    from, as PyTorch's max_pool2d_with_indices gives it: the flat index
+    h * W + w in the input plane, int64. Over the window's taps in row-major
+    order, an element replaces the running max when it is greater or NaN
+    (so the first of equal maxima, the last NaN); a window of -inf only
+    keeps its first in-bounds position. ``padding``: [top, left, bottom,
+    right]. ``column_major``: h + w * H instead (ONNX's storage_order 1).
+    Floats with static H and W."""
+    _static(x, "max pooling indices")
+    n, c, h, w = x.shape
+    oh, ow = y.shape[2], y.shape[3]
+    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
+    top, left = padding[0], padding[1]
+    need_h, need_w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
+    xp = b.pad(x, [0, 0, top, left],
+               [0, 0, max(need_h - h - top, 0), max(need_w - w - left, 0)], float("-inf"))
+    rows, cols = np.arange(oh) * sh - top, np.arange(ow) * sw - left
+
+    def first_valid(start, d):  # PyTorch: while (start < 0) start += dilation
+        return np.where(start < 0, start + (-start + d - 1) // d * d, start)
+
+    def flat(hh, ww):
+        return hh + ww * h if column_major else hh * w + ww
+
+    init = flat(first_valid(rows, dh)[:, None], first_valid(cols, dw)[None, :])
+    idx = b.constant(init.astype(np.int64))
+    best = b.scalar(float("-inf"), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            v = b.slice(xp, [0, 0, i * dh, j * dw],
+                        [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1],
+                        [1, 1, sh, sw])
+            take = b.binary("bitwise_or", b.compare("gt", v, best), b.compare("ne", v, v))
+            tap = flat(rows[:, None] + i * dh, cols[None, :] + j * dw)
+            best = b.select(take, v, best)
+            idx = b.select(take, b.constant(tap.astype(np.int64)), idx)
+    return idx
+
+
+def max_unpool2d(b: Builder, x: Value, indices: Value, out_hw: Sequence[int]) -> Value:
+    """The inverse of a 2-D max pool: zeros of [N, C, OH, OW] with each
+    element of ``x`` written at its flat plane index h * OW + w."""
+    _static(x, "max unpooling")
+    n, c, h, w = x.shape
+    oh, ow = out_hw
+    zeros = b.splat(0, x.dtype, [n, c, oh * ow])
+    flat = b.scatter(zeros, b.reshape(indices, [n, c, h * w]), b.reshape(x, [n, c, h * w]), 2)
+    return b.reshape(flat, [n, c, oh, ow])
+
+
 def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
            lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
            ceil_mode: bool, count_include_pad: bool = True) -> Value:

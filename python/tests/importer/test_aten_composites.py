@@ -137,6 +137,28 @@ def test_conv3d_and_pool3d():
     _check(up, (x,), rtol=1e-4, atol=1e-5)
 
 
+def test_max_pool_indices_and_unpool():
+    # The indices max_pool2d returns (flat h * W + w per plane): padding,
+    # dilation, ceil mode, ties (the first), NaN (the last), a window of
+    # -inf; then max_unpool2d with them (SegNet's decoder).
+    x = torch.randn(2, 3, 9, 11)
+    x[0, 0, 2:4, 2:4] = 1.5                    # ties
+    x[1, 2, 5, 5] = x[1, 2, 5, 6] = float("nan")
+    x[0, 1, :3, :3] = float("-inf")
+    for kw in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+               dict(kernel_size=(3, 2), stride=(2, 3), dilation=(2, 1), ceil_mode=True),
+               dict(kernel_size=3, stride=1, padding=1)]:
+        _check(lambda t, kw=kw: F.max_pool2d(t, return_indices=True, **kw), (x,))
+    y = torch.randn(2, 4, 8, 10)
+
+    def segnet_step(t):
+        p, i = F.max_pool2d(t, 2, return_indices=True)
+        return F.max_unpool2d(torch.relu(p), i, 2, output_size=t.shape[-2:])
+    _check(segnet_step, (y,))
+    _check(lambda t: nn.MaxUnpool2d(2, 2)(*nn.MaxPool2d(2, 2, return_indices=True)(t)),
+           (torch.randn(3, 9, 12),))
+
+
 def test_indexed_updates():
     idx = torch.tensor([0, 2, -1])
 

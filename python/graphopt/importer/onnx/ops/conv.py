@@ -155,20 +155,65 @@ def _pool(n: Node, kind: str, x: Optional[Value] = None,
     return _from_2d(n, y) if one_d else y
 
 
-def _check_no_indices(n: Node) -> Optional[str]:
-    if n.wants(1):
-        return "the Indices output is not supported"
+def _check_indices(n: Node) -> Optional[str]:
+    if n.wants(1) and n.value(0).rank != 4:
+        return "the Indices output of a MaxPool that is not 2-D is not supported"
     return None
 
 
 @register("MaxPool", dtypes=FLOATS,
           attrs={**_POOL_ATTRS, "dilations": ANY_VALUE,
                  "storage_order": Attr("any (only affects Indices)")},
-          check=_check_no_indices,
+          check=_check_indices,
           doc="`graph.max_pool2d` (1-D and 2-D; 3-D as two 2-D pools); the Indices "
-              "output is not supported")
+              "output (2-D, static shapes) from a running argmax over the window's "
+              "taps, offset by each plane's start")
 def _max_pool(n: Node):
-    return [_pool(n, "max_pool2d")]
+    y = _pool(n, "max_pool2d")
+    if not n.wants(1):
+        return [y]
+    b, x = n.b, n.value(0)
+    if None in x.shape:
+        raise Unsupported("the Indices output of MaxPool needs static shapes")
+    kernel = list(n.attr("kernel_shape"))
+    strides = n.attr("strides", None) or [1, 1]
+    dilations = n.attr("dilations", None) or [1, 1]
+    pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
+    idx = composites.max_pool2d_indices(b, x, y, kernel, strides, pads, dilations,
+                                        column_major=n.attr("storage_order", 0) == 1)
+    # Indices over the whole tensor: plus (n * C + c) * H * W.
+    nn_, c, h, w = x.shape
+    planes = np.arange(nn_ * c, dtype=np.int64).reshape(nn_, c, 1, 1) * (h * w)
+    return [y, b.binary("add", idx, b.constant(planes))]
+
+
+@register("MaxUnpool", dtypes=FLOATS,
+          attrs={"kernel_shape": ANY_VALUE, "pads": Attr(">= 0"), "strides": ANY_VALUE},
+          doc="2-D: zeros of `(H - 1) * stride - pads + kernel`, each element of X "
+              "scattered to its index (`graph.scatter` on the flattened tensor; "
+              "static shapes), then zeros to a larger `output_shape`")
+def _max_unpool(n: Node):
+    b, x, idx = n.b, n.value(0), n.value(1)
+    if x.rank != 4 or None in x.shape:
+        raise Unsupported(f"MaxUnpool of {x.type} (2-D with static shapes is supported)")
+    kernel = list(n.attr("kernel_shape"))
+    strides = n.attr("strides", None) or [1, 1]
+    pads = n.attr("pads", None) or [0, 0, 0, 0]
+    nn_, c, h, w = x.shape
+    shape = [nn_, c] + [(d - 1) * s - pads[i] - pads[i + 2] + k
+                        for i, (d, s, k) in enumerate(zip((h, w), strides, kernel))]
+    total = int(np.prod(shape))
+    flat = b.scatter(b.splat(0, x.dtype, [total]), b.reshape(idx, [nn_ * c * h * w]),
+                     b.reshape(x, [nn_ * c * h * w]), 0)
+    y = b.reshape(flat, shape)
+    if n.has(2):
+        # The indices address the default shape; a larger output_shape
+        # adds zeros at the end of each spatial dim (the reference's rule).
+        out = list(n.ints(2, "output_shape"))
+        if len(out) != 4 or out[:2] != shape[:2] or out[2] < shape[2] or out[3] < shape[3]:
+            raise Unsupported(f"MaxUnpool output_shape {out} for the unpooled shape {shape}")
+        y = b.pad(y, [0, 0, 0, 0], [0, 0, out[2] - shape[2], out[3] - shape[3]], 0.0)
+    return [y]
 
 
 @register("AveragePool", dtypes=FLOATS,

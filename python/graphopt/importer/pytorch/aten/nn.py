@@ -10,7 +10,7 @@ import torch
 
 from ... import composites
 from ...errors import Unsupported
-from ..dtypes import Value
+from ..dtypes import Value, is_float
 from .core import Args, SymInt, is_static_int, op
 
 
@@ -204,12 +204,31 @@ def _pool_input(ctx, x: Value, rank: int = 4):
 def _max_pool2d(ctx, a):
     x, unbatched = _pool_input(ctx, ctx.tensor(a.self))
     kernel, stride, pad = _pool_params(ctx, a, x)
+    dilation = ctx.ints(a.get("dilation", 1), 2, "dilation")
     y = ctx.b.pool2d("max_pool2d", x, kernel=kernel, strides=stride, padding=pad,
-                     dilations=ctx.ints(a.get("dilation", 1), 2, "dilation"),
-                     ceil_mode=bool(a.get("ceil_mode", False)))
+                     dilations=dilation, ceil_mode=bool(a.get("ceil_mode", False)))
+    indices = None
+    if len(a.schema.returns) == 2 and is_float(x.dtype) and None not in x.shape:
+        # Computed whether or not they are used: dead code when they are not.
+        indices = composites.max_pool2d_indices(ctx.b, x, y, kernel, stride, pad, dilation)
     if unbatched:
         y = ctx.reshape_dims(y, list(y.shape[1:]))
-    return (y, None) if len(a.schema.returns) == 2 else y
+        if indices is not None:
+            indices = ctx.reshape_dims(indices, list(indices.shape[1:]))
+    return (y, indices) if len(a.schema.returns) == 2 else y
+
+
+@op("aten.max_unpool2d")
+def _max_unpool2d(ctx, a):
+    """Each element written at its index into zeros of output_size
+    (max_pool2d's indices; where two share an index, one of them)."""
+    x, unbatched = _pool_input(ctx, ctx.tensor(a.self))
+    idx = ctx.tensor(a.indices)
+    if unbatched:
+        idx = ctx.reshape_dims(idx, [1] + list(idx.shape))
+    size = ctx.ints(a.output_size, 2, "output_size")
+    y = composites.max_unpool2d(ctx.b, x, idx, size)
+    return ctx.reshape_dims(y, list(y.shape[1:])) if unbatched else y
 
 
 @op("aten.avg_pool2d", check=lambda a: "avg_pool2d divisor_override is not supported"
