@@ -304,7 +304,7 @@ def _slice_axis(b: Builder, x: Value, axis: int, start: int, limit: int,
     return b.slice(x, starts, limits, steps)
 
 
-def _static(x: Value, what: str) -> None:
+def require_static(x: Value, what: str) -> None:
     if None in x.shape:
         raise Unsupported(f"{what} of {x.type}: static shapes are supported")
 
@@ -318,8 +318,8 @@ def conv3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int],
     with w[:, :, kd] (the first with the bias). The arithmetic of a direct
     3-D convolution; the taps add up in another order. ``lo``/``hi``: the
     padding before and after each of D, H, W."""
-    _static(x, "3-D convolution")
-    _static(w, "3-D convolution")
+    require_static(x, "3-D convolution")
+    require_static(w, "3-D convolution")
     n, c, d, h, wd = x.shape
     f, cg, kd_n, kh, kw = w.shape
     if lo[0] or hi[0]:
@@ -355,8 +355,8 @@ def conv_transpose3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int
     output padding (after). ``lo``/``hi``: the padding cropped before and
     after each of D, H, W (negative: zeros added, as ONNX's output_shape
     can ask); ``output_padding``: [D, H, W]."""
-    _static(x, "3-D transposed convolution")
-    _static(w, "3-D transposed convolution")
+    require_static(x, "3-D transposed convolution")
+    require_static(w, "3-D transposed convolution")
     n, c, d, h, wd = x.shape
     cw, fg, kd_n, kh, kw = w.shape
     sd, dd, opd = strides[0], dilations[0], output_padding[0]
@@ -407,7 +407,7 @@ def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
     keeps its first in-bounds position. ``padding``: [top, left, bottom,
     right]. ``column_major``: h + w * H instead (ONNX's storage_order 1).
     Floats with static H and W."""
-    _static(x, "max pooling indices")
+    require_static(x, "max pooling indices")
     n, c, h, w = x.shape
     oh, ow = y.shape[2], y.shape[3]
     (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
@@ -441,7 +441,7 @@ def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
 def max_unpool2d(b: Builder, x: Value, indices: Value, out_hw: Sequence[int]) -> Value:
     """The inverse of a 2-D max pool: zeros of [N, C, OH, OW] with each
     element of ``x`` written at its flat plane index h * OW + w."""
-    _static(x, "max unpooling")
+    require_static(x, "max unpooling")
     n, c, h, w = x.shape
     oh, ow = out_hw
     zeros = b.splat(0, x.dtype, [n, c, oh * ow])
@@ -457,7 +457,7 @@ def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequ
     maxes; the average's divisor, with or without the padding counted, is
     a product of one count per dim): over (H, W) on [N, C * D, H, W], then
     over D on [N, C, D, OH * OW]."""
-    _static(x, "3-D pooling")
+    require_static(x, "3-D pooling")
     n, c, d, h, w = x.shape
     extra = {} if kind == "max_pool2d" else {"count_include_pad": bool(count_include_pad)}
     if kind == "avg_pool2d" and any(v != 1 for v in dilations):

@@ -19,6 +19,7 @@ from ...errors import Unsupported
 from ..dtypes import Value, is_float
 from .core import _t, is_static_int, norm_dim, op
 from .reductions import _var
+from ...composites import require_static as _static
 
 # ---------------------------------------------------------------------------
 # Elementwise
@@ -195,11 +196,6 @@ def _one_hot(ctx, a):
 # ---------------------------------------------------------------------------
 # Data movement
 # ---------------------------------------------------------------------------
-
-def _static(x: Value, what: str) -> None:
-    if not x.type.is_static:
-        raise Unsupported(f"{what} of {x.type}: static shapes are supported")
-
 
 def _take_indices(ctx, x: Value, axis: int, indices: List[int]) -> Value:
     """``x`` gathered along ``axis`` at constant ``indices``."""

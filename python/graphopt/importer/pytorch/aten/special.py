@@ -285,28 +285,12 @@ def _bessel(ctx, a, order: int, scaled: bool) -> Value:
     return r
 
 
-@op("aten.i0", "aten.special_i0")
-def _i0(ctx, a):
-    """I0(x), the modified Bessel function of order 0."""
-    return _bessel(ctx, a, 0, False)
-
-
-@op("aten.special_i0e")
-def _i0e(ctx, a):
-    """exp(-|x|) I0(x)."""
-    return _bessel(ctx, a, 0, True)
-
-
-@op("aten.special_i1")
-def _i1(ctx, a):
-    """I1(x), the modified Bessel function of order 1."""
-    return _bessel(ctx, a, 1, False)
-
-
-@op("aten.special_i1e")
-def _i1e(ctx, a):
-    """exp(-|x|) I1(x)."""
-    return _bessel(ctx, a, 1, True)
+# I0(x), exp(-|x|) I0(x), I1(x), exp(-|x|) I1(x): (order, scaled).
+for _names, _order, _scaled in [(("aten.i0", "aten.special_i0"), 0, False),
+                                (("aten.special_i0e",), 0, True),
+                                (("aten.special_i1",), 1, False),
+                                (("aten.special_i1e",), 1, True)]:
+    op(*_names)(lambda ctx, a, _o=_order, _s=_scaled: _bessel(ctx, a, _o, _s))
 
 
 @op("aten.special_entr")
