@@ -137,6 +137,19 @@ def test_conv3d_and_pool3d():
     _check(up, (x,), rtol=1e-4, atol=1e-5)
 
 
+def test_mode():
+    # The smallest of the most frequent values, the index of its last
+    # occurrence; along any dim, keepdim, integers and bools.
+    x = torch.tensor([[3., 1., 3., 1., 2.], [5., 5., 4., 4., 4.], [1., 2., 3., 4., 5.],
+                      [2., 7., 2., 7., 7.]])
+    _check(lambda t: torch.mode(t, 1), (x,))
+    _check(lambda t: torch.mode(t, 0, keepdim=True), (x,))
+    r = torch.randint(0, 4, (3, 9, 5))
+    _check(lambda t: torch.mode(t, 1), (r,))
+    _check(lambda t: torch.mode(t.float(), -1, True), (r,))
+    _check(lambda t: torch.mode(t > 1, 2), (r,))
+
+
 def test_max_pool_indices_and_unpool():
     # The indices max_pool2d returns (flat h * W + w per plane): padding,
     # dilation, ceil mode, ties (the first), NaN (the last), a window of

@@ -154,6 +154,50 @@ def _kthvalue(ctx, a):
     return _pick(ctx, values, axis, k - 1, keep), _pick(ctx, indices, axis, k - 1, keep)
 
 
+@op("aten.mode")
+def _mode(ctx, a):
+    """The most frequent value along ``dim`` (the smallest of equally
+    frequent ones) and the index of its last occurrence, as PyTorch gives
+    them: each element's count of equal elements (one n x n comparison per
+    row), then the smallest value with the largest count. A row holding NaN
+    may differ from PyTorch's (whose NaNs never compare equal there)."""
+    b = ctx.b
+    x = ctx.tensor(_t(a))
+    axis = norm_dim(ctx.int_(a.get("dim", -1), "dim"), max(x.rank, 1)) if x.rank else 0
+    keep = bool(a.get("keepdim", False))
+    if x.rank == 0:
+        return x, b.splat(0, torch.int64, [])
+    n = x.shape[axis]
+    if None in x.shape:
+        raise Unsupported(f"mode of {x.type}: static shapes are supported")
+    if x.dtype == torch.bool:
+        x = b.cast(x, torch.int32)
+    xt = _to_last(ctx, x, axis)
+    lead = list(xt.shape[:-1])
+    last = len(lead)
+    xi = ctx.reshape_dims(xt, lead + [n, 1])
+    xj = ctx.reshape_dims(xt, lead + [1, n])
+    i64 = torch.int64
+    count = b.reduce("sum", b.cast(b.compare("eq", xj, xi), i64), [last + 1], False)
+    best = b.reduce("max", count, [last], True)
+    top = b.scalar(math.inf if is_float(x.dtype) else torch.iinfo(x.dtype).max, x.dtype)
+    value = b.reduce("min", b.select(b.compare("eq", count, best), xt, top), [last], True)
+    idx = b.constant(torch.arange(n, dtype=i64))
+    where = b.select(b.compare("eq", xt, value), ctx.reshape_dims(idx, [1] * last + [n]),
+                     b.scalar(-1, i64))
+    index = b.reduce("max", where, [last], True)
+    if keep:
+        value, index = _from_last(ctx, value, axis), _from_last(ctx, index, axis)
+    else:
+        value = ctx.reshape_dims(value, lead)
+        index = ctx.reshape_dims(index, lead)
+    if x.dtype != value.dtype:
+        value = b.cast(value, x.dtype)
+    if ctx.tensor(_t(a)).dtype == torch.bool:
+        value = b.cast(value, torch.bool)
+    return value, index
+
+
 def _any_nan(ctx, x: Value, axis: int, keepdim: bool) -> Value:
     b = ctx.b
     nan = b.cast(b.compare("ne", x, x), x.dtype)

@@ -233,12 +233,10 @@ def _digamma(ctx, a):
     return _digamma_value(_Ops(ctx.b, x.dtype), x)
 
 
-@op("aten.polygamma")
+@op("aten.polygamma", check=lambda a: None if a.get("n") == 0 else
+    f"polygamma of order {a.get('n')!r} (only order 0, digamma)")
 def _polygamma(ctx, a):
     """polygamma(0, x) is digamma; higher orders are not mapped."""
-    n = a.get("n")
-    if n != 0:
-        raise Unsupported(f"polygamma of order {n!r} (only order 0, digamma)")
     x = _float_in(ctx, a)
     return _digamma_value(_Ops(ctx.b, x.dtype), x)
 
