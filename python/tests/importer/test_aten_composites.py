@@ -170,6 +170,10 @@ def test_max_pool_indices_and_unpool():
     _check(segnet_step, (y,))
     _check(lambda t: nn.MaxUnpool2d(2, 2)(*nn.MaxPool2d(2, 2, return_indices=True)(t)),
            (torch.randn(3, 9, 12),))
+    # 1-D: the 2-D pool over one row; max_unpool1d is a max_unpool2d.
+    s = torch.randn(2, 3, 17)
+    _check(lambda t: F.max_pool1d(t, 3, stride=2, padding=1, return_indices=True), (s,))
+    _check(lambda t: nn.MaxUnpool1d(2)(*nn.MaxPool1d(2, return_indices=True)(t)), (s,))
 
 
 def test_indexed_updates():

@@ -495,8 +495,15 @@ def _pool1d(ctx, a):
         y = b.pool2d("max_pool2d", x4, kernel=[1, k], strides=[1, s], padding=[0, p, 0, p],
                      dilations=[1, d], ceil_mode=bool(a.get("ceil_mode", False)))
     out = [-1 if v is None else v for v in lead] + [y.shape[-1]]
-    y = b.reshape(y, out)
-    return (y, None) if name == "max_pool1d_with_indices" else y
+    if name != "max_pool1d_with_indices":
+        return b.reshape(y, out)
+    indices = None
+    if is_float(x.dtype) and None not in x4.shape:
+        # The 2-D indices over a one-row plane are the positions along L.
+        from ...composites import max_pool2d_indices
+        indices = b.reshape(max_pool2d_indices(b, x4, y, [1, k], [1, s], [0, p, 0, p],
+                                               [1, d]), out)
+    return b.reshape(y, out), indices
 
 
 # ---------------------------------------------------------------------------
