@@ -287,6 +287,58 @@ def tiny_c3d():
     return model, (randn(2, 3, 6, 16, 16),)
 
 
+class TinyUNet3D(nn.Module):
+    """A 3-D U-Net's shape (volumetric segmentation): Conv3d blocks, a
+    MaxPool3d down, a ConvTranspose3d up (2-d transposed convolutions per
+    depth tap), the skip connection concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Conv3d(2, 8, 3, padding=1), nn.BatchNorm3d(8), nn.ReLU())
+        self.down = nn.MaxPool3d(2)
+        self.mid = nn.Sequential(nn.Conv3d(8, 16, 3, padding=1), nn.ReLU())
+        self.up = nn.ConvTranspose3d(16, 8, 2, stride=2)
+        self.dec = nn.Sequential(nn.Conv3d(16, 8, 3, padding=1), nn.ReLU(),
+                                 nn.Conv3d(8, 3, 1))
+
+    def forward(self, x):
+        e = self.enc(x)
+        return self.dec(torch.cat([self.up(self.mid(self.down(e))), e], 1))
+
+
+@case(tags=("model", "segmentation"))
+def tiny_unet3d():
+    return _randomize_bn(TinyUNet3D()), (randn(1, 2, 8, 12, 12),)
+
+
+class TinySegNet(nn.Module):
+    """SegNet's decoder: max pooling with indices on the way down,
+    max_unpool2d with them on the way up."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU())
+        self.c2 = nn.Sequential(nn.Conv2d(8, 16, 3, padding=1), nn.ReLU())
+        self.pool = nn.MaxPool2d(2, 2, return_indices=True)
+        self.unpool = nn.MaxUnpool2d(2, 2)
+        self.d2 = nn.Sequential(nn.Conv2d(16, 8, 3, padding=1), nn.ReLU())
+        self.d1 = nn.Conv2d(8, 4, 3, padding=1)
+
+    def forward(self, x):
+        a = self.c1(x)
+        p1, i1 = self.pool(a)
+        b = self.c2(p1)
+        p2, i2 = self.pool(b)
+        u2 = self.unpool(p2, i2, output_size=b.shape[-2:])
+        u1 = self.unpool(self.d2(u2), i1, output_size=a.shape[-2:])
+        return self.d1(u1)
+
+
+@case(tags=("model", "segmentation"))
+def tiny_segnet():
+    return _randomize_bn(TinySegNet()), (randn(2, 3, 20, 24),)
+
+
 class TinyDLRM(nn.Module):
     """DLRM's structure: sparse features through EmbeddingBags (sum and
     mean), dense features through an MLP, their pairwise dot products
