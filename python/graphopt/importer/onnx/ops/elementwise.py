@@ -270,14 +270,36 @@ for _name in ("Add", "Sub", "Mul", "Div"):
              fold=_fold_binary(_name))(_emit_binary(_name.lower()))
 
 
-@register("Pow", dtypes=FLOATS,
+@register("Pow", dtypes=FLOATS + INTS,
           doc="`graph.pow`; the exponent (any supported numeric type) is cast "
-              "to the base's type. Integer bases are not supported")
+              "to the base's type. Integer bases: with an integer exponent, "
+              "exponentiation by squaring in the base's type (wrapping on "
+              "overflow as NumPy does; a negative exponent gives 1 / x^-e "
+              "truncated: 0 but for bases 1 and -1); with a float exponent, "
+              "`graph.pow` in f64, truncated to the base's type")
 def _pow(n: Node):
-    x, y = n.value(0), n.value(1)
+    b, x, y = n.b, n.value(0), n.value(1)
     if y.dtype == BOOL:
         raise Unsupported("a bool exponent is not supported")
-    return [n.b.binary("pow", x, n.b.cast(y, x.dtype))]
+    if x.dtype in FLOATS:
+        return [b.binary("pow", x, b.cast(y, x.dtype))]
+    if y.dtype in FLOATS:
+        return [b.cast(b.binary("pow", b.cast(x, F64), b.cast(y, F64)), x.dtype)]
+    e = b.cast(y, x.dtype)
+    zero, one = n.splat(0, x.dtype), n.splat(1, x.dtype)
+    result, base, rest = one, x, b.binary("max", e, zero)
+    for _ in range(8 * x.dtype.itemsize - 1):
+        odd = b.compare("ne", b.binary("bitwise_and", rest, one), zero)
+        result = b.select(odd, b.binary("mul", result, base), result)
+        base = b.binary("mul", base, base)
+        rest = b.binary("shift_right", rest, one)
+    # x^-k: 1 for x = 1, +-1 for x = -1 (by the parity of k), else 0.
+    minus_one = n.splat(-1, x.dtype)
+    odd_e = b.compare("ne", b.binary("bitwise_and", e, one), zero)
+    neg = b.select(b.compare("eq", x, one), one,
+                   b.select(b.compare("eq", x, minus_one),
+                            b.select(odd_e, minus_one, one), zero))
+    return [b.select(b.compare("lt", e, zero), neg, result)]
 
 
 @register("Mod", dtypes=NUMERIC, typed=(0, 1), attrs={"fmod": ANY_VALUE},
