@@ -15,6 +15,7 @@ from typing import List, Sequence
 import numpy as np
 
 from .errors import Unsupported
+from ._mlir_text import pool_out
 from .mlir_builder import FunctionBuilder as Builder, Value
 
 # Bits of mantissa per float type: values of at least 2^bits in magnitude
@@ -449,6 +450,45 @@ def max_unpool2d(b: Builder, x: Value, indices: Value, out_hw: Sequence[int]) ->
     return b.reshape(flat, [n, c, oh, ow])
 
 
+def avg_pool2d_dilated(b: Builder, x: Value, kernel: Sequence[int], strides: Sequence[int],
+                       padding: Sequence[int], dilations: Sequence[int], ceil_mode: bool,
+                       count_include_pad: bool, divide: bool = True) -> Value:
+    """2-D average pooling of NCHW with dilated windows (which
+    ``graph.avg_pool2d`` does not take): the sum of the kernel's taps as
+    strided slices of the zero-padded input, divided by each window's
+    count of taps inside the padded input (``count_include_pad``) or inside
+    the input itself; taps past the explicit padding (a ceil-mode window's
+    overhang) never count, as ONNX's reference has it. ``padding``: [top,
+    left, bottom, right]; ``divide`` false: the sums (LpPool's)."""
+    require_static(x, "dilated average pooling")
+    n, c, h, w = x.shape
+    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
+    top, left, bottom, right = padding
+    oh = pool_out(h, kh, sh, top, bottom, dh, ceil_mode)
+    ow = pool_out(w, kw, sw, left, right, dw, ceil_mode)
+    need_h, need_w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
+    xp = b.pad(x, [0, 0, top, left],
+               [0, 0, max(need_h - h - top, 0), max(need_w - w - left, 0)], 0.0)
+    total = None
+    for i in range(kh):
+        for j in range(kw):
+            v = b.slice(xp, [0, 0, i * dh, j * dw],
+                        [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1],
+                        [1, 1, sh, sw])
+            total = v if total is None else b.binary("add", total, v)
+    if not divide:
+        return total
+
+    def counts(out, k, s, d, lo, size, hi):
+        first, last = (0, size + lo + hi) if count_include_pad else (lo, lo + size)
+        pos = np.arange(out)[:, None] * s + np.arange(k)[None, :] * d
+        return ((pos >= first) & (pos < last)).sum(axis=1)
+
+    divisor = (counts(oh, kh, sh, dh, top, h, bottom)[:, None] *
+               counts(ow, kw, sw, dw, left, w, right)[None, :])
+    return b.binary("div", total, b.cast(b.constant(divisor.astype(np.float32)), x.dtype))
+
+
 def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
            lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
            ceil_mode: bool, count_include_pad: bool = True) -> Value:
@@ -460,10 +500,11 @@ def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequ
     require_static(x, "3-D pooling")
     n, c, d, h, w = x.shape
     extra = {} if kind == "max_pool2d" else {"count_include_pad": bool(count_include_pad)}
-    if kind == "avg_pool2d" and any(v != 1 for v in dilations):
-        raise Unsupported("3-D average pooling with dilations")
 
     def pool(v, k, s, p0, p1, dl):
+        if kind == "avg_pool2d" and any(v_ != 1 for v_ in dl):
+            return avg_pool2d_dilated(b, v, k, s, [p0[0], p0[1], p1[0], p1[1]], dl,
+                                      ceil_mode, count_include_pad)
         kw = dict(extra)
         if kind == "max_pool2d":
             kw["dilations"] = list(dl)

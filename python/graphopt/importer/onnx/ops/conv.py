@@ -130,8 +130,6 @@ def _pool(n: Node, kind: str, x: Optional[Value] = None,
     dilations = n.attr("dilations", None) or [1] * k
     ceil = bool(n.attr("ceil_mode"))
     pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
-    if kind == "avg_pool2d" and any(d != 1 for d in dilations):
-        raise Unsupported("AveragePool with dilations")
     if x.rank == 5:
         cip = bool(n.attr("count_include_pad")) if count_include_pad is None \
             else count_include_pad
@@ -141,6 +139,11 @@ def _pool(n: Node, kind: str, x: Optional[Value] = None,
     if one_d:
         kernel, strides, dilations = [1] + kernel, [1] + list(strides), [1] + list(dilations)
         pads = [0, pads[0], 0, pads[1]]
+    if kind == "avg_pool2d" and any(d != 1 for d in dilations):
+        y = composites.avg_pool2d_dilated(b, x2, kernel, strides, pads, dilations, ceil,
+                                          bool(n.attr("count_include_pad"))
+                                          if count_include_pad is None else count_include_pad)
+        return _from_2d(n, y) if one_d else y
     n_, c, h, w = x2.shape
     oh = pool_out(h, kernel[0], strides[0], pads[0], pads[2], dilations[0], ceil)
     ow = pool_out(w, kernel[1], strides[1], pads[1], pads[3], dilations[1], ceil)
@@ -217,26 +220,35 @@ def _max_unpool(n: Node):
 
 
 @register("AveragePool", dtypes=FLOATS,
-          attrs={**_POOL_ATTRS, "count_include_pad": ANY_VALUE,
-                 "dilations": one_of([1], [1, 1], [1, 1, 1])},
-          doc="`graph.avg_pool2d` (1-D and 2-D; 3-D as two 2-D pools; no dilation)")
+          attrs={**_POOL_ATTRS, "count_include_pad": ANY_VALUE, "dilations": ANY_VALUE},
+          doc="`graph.avg_pool2d` (1-D and 2-D; 3-D as two 2-D pools); with dilations "
+              "the sum of the kernel's taps as strided slices divided by each "
+              "window's tap count (static shapes)")
 def _avg_pool(n: Node):
     return [_pool(n, "avg_pool2d")]
 
 
 @register("LpPool", dtypes=FLOATS,
-          attrs={**_POOL_ATTRS, "p": ANY_VALUE,
-                 "dilations": one_of([1], [1, 1], [1, 1, 1])},
-          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D, 2-D and 3-D, "
-              "no dilation)")
+          attrs={**_POOL_ATTRS, "p": ANY_VALUE, "dilations": ANY_VALUE},
+          doc="`(k * avg_pool2d(|x|^p, count_include_pad))^(1/p)` (1-D, 2-D and 3-D); "
+              "2-D with dilations: the sum of the kernel's taps as strided slices")
 def _lp_pool(n: Node):
     b, x = n.b, n.value(0)
     p = float(n.attr("p"))
     dt = x.dtype
     powered = b.binary("pow", b.unary("abs", x), n.splat(p, dt))
     kernel = list(n.attr("kernel_shape"))
-    pooled = _pool(n, "avg_pool2d", powered, count_include_pad=True)
-    total = b.binary("mul", pooled, n.splat(float(math.prod(kernel)), dt))
+    dilations = n.attr("dilations", None) or [1] * len(kernel)
+    if any(d != 1 for d in dilations):
+        if x.rank != 4:
+            raise Unsupported("LpPool with dilations beyond 2-D")
+        strides = n.attr("strides", None) or [1, 1]
+        pads = window_padding(n, x.shape[2:], kernel, strides, dilations)
+        total = composites.avg_pool2d_dilated(b, powered, kernel, strides, pads, dilations,
+                                              bool(n.attr("ceil_mode")), True, divide=False)
+    else:
+        pooled = _pool(n, "avg_pool2d", powered, count_include_pad=True)
+        total = b.binary("mul", pooled, n.splat(float(math.prod(kernel)), dt))
     return [b.binary("pow", total, n.splat(1.0 / p, dt))]
 
 
