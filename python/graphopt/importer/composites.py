@@ -489,6 +489,91 @@ def avg_pool2d_dilated(b: Builder, x: Value, kernel: Sequence[int], strides: Seq
     return b.binary("div", total, b.cast(b.constant(divisor.astype(np.float32)), x.dtype))
 
 
+def _last2(b: Builder, x: Value, rows, cols) -> Value:
+    """x[..., r0:r1, c0:c1]."""
+    starts = [0] * (x.rank - 2) + [rows[0], cols[0]]
+    limits = list(x.shape[:-2]) + [rows[1], cols[1]]
+    return b.slice(x, starts, limits, [1] * x.rank)
+
+
+def gauss_jordan(b: Builder, a: Value, rhs=None, *, full: bool):
+    """Elimination with partial pivoting on the static square matrices
+    [..., n, n] of ``a`` (unrolled over the n columns: for the small
+    matrices a model holds). Returns (det, sign, log|det|, solution):
+    det as the product of the pivots with one sign flip per row swap
+    (0 for a singular matrix), sign and log|det| for slogdet; with
+    ``full`` (Gauss-Jordan: every other row eliminated and the pivot row
+    normalized), the solution X of a X = ``rhs`` ([..., n, m]; the
+    identity when None: the inverse), whose entries are inf/NaN where a is
+    singular (PyTorch raises there)."""
+    require_static(a, "matrix elimination")
+    n = a.shape[-1]
+    if a.shape[-2] != n:
+        raise Unsupported(f"a square matrix expected, got {a.type}")
+    lead = list(a.shape[:-2])
+    dt = a.dtype
+    c = lambda v: b.scalar(v, dt)
+
+    def const(array, dtype):  # in the frontend's dtype, as the other operands
+        return b.constant(b.dtypes.from_numpy(array, dtype))
+
+    m = 0
+    aug = a
+    if full:
+        if rhs is None:
+            rhs = b.broadcast_to(const(np.eye(n), dt), lead + [n, n])
+        require_static(rhs, "matrix elimination")
+        m = rhs.shape[-1]
+        aug = b.concat([a, rhs], a.rank - 1)
+    width = n + m
+    rows_iota = np.arange(n).reshape(n, 1)
+    det = sign = None
+    logabs = None
+    for k in range(n):
+        col = b.unary("abs", _last2(b, aug, (0, n), (k, k + 1)))          # [..., n, 1]
+        below = b.constant(rows_iota >= k)
+        col = b.select(below, col, c(-1.0))
+        p = b.argmax(col, aug.rank - 2, keepdims=True)                     # [..., 1, 1]
+        ohp = b.cast(b.compare("eq", const(rows_iota, b.dtypes.i64), p), dt)
+        ohk = const((rows_iota == k).astype(np.float64), dt)
+        row_p = b.reduce("sum", b.binary("mul", ohp, aug), [aug.rank - 2], True)
+        row_k = _last2(b, aug, (k, k + 1), (0, width))
+        diff = b.binary("sub", row_p, row_k)
+        aug = b.binary("sub", b.binary("add", aug, b.binary("mul", ohk, diff)),
+                       b.binary("mul", ohp, diff))
+        swapped = b.compare("ne", p, const(np.array(k), b.dtypes.i64))
+        flip = b.select(swapped, c(-1.0), c(1.0))
+        pivot = _last2(b, aug, (k, k + 1), (k, k + 1))                     # [..., 1, 1]
+        det = b.binary("mul", flip, pivot) if det is None else \
+            b.binary("mul", det, b.binary("mul", flip, pivot))
+        psign = b.binary("sub", b.cast(b.compare("gt", pivot, c(0.0)), dt),
+                         b.cast(b.compare("lt", pivot, c(0.0)), dt))
+        step_sign = b.binary("mul", flip, psign)
+        sign = step_sign if sign is None else b.binary("mul", sign, step_sign)
+        la = b.unary("log", b.unary("abs", pivot))
+        logabs = la if logabs is None else b.binary("add", logabs, la)
+        row_k = _last2(b, aug, (k, k + 1), (0, width))
+        if full:
+            row_k = b.binary("div", row_k, pivot)
+            others = b.constant(rows_iota != k)
+        else:
+            # A zero pivot (a singular matrix: its column below is zero too)
+            # eliminates nothing; dividing by it would turn the remaining
+            # pivots, and so the zero determinant, into NaN.
+            pivot = b.select(b.compare("eq", pivot, c(0.0)), c(1.0), pivot)
+            others = b.constant(rows_iota > k)
+        factor = b.binary("div", _last2(b, aug, (0, n), (k, k + 1)), pivot) if not full \
+            else _last2(b, aug, (0, n), (k, k + 1))
+        factor = b.select(others, factor, c(0.0))
+        aug = b.binary("sub", aug, b.binary("mul", factor, row_k))
+        if full:  # the pivot row becomes the normalized one
+            keep = b.constant(rows_iota != k)
+            aug = b.select(keep, aug, b.broadcast_to(row_k, aug.shape))
+    squeeze = lambda v: b.reshape(v, lead)
+    solution = _last2(b, aug, (0, n), (n, width)) if full else None
+    return squeeze(det), squeeze(sign), squeeze(logabs), solution
+
+
 def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
            lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
            ceil_mode: bool, count_include_pad: bool = True) -> Value:

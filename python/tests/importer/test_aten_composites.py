@@ -137,6 +137,34 @@ def test_conv3d_and_pool3d():
     _check(up, (x,), rtol=1e-4, atol=1e-5)
 
 
+def test_det_inverse_solve():
+    # Elimination with partial pivoting (composites.gauss_jordan) against
+    # PyTorch's LAPACK: batched, a row swap forced by a zero leading entry,
+    # a singular matrix (det 0, slogdet sign 0 / -inf), a negative
+    # determinant (logdet NaN). Sums of n products: rtol 1e-4, atol 1e-5.
+    a = torch.randn(3, 5, 5)
+    a[1, 0, 0] = 0.0                         # needs a swap
+    a[2, 4] = a[2, 0] + a[2, 1]              # singular
+    _check(lambda t: torch.linalg.det(t), (a,), rtol=1e-4, atol=1e-5)
+    _check(lambda t: torch.det(t[:2]), (a,), rtol=1e-4, atol=1e-5)
+    # log|det| of a numerically singular matrix depends on rounding (LAPACK's
+    # last pivot is ~1e-7, not 0): the regular ones, and an exactly singular
+    # one (sign 0, log|det| -inf, logdet -inf).
+    _check(lambda t: torch.linalg.slogdet(t[:2]), (a,), rtol=1e-4, atol=1e-5)
+    _check(lambda t: torch.logdet(t[:2]), (a,), rtol=1e-4, atol=1e-5)
+    exact = torch.tensor([[[1., 2., 3.], [2., 4., 6.], [0., 1., 5.]],
+                          [[2., 0., 1.], [1., 3., 2.], [1., 1., 1.]]])
+    _check(lambda t: torch.linalg.slogdet(t), (exact,))
+    _check(lambda t: (torch.logdet(t), torch.det(t)), (exact,))
+    w = torch.randn(4, 4) + 4 * torch.eye(4)
+    _check(lambda t: torch.linalg.inv(t), (w,), rtol=1e-4, atol=1e-5)
+    _check(lambda t: torch.inverse(t[:2]), (a,), rtol=1e-3, atol=1e-4)
+    _check(lambda t, r: torch.linalg.solve(t, r), (w, torch.randn(4, 3)), rtol=1e-4,
+           atol=1e-5)
+    _check(lambda t, r: torch.linalg.solve(t, r), (w, torch.randn(4)), rtol=1e-4,
+           atol=1e-5)
+
+
 def test_mode():
     # The smallest of the most frequent values, the index of its last
     # occurrence; along any dim, keepdim, integers and bools.

@@ -163,3 +163,14 @@ def _einsum(n: Node):
 def _affine_grid(n: Node):
     size = [int(s) for s in n.const(1, "size")]
     return [composites.affine_grid(n.b, n.value(0), size, bool(n.attr("align_corners")))]
+
+
+@register("Det", dtypes=FLOATS,
+          doc="the product of the pivots of an elimination with partial pivoting "
+              "(one sign flip per row swap; 0 when singular), unrolled over the "
+              "columns of the static square matrices (composites.gauss_jordan)")
+def _det(n: Node):
+    x = n.value(0)
+    if x.rank < 2 or None in x.shape or x.shape[-1] != x.shape[-2]:
+        raise Unsupported(f"Det of {x.type}: static square matrices are supported")
+    return [composites.gauss_jordan(n.b, x, full=False)[0]]

@@ -71,3 +71,94 @@ def _sdpa(ctx, a):
     return ctx.b.scaled_dot_product_attention(
         q, k, v, mask, scale=None if scale is None else ctx.float_(scale, "scale"),
         is_causal=bool(a.get("is_causal", False)))
+
+
+# ---------------------------------------------------------------------------
+# Determinants, inverses and solves of small matrices: elimination with
+# partial pivoting unrolled over the columns (composites.gauss_jordan)
+# ---------------------------------------------------------------------------
+
+_ELIMINATION_WARNING = 64
+
+
+def _square(ctx, a, what: str):
+    from ...errors import Unsupported
+    x = ctx.to_float(ctx.tensor(a))
+    if x.rank < 2 or None in x.shape or x.shape[-1] != x.shape[-2]:
+        raise Unsupported(f"{what} of {x.type}: static square matrices are supported")
+    if x.shape[-1] > _ELIMINATION_WARNING:
+        import warnings
+        warnings.warn(f"graphopt: {what} of {x.shape[-1]} x {x.shape[-1]} matrices is "
+                      "unrolled over the columns (meant for small matrices)", stacklevel=2)
+    return x
+
+
+@op("aten.linalg_det", "aten.det", "aten._linalg_det")
+def _det(ctx, a):
+    """The determinant: the product of the pivots of an elimination with
+    partial pivoting, one sign flip per row swap (0 when singular)."""
+    from ... import composites
+    x = _square(ctx, a.first("A", "self"), "det")
+    det = composites.gauss_jordan(ctx.b, x, full=False)[0]
+    if a.schema is not None and len(a.schema.returns) == 3:   # (det, LU, pivots)
+        return det, None, None
+    return det
+
+
+@op("aten.linalg_slogdet", "aten._linalg_slogdet", "aten.slogdet")
+def _slogdet(ctx, a):
+    """(sign, log|det|) from the pivots: sign 0 and log|det| -inf when
+    singular, as PyTorch gives them."""
+    from ... import composites
+    x = _square(ctx, a.first("A", "self"), "slogdet")
+    _, sign, logabs, _ = composites.gauss_jordan(ctx.b, x, full=False)
+    if a.schema is not None and len(a.schema.returns) == 4:   # (+ LU, pivots)
+        return sign, logabs, None, None
+    return sign, logabs
+
+
+@op("aten.logdet")
+def _logdet(ctx, a):
+    """log(det): NaN for a negative determinant, -inf for a singular one."""
+    from ... import composites
+    x = _square(ctx, a.first("A", "self"), "logdet")
+    b = ctx.b
+    _, sign, logabs, _ = composites.gauss_jordan(b, x, full=False)
+    nan = b.scalar(float("nan"), x.dtype)
+    return b.select(b.compare("lt", sign, b.scalar(0.0, x.dtype)), nan, logabs)
+
+
+@op("aten.linalg_inv", "aten.inverse", "aten.linalg_inv_ex")
+def _inv(ctx, a):
+    """Gauss-Jordan elimination on [A | I]; a singular matrix gives inf or
+    NaN entries (PyTorch raises)."""
+    from ... import composites
+    x = _square(ctx, a.first("A", "self"), "inverse")
+    inv = composites.gauss_jordan(ctx.b, x, full=True)[3]
+    if a.schema is not None and len(a.schema.returns) == 2:   # (inverse, info)
+        return inv, None
+    return inv
+
+
+@op("aten.linalg_solve", "aten._linalg_solve_ex")
+def _solve(ctx, a):
+    """X with A X = B (B a matrix, or a vector when it has one dim fewer
+    than A): Gauss-Jordan elimination on [A | B]."""
+    from ... import composites
+    from ...errors import Unsupported
+    b = ctx.b
+    x = _square(ctx, a.A, "solve")
+    rhs = ctx.tensor(a.B, x.dtype)
+    if a.get("left", True) is False:
+        raise Unsupported("linalg.solve with left=False")
+    vector = rhs.rank == x.rank - 1
+    if vector:
+        rhs = ctx.reshape_dims(rhs, list(rhs.shape) + [1])
+    if list(rhs.shape[:-2]) != list(x.shape[:-2]):
+        rhs = b.broadcast_to(rhs, list(x.shape[:-2]) + list(rhs.shape[-2:]))
+    sol = composites.gauss_jordan(b, x, rhs, full=True)[3]
+    if vector:
+        sol = ctx.reshape_dims(sol, list(sol.shape[:-1]))
+    if a.schema is not None and len(a.schema.returns) == 4:   # (result, LU, pivots, info)
+        return sol, None, None, None
+    return sol
