@@ -14,19 +14,42 @@ from .core import (ALL, ANY_VALUE, Builder, FLOATS, IGNORED, Node, Unsupported, 
 # ===========================================================================
 
 @register("BatchNormalization", dtypes=FLOATS, typed=ALL,
-          attrs={"epsilon": ANY_VALUE, "momentum": IGNORED,
-                 "training_mode": one_of(0)},
-          check=lambda n: "the running mean/var outputs (training) are not supported"
-          if n.wants(1) or n.wants(2) else None,
-          doc="`graph.batch_norm` (inference: training_mode = 0)")
+          attrs={"epsilon": ANY_VALUE, "momentum": ANY_VALUE,
+                 "training_mode": one_of(0, 1)},
+          check=lambda n: "the running mean/var outputs need training_mode = 1"
+          if (n.wants(1) or n.wants(2)) and not n.attr("training_mode") else None,
+          doc="`graph.batch_norm` (inference: training_mode = 0); training_mode = 1: "
+              "normalized by the batch's mean and biased variance over every axis "
+              "but 1, with the running mean and variance updated by momentum as "
+              "outputs 1 and 2")
 def _batch_norm(n: Node):
     n.require_ranks({1: 1, 2: 1, 3: 1, 4: 1})
-    x = n.value(0)
-    scale, bias, mean, var = (n.b.cast(n.value(i), x.dtype) for i in (1, 2, 3, 4))
+    b, x = n.b, n.value(0)
+    scale, bias, mean, var = (b.cast(n.value(i), x.dtype) for i in (1, 2, 3, 4))
     if x.rank < 2:
         raise Unsupported("input rank < 2")
-    return [n.b.generic("batch_norm", [x, mean, var, scale, bias],
-                        {"epsilon": float(n.attr("epsilon"))}, x.type)]
+    eps = float(n.attr("epsilon"))
+    if not n.attr("training_mode"):
+        return [b.generic("batch_norm", [x, mean, var, scale, bias], {"epsilon": eps},
+                          x.type)]
+    axes = [d for d in range(x.rank) if d != 1]
+    batch_mean = b.reduce("mean", x, axes, True)
+    d = b.binary("sub", x, batch_mean)
+    batch_var = b.reduce("mean", b.binary("mul", d, d), axes, True)
+    y = b.binary("mul", d, b.unary("rsqrt", b.binary("add", batch_var, n.splat(eps, x.dtype))))
+    y = b.binary("add", b.binary("mul", y, _per_channel(b, scale, x.rank)),
+                 _per_channel(b, bias, x.rank))
+    momentum = float(n.attr("momentum"))
+    c = x.shape[1]
+    if c is None:
+        raise Unsupported("training-mode batch normalization with a dynamic channel dim")
+
+    def running(old, batch):
+        return b.binary("add", b.binary("mul", old, n.splat(momentum, x.dtype)),
+                        b.binary("mul", reshape_dims(b, batch, [c]),
+                                 n.splat(1.0 - momentum, x.dtype)))
+
+    return [y, running(mean, batch_mean), running(var, batch_var)]
 
 
 def _normalize(b: Builder, x: Value, axes: Sequence[int], eps: float) -> Value:
