@@ -618,6 +618,43 @@ def _range(n: Node):
     return [(start + np.arange(count, dtype=dt) * delta).astype(dt)]
 
 
+def _window(n: Node, fn):
+    size = n.const(0, "size").reshape(-1)
+    if size.size != 1 or int(size[0]) < 0:
+        raise Unsupported(f"invalid model: size must be a non-negative scalar, got {size}")
+    count = int(size[0])
+    periodic = int(n.attr("periodic", 1))
+    dt = numpy_dtype(n.attr("output_datatype", 1))
+    denom = count if periodic else count - 1
+    i = np.arange(count, dtype=np.float64)
+    return [fn(i, denom).astype(dt)]
+
+
+_WINDOW_ATTRS = {"periodic": ANY_VALUE,
+                 "output_datatype": Attr("float, float16, double, int8 ... int64, "
+                                         "uint8 ... uint64", _check_cast_to)}
+
+
+@register("HannWindow", dtypes=INTS, attrs=_WINDOW_ATTRS,
+          doc="a constant (the size known at import time): sin^2(pi n / N)")
+def _hann_window(n: Node):
+    return _window(n, lambda i, d: np.sin(i * np.pi / d) ** 2)
+
+
+@register("HammingWindow", dtypes=INTS, attrs=_WINDOW_ATTRS,
+          doc="a constant (the size known at import time): 25/46 - 21/46 cos(2 pi n / N)")
+def _hamming_window(n: Node):
+    return _window(n, lambda i, d: 25.0 / 46.0 - 21.0 / 46.0 * np.cos(2 * np.pi * i / d))
+
+
+@register("BlackmanWindow", dtypes=INTS, attrs=_WINDOW_ATTRS,
+          doc="a constant (the size known at import time): 0.42 - 0.5 cos(2 pi n / N) "
+              "+ 0.08 cos(4 pi n / N)")
+def _blackman_window(n: Node):
+    return _window(n, lambda i, d: 0.42 - 0.5 * np.cos(2 * np.pi * i / d)
+                   + 0.08 * np.cos(4 * np.pi * i / d))
+
+
 @register("EyeLike", dtypes=ANY,
           attrs={"dtype": Attr("float, float16, double, int8 ... int64, uint8 ... uint64, bool", _check_cast_to),
                  "k": ANY_VALUE},
