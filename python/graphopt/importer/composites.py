@@ -574,6 +574,46 @@ def gauss_jordan(b: Builder, a: Value, rhs=None, *, full: bool):
     return squeeze(det), squeeze(sign), squeeze(logabs), solution
 
 
+def col2im(b: Builder, x: Value, out_hw: Sequence[int], kernel: Sequence[int],
+           dilations: Sequence[int], padding: Sequence[int],
+           strides: Sequence[int]) -> Value:
+    """[N, C * kh * kw, L] -> [N, C, H, W] (torch's fold, ONNX's Col2Im):
+    each column's kh x kw patch added at its window of the zero-padded
+    output (overlaps sum), the padding cut off: one scatter-add over the
+    flattened padded image at constant positions (im2col's adjoint).
+    ``padding``: [top, left, bottom, right]."""
+    require_static(x, "col2im")
+    h, w = out_hw
+    kh, kw = kernel
+    dh, dw = dilations
+    top, left, bottom, right = padding
+    sh, sw = strides
+    n, ck, length = x.shape
+    k = kh * kw
+    hp, wp = h + top + bottom, w + left + right
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    if ck % k or oh * ow != length or oh <= 0 or ow <= 0:
+        raise Unsupported(f"col2im of {x.type} into {h} x {w} with a {kh} x {kw} kernel: "
+                          "the column count does not match the windows")
+    c = ck // k
+    pos = np.empty((k, length), dtype=np.int64)
+    for i in range(kh):
+        for j in range(kw):
+            rows = np.arange(oh) * sh + i * dh
+            cols = np.arange(ow) * sw + j * dw
+            pos[i * kw + j] = (rows[:, None] * wp + cols[None, :]).reshape(-1)
+    flat = b.reshape(x, [n, c, k * length])
+    index = b.broadcast_to(
+        b.reshape(b.constant(b.dtypes.from_numpy(pos.reshape(-1), b.dtypes.i64)),
+                  [1, 1, k * length]), [n, c, k * length])
+    out = b.scatter(b.splat(0, x.dtype, [n, c, hp * wp]), index, flat, 2, "add")
+    out = b.reshape(out, [n, c, hp, wp])
+    if top or left or bottom or right:
+        out = b.slice(out, [0, 0, top, left], [n, c, top + h, left + w], [1, 1, 1, 1])
+    return out
+
+
 def pool3d(b: Builder, kind: str, x: Value, kernel: Sequence[int], strides: Sequence[int],
            lo: Sequence[int], hi: Sequence[int], dilations: Sequence[int],
            ceil_mode: bool, count_include_pad: bool = True) -> Value:

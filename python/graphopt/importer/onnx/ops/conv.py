@@ -490,3 +490,22 @@ def _qlinear_conv(n: Node):
                      per_axis_param(n, 6, per_channel))
     qt = n.type(7).dtype if n.has(7) else n.type(0).dtype
     return [requantize(n, acc, scale, 7, qt)]
+
+
+@register("Col2Im", dtypes=FLOATS,
+          attrs={"dilations": ANY_VALUE, "pads": Attr(">= 0"), "strides": ANY_VALUE},
+          doc="2-D: one scatter-add of every column's patch into the zero-padded "
+              "image at constant positions, the padding cut off (composites.col2im; "
+              "image_shape and block_shape known at import time, static shapes)")
+def _col2im(n: Node):
+    x = n.value(0)
+    image = n.ints(1, "image_shape")
+    block = n.ints(2, "block_shape")
+    if len(image) != 2 or len(block) != 2:
+        raise Unsupported(f"Col2Im of a {len(image)}-D image (2-D is supported)")
+    if x.rank != 3:
+        raise Unsupported(f"invalid model: Col2Im input of rank {x.rank} (3 expected)")
+    return [composites.col2im(n.b, x, image, block,
+                              list(n.attr("dilations", None) or [1, 1]),
+                              list(n.attr("pads", None) or [0, 0, 0, 0]),
+                              list(n.attr("strides", None) or [1, 1]))]

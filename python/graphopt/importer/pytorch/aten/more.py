@@ -874,45 +874,18 @@ def _searchsorted(ctx, a):
 
 @op("aten.col2im")
 def _col2im(ctx, a):
-    """[N, C * kh * kw, L] -> [N, C, H, W]: each column's kh x kw patch
-    added at its window of the zero-padded output (overlaps sum), the
-    padding cut off: one scatter-add over the flattened padded image at
-    constant positions (torch.nn.functional.fold, im2col's adjoint)."""
-    b = ctx.b
+    """torch.nn.functional.fold: composites.col2im."""
+    from ... import composites
     x = ctx.tensor(a.self)
     unbatched = x.rank == 2
     if unbatched:
         x = ctx.reshape_dims(x, [1] + list(x.shape))
-    _static(x, "col2im")
-    h, w = ctx.ints(a.output_size, 2, "output_size")
-    kh, kw = ctx.ints(a.kernel_size, 2, "kernel_size")
-    dh, dw = ctx.ints(a.dilation, 2, "dilation")
     ph, pw = ctx.ints(a.padding, 2, "padding")
-    sh, sw = ctx.ints(a.stride, 2, "stride")
-    n, ck, length = x.shape
-    k = kh * kw
-    hp, wp = h + 2 * ph, w + 2 * pw
-    oh = (hp - dh * (kh - 1) - 1) // sh + 1
-    ow = (wp - dw * (kw - 1) - 1) // sw + 1
-    if ck % k or oh * ow != length or oh <= 0 or ow <= 0:
-        raise Unsupported(f"col2im of {x.type} into {h} x {w} with a {kh} x {kw} kernel: "
-                          "the column count does not match the windows")
-    c = ck // k
-    pos = torch.empty(k, length, dtype=torch.int64)
-    for i in range(kh):
-        for j in range(kw):
-            rows = torch.arange(oh) * sh + i * dh
-            cols = torch.arange(ow) * sw + j * dw
-            pos[i * kw + j] = (rows[:, None] * wp + cols[None, :]).reshape(-1)
-    flat = ctx.reshape_dims(x, [n, c, k * length])
-    index = b.broadcast_to(ctx.reshape_dims(b.constant(pos.reshape(-1)), [1, 1, k * length]),
-                           [n, c, k * length])
-    out = b.scatter(b.splat(0.0, x.dtype, [n, c, hp * wp]) if is_float(x.dtype)
-                    else b.splat(0, x.dtype, [n, c, hp * wp]), index, flat, 2, "add")
-    out = ctx.reshape_dims(out, [n, c, hp, wp])
-    if ph or pw:
-        out = ctx.slice_axis(ctx.slice_axis(out, 2, ph, ph + h), 3, pw, pw + w)
-    return ctx.reshape_dims(out, [c, h, w]) if unbatched else out
+    out = composites.col2im(ctx.b, x, ctx.ints(a.output_size, 2, "output_size"),
+                            ctx.ints(a.kernel_size, 2, "kernel_size"),
+                            ctx.ints(a.dilation, 2, "dilation"), [ph, pw, ph, pw],
+                            ctx.ints(a.stride, 2, "stride"))
+    return ctx.reshape_dims(out, list(out.shape[1:])) if unbatched else out
 
 
 @op("aten.histc")
