@@ -38,6 +38,10 @@ CASES = [
     ("ij->", [(3, 4)]),
     ("bhqd,bhkd->bhqk", [(2, 3, 4, 5), (2, 3, 6, 5)]),  # attention scores
     ("ij,jk->ki", [(3, 4), (4, 5)]),
+    ("ii->i", [(4, 4)]),                          # a diagonal
+    ("ii", [(4, 4)]),                             # the trace
+    ("...ii->...i", [(2, 3, 4, 4)]),              # batched diagonals
+    ("iij,jk->ik", [(3, 3, 4), (4, 5)]),          # a diagonal, then a product
 ]
 count = 0
 for equation, shapes in CASES:
@@ -54,8 +58,8 @@ print(f"{'PASS' if np.array_equal(got, np.einsum('ij,jk->ik', *ints)) else 'FAIL
 count += 1
 
 try:
-    import_onnx(model("ii->i", [np.zeros((3, 3), np.float32)]))
-    print("FAIL: a diagonal was accepted")
+    import_onnx(model("i->ii", [np.zeros((3,), np.float32)]))
+    print("FAIL: a diagonal embedding was accepted")
 except UnsupportedOpsError as e:
     print("refused:", str(e).splitlines()[-1])
 print(f"{count} equations checked")

@@ -86,10 +86,9 @@ def _einsum_terms(equation: str, ranks: Sequence[int]):
         flat = [s for t in ins for s in t]
         out = [f".{i}" for i in range(ell)] + sorted(
             c for c in set(flat) if not c.startswith(".") and flat.count(c) == 1)
-    for t in ins + [out]:
-        if len(set(t)) != len(t):
-            raise Unsupported(f"equation {equation!r}: an index repeated within one "
-                              "term (a diagonal) is not supported")
+    if len(set(out)) != len(out):
+        raise Unsupported(f"equation {equation!r}: an index repeated in the output "
+                          "(a diagonal embedding) is not supported")
     if not set(out) <= {s for t in ins for s in t}:
         raise Unsupported(f"equation {equation!r}: an output index is in no input")
     return ins, out
@@ -99,8 +98,8 @@ def _einsum_terms(equation: str, ranks: Sequence[int]):
           doc="one or two inputs: `graph.reduce` sum of the indices only one input "
               "has and the output does not, then a batched `graph.matmul` (batch: "
               "indices of both inputs and the output; contracted: of both inputs "
-              "only) reshaped and transposed to the output; static shapes, no "
-              "diagonals (an index repeated within a term)")
+              "only) reshaped and transposed to the output; an index repeated "
+              "within an input takes its diagonal; static shapes")
 def _einsum(n: Node):
     b = n.b
     xs = n.values()
@@ -110,6 +109,24 @@ def _einsum(n: Node):
         if not x.type.is_static:
             raise Unsupported(f"input of dynamic shape {x.type}")
     ins, out = _einsum_terms(str(n.attr("equation")), [x.rank for x in xs])
+    # An index repeated within an input term takes that input's diagonal:
+    # multiplied by the identity over the two dims and summed over the
+    # second, until every index appears once.
+    xs = list(xs)
+    for k, t in enumerate(ins):
+        t = list(t)
+        while len(set(t)) != len(t):
+            i = next(a for a, s in enumerate(t) if t.index(s) != a)
+            first = t.index(t[i])
+            size = xs[k].shape[i]
+            if xs[k].shape[first] != size:
+                raise Unsupported(f"index {t[i]!r} has sizes {xs[k].shape[first]} and {size}")
+            shape = [1] * xs[k].rank
+            shape[first] = shape[i] = size
+            eye = n.b.constant(np.eye(size).reshape(shape).astype(xs[k].dtype))
+            xs[k] = n.b.reduce("sum", n.b.binary("mul", xs[k], eye), [i])
+            t.pop(i)
+        ins[k] = t
     sizes: dict = {}
     broadcast = set()  # indices of size 1 in one input and n in the other
     for x, t in zip(xs, ins):
