@@ -17,10 +17,16 @@ from .reductions import iota_along
 # Attention, losses, GatherElements
 # ===========================================================================
 
+# softmax_precision (an ONNX element type) -> the NumPy dtype the softmax is
+# computed in.
+_SOFTMAX_PRECISION = {1: np.dtype(np.float32), 10: np.dtype(np.float16),
+                      11: np.dtype(np.float64)}
+
+
 def _check_softmax_precision(v, node):
-    if v in (0, None) or v == 1:  # unset, or float
+    if v in (0, None) or v in _SOFTMAX_PRECISION:
         return None
-    return f"value {v} (only float is supported)"
+    return f"value {v} (float, float16 and double are supported)"
 
 
 def _repeat_heads(b: Builder, x: Value, reps: int) -> Value:
@@ -38,7 +44,7 @@ def _repeat_heads(b: Builder, x: Value, reps: int) -> Value:
           attrs={"is_causal": ANY_VALUE, "kv_num_heads": ANY_VALUE, "q_num_heads": ANY_VALUE,
                  "qk_matmul_output_mode": one_of(0, 1, 2, 3), "scale": ANY_VALUE,
                  "softcap": ANY_VALUE,
-                 "softmax_precision": Attr("float", _check_softmax_precision),
+                 "softmax_precision": Attr("float, float16 or double", _check_softmax_precision),
                  "left_window_size": ANY_VALUE, "right_window_size": ANY_VALUE},
           doc="`graph.matmul`, `graph.softmax` and elementwise ops: 3-D and 4-D "
               "inputs, grouped heads, boolean/additive masks, causal and "
@@ -173,7 +179,11 @@ def _attention(n: Node):
     mode = n.attr("qk_matmul_output_mode")
     if mode == 2:
         qk_out = scores
-    p = b.softmax(scores, 3)
+    precision = _SOFTMAX_PRECISION.get(n.attr("softmax_precision", 0) or 0, scores.dtype)
+    if precision != scores.dtype:  # computed in the precision asked for
+        p = b.cast(b.softmax(b.cast(scores, precision), 3), scores.dtype)
+    else:
+        p = b.softmax(scores, 3)
     # Rows where every key is masked give 0 (softmax alone would give NaN).
     if dyn is not None:
         masked = b.compare("eq", b.reduce("max", bias, [bias.rank - 1], True), neg_inf)
