@@ -1120,14 +1120,20 @@ class FunctionBuilder:
             raise Unsupported("topk along a dynamic dim")
         if not 1 <= k <= d:
             raise Unsupported(f"topk k = {k} for a dim of {d} (1 <= k <= {d} supported)")
-        work = x if largest else self.unary("neg", x)
         element = self.dtypes.element_type(x.dtype)
         if self.dtypes.is_float(x.dtype):
+            flip = lambda v: self.unary("neg", v)
             fill = self.splat(float("-inf"), x.dtype)
-        elif element in ("i32", "i64"):
-            fill = self.splat(-(2 ** (int(element[1:]) - 1)), x.dtype)
+        elif element.startswith(("i", "ui")) and element.lstrip("ui").isdigit():
+            # -x - 1 reverses the order of signed and unsigned integers alike
+            # (wrapping), without -x's overflow at the minimum.
+            one = self.splat(1, x.dtype)
+            flip = lambda v: self.binary("sub", self.unary("neg", v), one)
+            bits = int(element.lstrip("ui"))
+            fill = self.splat(0 if element.startswith("ui") else -(2 ** (bits - 1)), x.dtype)
         else:
             raise Unsupported(f"topk of {element}")
+        work = x if largest else flip(x)
         shape = [1] * x.rank
         shape[axis] = d
         iota = self.constant(self.dtypes.arange(d, self.dtypes.i64).reshape(shape),
@@ -1140,7 +1146,7 @@ class FunctionBuilder:
             if i + 1 < k:
                 work = self.select(self.compare("eq", iota, idx), fill, work)
         v, ix = self.concat(values, axis), self.concat(indices, axis)
-        return (v if largest else self.unary("neg", v)), ix
+        return (v if largest else flip(v)), ix
 
     def cumsum(self, x: Value, axis: int) -> Value:
         a = format_attr_dict({"axis": int(axis)})
