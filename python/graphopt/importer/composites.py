@@ -397,6 +397,27 @@ def conv_transpose3d(b: Builder, x: Value, w: Value, bias, strides: Sequence[int
     return y
 
 
+def _window_taps(b: Builder, x: Value, out_hw: Sequence[int], kernel: Sequence[int],
+                 strides: Sequence[int], padding: Sequence[int],
+                 dilations: Sequence[int], fill: float):
+    """The kernel's taps (i, j) over NCHW ``x`` padded with ``fill`` (before
+    by ``padding``'s top and left, after as far as the windows reach): for
+    each, the [N, C, OH, OW] strided slice of the values the tap reads, in
+    row-major tap order."""
+    n, c, h, w = x.shape
+    oh, ow = out_hw
+    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
+    top, left = padding[0], padding[1]
+    need_h, need_w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
+    xp = b.pad(x, [0, 0, top, left],
+               [0, 0, max(need_h - h - top, 0), max(need_w - w - left, 0)], fill)
+    for i in range(kh):
+        for j in range(kw):
+            yield i, j, b.slice(xp, [0, 0, i * dh, j * dw],
+                                [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1],
+                                [1, 1, sh, sw])
+
+
 def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
                        strides: Sequence[int], padding: Sequence[int],
                        dilations: Sequence[int], column_major: bool = False) -> Value:
@@ -409,13 +430,10 @@ def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
     right]. ``column_major``: h + w * H instead (ONNX's storage_order 1).
     Floats with static H and W."""
     require_static(x, "max pooling indices")
-    n, c, h, w = x.shape
+    h, w = x.shape[2], x.shape[3]
     oh, ow = y.shape[2], y.shape[3]
-    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
+    (sh, sw), (dh, dw) = strides, dilations
     top, left = padding[0], padding[1]
-    need_h, need_w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
-    xp = b.pad(x, [0, 0, top, left],
-               [0, 0, max(need_h - h - top, 0), max(need_w - w - left, 0)], float("-inf"))
     rows, cols = np.arange(oh) * sh - top, np.arange(ow) * sw - left
 
     def first_valid(start, d):  # PyTorch: while (start < 0) start += dilation
@@ -427,15 +445,12 @@ def max_pool2d_indices(b: Builder, x: Value, y: Value, kernel: Sequence[int],
     init = flat(first_valid(rows, dh)[:, None], first_valid(cols, dw)[None, :])
     idx = b.constant(init.astype(np.int64))
     best = b.scalar(float("-inf"), x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            v = b.slice(xp, [0, 0, i * dh, j * dw],
-                        [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1],
-                        [1, 1, sh, sw])
-            take = b.binary("bitwise_or", b.compare("gt", v, best), b.compare("ne", v, v))
-            tap = flat(rows[:, None] + i * dh, cols[None, :] + j * dw)
-            best = b.select(take, v, best)
-            idx = b.select(take, b.constant(tap.astype(np.int64)), idx)
+    for i, j, v in _window_taps(b, x, (oh, ow), kernel, strides, padding, dilations,
+                                float("-inf")):
+        take = b.binary("bitwise_or", b.compare("gt", v, best), b.compare("ne", v, v))
+        tap = flat(rows[:, None] + i * dh, cols[None, :] + j * dw)
+        best = b.select(take, v, best)
+        idx = b.select(take, b.constant(tap.astype(np.int64)), idx)
     return idx
 
 
@@ -461,21 +476,14 @@ def avg_pool2d_dilated(b: Builder, x: Value, kernel: Sequence[int], strides: Seq
     overhang) never count, as ONNX's reference has it. ``padding``: [top,
     left, bottom, right]; ``divide`` false: the sums (LpPool's)."""
     require_static(x, "dilated average pooling")
-    n, c, h, w = x.shape
+    h, w = x.shape[2], x.shape[3]
     (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
     top, left, bottom, right = padding
     oh = pool_out(h, kh, sh, top, bottom, dh, ceil_mode)
     ow = pool_out(w, kw, sw, left, right, dw, ceil_mode)
-    need_h, need_w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
-    xp = b.pad(x, [0, 0, top, left],
-               [0, 0, max(need_h - h - top, 0), max(need_w - w - left, 0)], 0.0)
     total = None
-    for i in range(kh):
-        for j in range(kw):
-            v = b.slice(xp, [0, 0, i * dh, j * dw],
-                        [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1],
-                        [1, 1, sh, sw])
-            total = v if total is None else b.binary("add", total, v)
+    for _, _, v in _window_taps(b, x, (oh, ow), kernel, strides, padding, dilations, 0.0):
+        total = v if total is None else b.binary("add", total, v)
     if not divide:
         return total
 
@@ -553,22 +561,21 @@ def gauss_jordan(b: Builder, a: Value, rhs=None, *, full: bool):
         la = b.unary("log", b.unary("abs", pivot))
         logabs = la if logabs is None else b.binary("add", logabs, la)
         row_k = _last2(b, aug, (k, k + 1), (0, width))
-        if full:
+        factor = _last2(b, aug, (0, n), (k, k + 1))
+        if full:  # rows other than k eliminated with the normalized pivot row
             row_k = b.binary("div", row_k, pivot)
             others = b.constant(rows_iota != k)
         else:
-            # A zero pivot (a singular matrix: its column below is zero too)
-            # eliminates nothing; dividing by it would turn the remaining
-            # pivots, and so the zero determinant, into NaN.
+            # Rows below k only. A zero pivot (a singular matrix: its column
+            # below is zero too) eliminates nothing; dividing by it would
+            # turn the remaining pivots, and so the zero determinant, into NaN.
             pivot = b.select(b.compare("eq", pivot, c(0.0)), c(1.0), pivot)
+            factor = b.binary("div", factor, pivot)
             others = b.constant(rows_iota > k)
-        factor = b.binary("div", _last2(b, aug, (0, n), (k, k + 1)), pivot) if not full \
-            else _last2(b, aug, (0, n), (k, k + 1))
         factor = b.select(others, factor, c(0.0))
         aug = b.binary("sub", aug, b.binary("mul", factor, row_k))
         if full:  # the pivot row becomes the normalized one
-            keep = b.constant(rows_iota != k)
-            aug = b.select(keep, aug, b.broadcast_to(row_k, aug.shape))
+            aug = b.select(others, aug, b.broadcast_to(row_k, aug.shape))
     squeeze = lambda v: b.reshape(v, lead)
     solution = _last2(b, aug, (0, n), (n, width)) if full else None
     return squeeze(det), squeeze(sign), squeeze(logabs), solution
@@ -591,8 +598,8 @@ def col2im(b: Builder, x: Value, out_hw: Sequence[int], kernel: Sequence[int],
     n, ck, length = x.shape
     k = kh * kw
     hp, wp = h + top + bottom, w + left + right
-    oh = (hp - dh * (kh - 1) - 1) // sh + 1
-    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    oh = pool_out(h, kh, sh, top, bottom, dh, False)
+    ow = pool_out(w, kw, sw, left, right, dw, False)
     if ck % k or oh * ow != length or oh <= 0 or ow <= 0:
         raise Unsupported(f"col2im of {x.type} into {h} x {w} with a {kh} x {kw} kernel: "
                           "the column count does not match the windows")

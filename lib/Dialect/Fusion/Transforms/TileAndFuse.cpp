@@ -264,6 +264,15 @@ bool tileRootAndFuseProducers(RewriterBase &rewriter, TilingInterface root,
   return true;
 }
 
+/// The op defining `v`, looking through expand_shapes (a root's result
+/// reshaped to the shape the group or the loop over images yields).
+Operation *definingOpThroughExpands(Value v) {
+  Operation *op = v.getDefiningOp();
+  while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(op))
+    op = expand.getSrc().getDefiningOp();
+  return op;
+}
+
 /// Whether `v` is a matmul's result through expand_shapes and transposes
 /// (a convolution lowered per image to im2col and a matmul).
 bool isReshapedMatmul(Value v) {
@@ -366,10 +375,8 @@ bool fuseIntoImageLoop(RewriterBase &rewriter, TilingInterface root,
       newYield.getOperands().back().getDefiningOp<tensor::InsertSliceOp>();
   if (!epilogueInsert)
     return true;
-  Operation *rootOp = epilogueInsert.getSource().getDefiningOp();
-  while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(rootOp))
-    rootOp = expand.getSrc().getDefiningOp();
-  auto epilogue = dyn_cast_if_present<linalg::GenericOp>(rootOp);
+  auto epilogue = dyn_cast_if_present<linalg::GenericOp>(
+      definingOpThroughExpands(epilogueInsert.getSource()));
   if (!epilogue || epilogue.getNumReductionLoops() != 0 ||
       !llvm::any_of(epilogue.getDpsInputs(), [](Value in) {
         return in.getDefiningOp<linalg::MatmulOp>();
@@ -455,9 +462,7 @@ bool tileAndFuse(RewriterBase &rewriter, GroupOp group, int64_t threads) {
   if (isMatmulWithReshapedEpilogue(group))
     moveExpandsToEnd(group.getBody());
   // The root: what the group yields, through trailing expand_shapes.
-  Operation *rootOp = yield.getValues()[0].getDefiningOp();
-  while (auto expand = dyn_cast_if_present<tensor::ExpandShapeOp>(rootOp))
-    rootOp = expand.getSrc().getDefiningOp();
+  Operation *rootOp = definingOpThroughExpands(yield.getValues()[0]);
   auto root = dyn_cast_if_present<TilingInterface>(rootOp);
   if (!root || !isa<linalg::LinalgOp>(root.getOperation()))
     return false;

@@ -1,12 +1,16 @@
-"""ATen op mappings: matrix products and attention (the registry and the
-emission context are in :mod:`.core`)."""
+"""ATen op mappings: matrix products, attention, and determinants, inverses
+and solves of small matrices (the registry and the emission context are in
+:mod:`.core`)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Optional
 
 import torch
 
+from ... import composites
+from ...errors import Unsupported
 from .core import Args, op
 from .elementwise import _scaled
 
@@ -82,12 +86,10 @@ _ELIMINATION_WARNING = 64
 
 
 def _square(ctx, a, what: str):
-    from ...errors import Unsupported
     x = ctx.to_float(ctx.tensor(a))
     if x.rank < 2 or None in x.shape or x.shape[-1] != x.shape[-2]:
         raise Unsupported(f"{what} of {x.type}: static square matrices are supported")
     if x.shape[-1] > _ELIMINATION_WARNING:
-        import warnings
         warnings.warn(f"graphopt: {what} of {x.shape[-1]} x {x.shape[-1]} matrices is "
                       "unrolled over the columns (meant for small matrices)", stacklevel=2)
     return x
@@ -97,7 +99,6 @@ def _square(ctx, a, what: str):
 def _det(ctx, a):
     """The determinant: the product of the pivots of an elimination with
     partial pivoting, one sign flip per row swap (0 when singular)."""
-    from ... import composites
     x = _square(ctx, a.first("A", "self"), "det")
     det = composites.gauss_jordan(ctx.b, x, full=False)[0]
     if a.schema is not None and len(a.schema.returns) == 3:   # (det, LU, pivots)
@@ -109,7 +110,6 @@ def _det(ctx, a):
 def _slogdet(ctx, a):
     """(sign, log|det|) from the pivots: sign 0 and log|det| -inf when
     singular, as PyTorch gives them."""
-    from ... import composites
     x = _square(ctx, a.first("A", "self"), "slogdet")
     _, sign, logabs, _ = composites.gauss_jordan(ctx.b, x, full=False)
     if a.schema is not None and len(a.schema.returns) == 4:   # (+ LU, pivots)
@@ -120,7 +120,6 @@ def _slogdet(ctx, a):
 @op("aten.logdet")
 def _logdet(ctx, a):
     """log(det): NaN for a negative determinant, -inf for a singular one."""
-    from ... import composites
     x = _square(ctx, a.first("A", "self"), "logdet")
     b = ctx.b
     _, sign, logabs, _ = composites.gauss_jordan(b, x, full=False)
@@ -132,7 +131,6 @@ def _logdet(ctx, a):
 def _inv(ctx, a):
     """Gauss-Jordan elimination on [A | I]; a singular matrix gives inf or
     NaN entries (PyTorch raises)."""
-    from ... import composites
     x = _square(ctx, a.first("A", "self"), "inverse")
     inv = composites.gauss_jordan(ctx.b, x, full=True)[3]
     if a.schema is not None and len(a.schema.returns) == 2:   # (inverse, info)
@@ -144,8 +142,6 @@ def _inv(ctx, a):
 def _solve(ctx, a):
     """X with A X = B (B a matrix, or a vector when it has one dim fewer
     than A): Gauss-Jordan elimination on [A | B]."""
-    from ... import composites
-    from ...errors import Unsupported
     b = ctx.b
     x = _square(ctx, a.A, "solve")
     rhs = ctx.tensor(a.B, x.dtype)

@@ -19,6 +19,7 @@ from ...errors import Unsupported
 from ..dtypes import Value, is_float
 from .core import _t, is_static_int, norm_dim, op
 from .reductions import _var
+from ... import composites
 from ...composites import require_static as _static
 
 # ---------------------------------------------------------------------------
@@ -500,8 +501,7 @@ def _pool1d(ctx, a):
     indices = None
     if is_float(x.dtype) and None not in x4.shape:
         # The 2-D indices over a one-row plane are the positions along L.
-        from ...composites import max_pool2d_indices
-        indices = b.reshape(max_pool2d_indices(b, x4, y, [1, k], [1, s], [0, p, 0, p],
+        indices = b.reshape(composites.max_pool2d_indices(b, x4, y, [1, k], [1, s], [0, p, 0, p],
                                                [1, d]), out)
     return b.reshape(y, out), indices
 
@@ -875,7 +875,6 @@ def _searchsorted(ctx, a):
 @op("aten.col2im")
 def _col2im(ctx, a):
     """torch.nn.functional.fold: composites.col2im."""
-    from ... import composites
     x = ctx.tensor(a.self)
     unbatched = x.rank == 2
     if unbatched:

@@ -147,16 +147,14 @@ def _conv(ctx, a) -> Value:
         stride, dilation = [1] + stride, [1] + dilation
         lo, hi = [0] + list(lo), [0] + list(hi)
         out_pad = [0] + out_pad
+    if transposed and isinstance(pad, str):
+        raise Unsupported(f"transposed convolution with padding={pad!r}")
     if spatial == 3 and transposed:
-        if isinstance(pad, str):
-            raise Unsupported(f"transposed convolution with padding={pad!r}")
         y = composites.conv_transpose3d(b, x, w, bias, stride, dilation, groups, lo, hi,
                                         out_pad)
     elif spatial == 3:
         y = composites.conv3d(b, x, w, bias, stride, dilation, groups, lo, hi)
     elif transposed:
-        if isinstance(pad, str):
-            raise Unsupported(f"transposed convolution with padding={pad!r}")
         y = b.conv_transpose2d(x, w, bias, strides=stride,
                                padding=[lo[0], lo[1], hi[0], hi[1]],
                                output_padding=out_pad, dilations=dilation,

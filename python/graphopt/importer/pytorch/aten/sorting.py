@@ -170,7 +170,8 @@ def _mode(ctx, a):
     n = x.shape[axis]
     if None in x.shape:
         raise Unsupported(f"mode of {x.type}: static shapes are supported")
-    if x.dtype == torch.bool:
+    is_bool = x.dtype == torch.bool
+    if is_bool:
         x = b.cast(x, torch.int32)
     xt = _to_last(ctx, x, axis)
     lead = list(xt.shape[:-1])
@@ -191,11 +192,7 @@ def _mode(ctx, a):
     else:
         value = ctx.reshape_dims(value, lead)
         index = ctx.reshape_dims(index, lead)
-    if x.dtype != value.dtype:
-        value = b.cast(value, x.dtype)
-    if ctx.tensor(_t(a)).dtype == torch.bool:
-        value = b.cast(value, torch.bool)
-    return value, index
+    return (b.cast(value, torch.bool) if is_bool else value), index
 
 
 def _any_nan(ctx, x: Value, axis: int, keepdim: bool) -> Value:
