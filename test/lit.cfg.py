@@ -98,6 +98,8 @@ try:
         config.available_features.add("avx512")
     if " avx2" in flags:
         config.available_features.add("avx2")
+    if " avx512_vnni" in flags:
+        config.available_features.add("avx512vnni")
 except OSError:
     pass
 

@@ -54,10 +54,11 @@ int64_t mlir::graphopt::getHostVectorWidth() {
   return vectorWidthOf(llvm::sys::getHostCPUFeatures());
 }
 
-int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
-                                             llvm::StringRef features) {
-  // The CPU's features (the host's for "host", none for an unknown name:
-  // the backend reports that), then the explicit ones, in order.
+/// The features of the CPU code is generated for: `cpu`'s (the host's for
+/// "host" or empty, none for an unknown name: the backend reports that),
+/// then the explicit `features`, in order.
+static llvm::StringMap<bool> targetFeatureMap(llvm::StringRef cpu,
+                                              llvm::StringRef features) {
   llvm::StringMap<bool> has;
   if (cpu.empty() || cpu == "host") {
     has = llvm::sys::getHostCPUFeatures();
@@ -78,7 +79,18 @@ int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
         has[f] = false;
     }
   }
-  return vectorWidthOf(has);
+  return has;
+}
+
+int64_t mlir::graphopt::getTargetVectorWidth(llvm::StringRef cpu,
+                                             llvm::StringRef features) {
+  return vectorWidthOf(targetFeatureMap(cpu, features));
+}
+
+bool mlir::graphopt::targetHasFeature(llvm::StringRef cpu,
+                                      llvm::StringRef features,
+                                      llvm::StringRef feature) {
+  return targetFeatureMap(cpu, features).lookup(feature);
 }
 
 void mlir::graphopt::buildGraphOptimizePipeline(
@@ -97,6 +109,17 @@ void mlir::graphopt::buildGraphOptimizePipeline(
 static void buildGraphToLinalg(OpPassManager &pm,
                                const CompilePipelineOptions &options,
                                bool cpu) {
+  // Products of dequantized 8-bit tensors as integer kernels (VNNI): first,
+  // before constant folding makes a small weight's dequantization an f32
+  // constant; their scaling then fuses with what follows.
+  if (cpu && options.int8Matmul) {
+    GraphCPUQuantizedMatmulPassOptions quantized;
+    quantized.vnni = options.vectorize &&
+                     (options.vectorWidth <= 0 || options.vectorWidth == 16) &&
+                     targetHasFeature(options.targetCPU, options.targetFeatures,
+                                      "avx512vnni");
+    pm.addPass(createGraphCPUQuantizedMatmulPass(quantized));
+  }
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());
 

@@ -1327,6 +1327,42 @@ def trig(rng):
     return [a, b, c], [as_f32(y) for y in outs]
 
 
+# graph.floor/ceil/round against NumPy: halves of both parities (ties to
+# even), values near them, -0.5 and 0.3 (signed zeros), integral values,
+# 2^23 + 1 (integral in f32 already), +-inf and NaN; then random values.
+@case
+def rounding(rng):
+    special = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.49999997,
+                        0.3, -0.3, 3.0, -7.0, 8388609.0, -8388609.0, np.inf,
+                        -np.inf, np.nan], np.float32)
+    x = np.concatenate([special, uniform(rng, (47,), -100, 100)]).astype(np.float32)
+    return [x], [np.floor(x), np.ceil(x), np.round(x)]
+
+
+# Products of dequantized 8-bit tensors (quantized-matmul.mlir): the weight
+# formulas written there as literals; integer sums in int64, scales in
+# float64.
+@case
+def quantized_matmul(rng):
+    k, n = np.indices((37, 50))
+    w1 = ((7 * k + 3 * n) % 255) - 127
+    n2, k2 = np.indices((24, 20))
+    w2 = ((5 * n2 + 11 * k2) % 201) - 100 + 3
+    k3, n3 = np.indices((64, 16))
+    w3 = ((3 * k3 + 5 * n3) % 256) - 128
+    a1 = rng.integers(0, 256, (13, 37)).astype(np.uint8)
+    a2 = rng.integers(-128, 128, (2, 5, 20)).astype(np.int8)
+    a2[0, 0, :4] = [-128, 127, -128, 0]
+    a3 = rng.integers(0, 256, (9, 64)).astype(np.uint8)
+    a3[0, :] = 255
+    a3[1, :] = 0
+    y1 = ((a1.astype(np.int64) - 7) @ w1) * 0.25 * 0.03125
+    s2 = (np.arange(24) + 1) / 64
+    y2 = (a2.astype(np.int64) @ (w2 - 3).T) * 0.5 * s2
+    y3 = ((a3.astype(np.int64) - 128) @ w3) * 0.0625 * 0.125
+    return [a1, a2, a3], [as_f32(y1), as_f32(y2), as_f32(y3)]
+
+
 @case
 def conv2d_direct_pad(rng):
     x = uniform(rng, (1, 8, 15, 17), -1, 1)

@@ -13,6 +13,7 @@
 namespace mlir {
 namespace func {
 class FuncOp;
+class FuncDialect;
 }
 namespace scf {
 class SCFDialect;

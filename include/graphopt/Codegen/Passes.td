@@ -284,6 +284,54 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
   ];
 }
 
+def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::ModuleOp"> {
+  let summary = "Products of dequantized 8-bit tensors as integer matmuls with AVX-512 VNNI";
+  let description = [{
+    A QDQ model multiplies dequantized tensors, `matmul(dq(a), dq(w))` with
+    `dq(x) = (x - zero_point) * scale` on 8-bit integers, which the
+    importers write as graph ops (`mul(cast(sub(cast(x), zp)), scale)`).
+    Where `w`'s integers minus its zero point are constants in [-128, 127]
+    (2-D `[K, N]`, or `[N, K]` transposed as ONNX's Gemm with `transB`
+    imports), both scales are the same along K (per tensor, per row
+    of `a`, per column of `w`), `a`'s zero point is one integer, `a` has at
+    most one dynamic dim before K, and the i32 sums cannot overflow, the
+    matmul becomes
+
+        (sum_k a[m, k] * w'[k, n] - (za + s) * colsum(w')[n]) * scale_a * scale_w
+
+    (`s` = 128 for a signed `a`, 0 for an unsigned one): a `func.call` of
+    an integer kernel, then a conversion to f32 and the two scales as graph
+    ops, which fuse with what follows (the next QuantizeLinear). The sums
+    are exact; the f32 product they replace rounded each term, so results
+    differ from it by f32 rounding only.
+
+    The kernel (`@__graphopt_int8_matmul_<M>x<K>x<N>_<rows>x<vectors>_<u|s>`,
+    one per shape, shared) computes with `vpdpbusd` (AVX-512 VNNI: four
+    products of an unsigned and a signed byte summed into each i32 lane,
+    called as the declared function `@llvm.x86.avx512.vpdpbusd.512`, which
+    LLVM takes for the intrinsic): the weights packed at compile time as
+    [N/16][K/4][16 x 4] bytes, one 64-byte register per 16 columns and 4
+    k values; each row's 4 bytes of `a` broadcast to every lane (a signed
+    `a` with its sign bits flipped, which the correction undoes); a
+    register block of up to 8 rows by 1-4 such registers whose
+    accumulators start at the column correction. Runs only with `vnni`
+    (the compile pipeline sets it when the target CPU has `avx512vnni`);
+    elsewhere the f32 product stays.
+  }];
+  let options = [
+    Option<"vnni", "vnni", "bool", /*default=*/"false",
+           "The target has AVX-512 VNNI (vpdpbusd); without it the pass does nothing">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten-matmuls", "Dequantized matmuls made integer kernels">
+  ];
+}
+
 def GraphCPUPrefetchPass : Pass<"graph-cpu-prefetch", "::mlir::func::FuncOp"> {
   let summary = "Prefetch the next packed B panel into L2 while a matmul register block computes";
   let description = [{

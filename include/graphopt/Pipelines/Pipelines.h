@@ -76,6 +76,13 @@ struct CompilePipelineOptions
                      "rounded in another order than the direct "
                      "convolution's; convert-graph-to-linalg's winograd)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> int8Matmul{
+      *this, "int8-matmul",
+      llvm::cl::desc("CPU: products of dequantized 8-bit tensors (QDQ "
+                     "models) as exact integer matmuls with AVX-512 VNNI "
+                     "where the target CPU has it (graph-cpu-quantized-"
+                     "matmul; off: they compute in f32)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),
@@ -214,6 +221,11 @@ int64_t getHostVectorWidth();
 /// and target-features: an x86 CPU name such as x86-64-v3 or znver4, and
 /// "+avx512f,-avx2"-style features; empty or "host": the host's).
 int64_t getTargetVectorWidth(llvm::StringRef cpu, llvm::StringRef features);
+
+/// Whether the CPU code is generated for (as for getTargetVectorWidth) has
+/// `feature` (an LLVM feature name such as "avx512vnni").
+bool targetHasFeature(llvm::StringRef cpu, llvm::StringRef features,
+                      llvm::StringRef feature);
 
 /// Registers `graph-optimize-pipeline`, `graph-compile-pipeline`,
 /// `graph-cpu-pipeline` and `graph-cuda-pipeline` for textual

@@ -430,6 +430,9 @@ Value unaryBody(Operation *op, OpBuilder &b, Location loc, Value x) {
           .Case([&](AsinhOp) { return math::AsinhOp::create(b, loc, x); })
           .Case([&](AcoshOp) { return math::AcoshOp::create(b, loc, x); })
           .Case([&](AtanhOp) { return math::AtanhOp::create(b, loc, x); })
+          .Case([&](FloorOp) { return math::FloorOp::create(b, loc, x); })
+          .Case([&](CeilOp) { return math::CeilOp::create(b, loc, x); })
+          .Case([&](RoundOp) { return math::RoundEvenOp::create(b, loc, x); })
           .Case([&](HardSigmoidOp) { return hardSigmoid(b, loc, x); })
           .Case([&](HardSwishOp) {
             return arith::MulFOp::create(b, loc, x, hardSigmoid(b, loc, x));
@@ -1521,11 +1524,12 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
            UnaryLowering<ErfOp>, UnaryLowering<HardSwishOp>,
            UnaryLowering<HardSigmoidOp>, UnaryLowering<LeakyReluOp>,
            UnaryLowering<ClampOp>>(ctx);
-  patterns
-      .add<UnaryLowering<SinOp>, UnaryLowering<CosOp>, UnaryLowering<TanOp>,
-           UnaryLowering<AsinOp>, UnaryLowering<AcosOp>, UnaryLowering<AtanOp>,
-           UnaryLowering<SinhOp>, UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>,
-           UnaryLowering<AcoshOp>, UnaryLowering<AtanhOp>>(ctx);
+  patterns.add<
+      UnaryLowering<SinOp>, UnaryLowering<CosOp>, UnaryLowering<TanOp>,
+      UnaryLowering<AsinOp>, UnaryLowering<AcosOp>, UnaryLowering<AtanOp>,
+      UnaryLowering<SinhOp>, UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>,
+      UnaryLowering<AcoshOp>, UnaryLowering<AtanhOp>, UnaryLowering<FloorOp>,
+      UnaryLowering<CeilOp>, UnaryLowering<RoundOp>>(ctx);
   populateNNLoweringPatterns(patterns, winograd);
   graph::populateGraphDecompositionPatterns(patterns);
   populateControlFlowLoweringPatterns(patterns);

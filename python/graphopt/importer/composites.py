@@ -18,60 +18,33 @@ from .errors import Unsupported
 from ._mlir_text import pool_out
 from .mlir_builder import FunctionBuilder as Builder, Value
 
-# Bits of mantissa per float type: values of at least 2^bits in magnitude
-# are integers already.
-_MANTISSA = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7}
-
-
 def _splat(b: Builder, v, like: Value) -> Value:
     """A rank-0 constant ``v`` of ``like``'s dtype."""
     return b.splat(v, like.dtype)
 
 
-def _toward_zero(b: Builder, x: Value) -> Value:
-    """``x`` rounded toward zero through an i64 cast; magnitudes of
-    2^mantissa and more (integers already), inf and NaN kept as they
-    are. A zero result is +0."""
-    big = 2.0 ** _MANTISSA.get(b.dtypes.element_type(x.dtype), 23)
-    t = b.cast(b.cast(x, b.dtypes.i64), x.dtype)
-    small = b.compare("lt", b.unary("abs", x), _splat(b, big, x))
-    return b.select(small, t, x)
-
-
-def _signed_zero(b: Builder, x: Value, r: Value) -> Value:
-    """``r`` (``x`` rounded to an integer) with a zero result signed as
-    ``x`` (``x * 0``), as C's floor, trunc and nearbyint give it."""
-    zero = _splat(b, 0, x)
-    return b.select(b.compare("eq", r, zero), b.binary("mul", x, zero), r)
-
-
 def floor_value(b: Builder, x: Value) -> Value:
-    """Exact ``floor`` of a float tensor from casts: values of magnitude
-    >= 2^mantissa (and inf, NaN) are integers already and kept as they
-    are; ``floor(-0.0)`` is -0.0."""
-    t = _toward_zero(b, x)
-    t = b.select(b.compare("lt", x, t), b.binary("sub", t, _splat(b, 1, x)), t)
-    return _signed_zero(b, x, t)
+    """``floor`` of a float tensor (``graph.floor``: exact, -0.0, inf and
+    NaN kept)."""
+    return b.unary("floor", x)
+
+
+def ceil_value(b: Builder, x: Value) -> Value:
+    """``ceil`` of a float tensor (``graph.ceil``; ``ceil(-0.5)`` is -0.0)."""
+    return b.unary("ceil", x)
 
 
 def trunc_value(b: Builder, x: Value) -> Value:
-    """``x`` rounded toward zero (exact, from casts; a zero result has
-    ``x``'s sign)."""
-    return _signed_zero(b, x, _toward_zero(b, x))
+    """``x`` rounded toward zero: ``ceil`` below zero, ``floor`` elsewhere
+    (exact; a zero result has ``x``'s sign)."""
+    negative = b.compare("lt", x, _splat(b, 0, x))
+    return b.select(negative, ceil_value(b, x), floor_value(b, x))
 
 
 def round_half_even(b: Builder, x: Value) -> Value:
-    """``x`` rounded to the nearest integer, ties to even (exact, from
-    :func:`floor_value`); a zero result has ``x``'s sign."""
-    one, half, two = (_splat(b, v, x) for v in (1, 0.5, 2))
-    r = floor_value(b, x)
-    d = b.binary("sub", x, r)
-    parity = b.binary("sub", r, b.binary("mul", two, floor_value(b, b.binary("div", r, two))))
-    odd = b.compare("ne", parity, _splat(b, 0, x))
-    no = b.splat(False, b.dtypes.bool)
-    tie_up = b.select(b.compare("eq", d, half), odd, no)
-    up = b.select(b.compare("gt", d, half), b.splat(True, b.dtypes.bool), tie_up)
-    return _signed_zero(b, x, b.select(up, b.binary("add", r, one), r))
+    """``x`` rounded to the nearest integer, ties to even (``graph.round``:
+    exact; a zero result has ``x``'s sign)."""
+    return b.unary("round", x)
 
 
 # ---------------------------------------------------------------------------

@@ -91,17 +91,24 @@ func.func @dynamic_input(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
 
 // -----
 
-// fold-size-limit bounds the constants the optimizer creates: [1..6] + 1 has
-// six elements.
+// fold-size-limit bounds the constants the optimizer creates that are
+// larger than their operands: [1..6] + [[0], [10]] broadcasts to twelve
+// elements, over the limit (4) and over either operand's six and two.
+// [1..6] + 1 has no more elements than [1..6], which the program holds
+// already: it folds whatever the limit.
 // CHECK-LABEL: func.func @size_limit
-// CHECK: %[[C:.+]] = graph.constant dense<[2, 3, 4, 5, 6, 7]> : tensor<6xi64>
-// CHECK-NEXT: return %[[C]]
+// CHECK-DAG: %[[C:.+]] = graph.constant dense<[2, 3, 4, 5, 6, 7]> : tensor<6xi64>
+// CHECK-DAG: %[[B:.+]] = graph.constant dense<{{\[\[}}1, 2, 3, 4, 5, 6], [11, 12, 13, 14, 15, 16]]> : tensor<2x6xi64>
+// CHECK: return %[[C]], %[[B]]
 // LIMIT-LABEL: func.func @size_limit
-// LIMIT: %[[A:.+]] = graph.add
-// LIMIT: return %[[A]]
-func.func @size_limit() -> tensor<?xi64> {
+// LIMIT-DAG: %[[C:.+]] = graph.constant dense<[2, 3, 4, 5, 6, 7]> : tensor<6xi64>
+// LIMIT-DAG: %[[A:.+]] = graph.add
+// LIMIT: return %[[C]], %[[A]]
+func.func @size_limit() -> (tensor<?xi64>, tensor<2x6xi64>) {
   %a = graph.constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi64>
   %one = graph.constant dense<1> : tensor<i64>
   %0 = graph.add %a, %one : tensor<6xi64>, tensor<i64> -> tensor<?xi64>
-  return %0 : tensor<?xi64>
+  %b = graph.constant dense<[[0], [10]]> : tensor<2x1xi64>
+  %1 = graph.add %a, %b : tensor<6xi64>, tensor<2x1xi64> -> tensor<2x6xi64>
+  return %0, %1 : tensor<?xi64>, tensor<2x6xi64>
 }

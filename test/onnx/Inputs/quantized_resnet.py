@@ -5,9 +5,10 @@ calibrated here on four random images; imported, compiled and run on three
 other random images against ONNX Runtime running the same int8 model.
 
 Tolerance: the output is the dequantized value of the last QuantizeLinear,
-a grid of step `scale`; graphopt computes the float ops between the Q/DQ
-pairs in f32 (no integer kernels yet) where ONNX Runtime fuses them into
-int8 kernels with their own requantization, so an intermediate can round
+a grid of step `scale`; graphopt computes the convolutions between the
+Q/DQ pairs in f32 (no integer convolution kernels yet; the final linear
+layer is an integer matmul) where ONNX Runtime fuses them into int8
+kernels with their own requantization, so an intermediate can round
 to the neighbouring integer and the logits may differ by one step. ONNX
 Runtime differs from itself in the same way: its optimized (fused int8
 kernels) and unoptimized (QDQ ops one by one) graphs put 18-20% of the

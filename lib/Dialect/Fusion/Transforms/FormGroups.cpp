@@ -59,8 +59,8 @@ OpClass classify(Operation *op) {
           g::RsqrtOp, g::TanhOp, g::SigmoidOp, g::ReluOp, g::SiluOp, g::GeluOp,
           g::ErfOp, g::HardSwishOp, g::HardSigmoidOp, g::LeakyReluOp,
           g::ClampOp, g::CompareOp, g::SelectOp, g::CastOp, g::BitwiseAndOp,
-          g::BitwiseOrOp, g::BitwiseXorOp, g::ShiftLeftOp, g::ShiftRightOp>(
-          op) ||
+          g::BitwiseOrOp, g::BitwiseXorOp, g::ShiftLeftOp, g::ShiftRightOp,
+          g::FloorOp, g::CeilOp, g::RoundOp>(op) ||
       isTrig(op))
     return OpClass::Elementwise;
   // Read through an affine map by the consumer's loop nest: fusible like

@@ -187,6 +187,10 @@ std::optional<double> unaryFloat(Operation *op, double x) {
       .Case([&](AsinhOp) { return std::asinh(x); })
       .Case([&](AcoshOp) { return std::acosh(x); })
       .Case([&](AtanhOp) { return std::atanh(x); })
+      .Case([&](FloorOp) { return std::floor(x); })
+      .Case([&](CeilOp) { return std::ceil(x); })
+      // The default rounding mode, to nearest with ties to even.
+      .Case([&](RoundOp) { return std::nearbyint(x); })
       .Case([&](HardSwishOp) {
         return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
       })
@@ -384,7 +388,7 @@ std::optional<Values> evaluate(Operation *op, ArrayRef<Values> in,
 
   if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
           ReluOp, SiluOp, GeluOp, ErfOp, HardSwishOp, HardSigmoidOp,
-          LeakyReluOp, GRAPH_TRIG_OPS>(op) ||
+          LeakyReluOp, GRAPH_TRIG_OPS, GRAPH_ROUNDING_OPS>(op) ||
       (isa<ClampOp>(op) && out.isFloat())) {
     if (out.isFloat()) {
       out.f.resize(n);
@@ -673,7 +677,16 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
                                     single.getSplatValue<APFloat>());
     return DenseElementsAttr::get(resultType, single.getSplatValue<APInt>());
   }
-  if (resultType.getNumElements() > sizeLimit)
+  // A result no larger than an operand that is already in the program (a
+  // weight's dequantization, cast or transpose) does not grow it, whatever
+  // its size; other results are bounded by the limit.
+  int64_t largestOperand = 0;
+  for (Attribute a : operands) {
+    auto dense = cast<DenseElementsAttr>(a);
+    if (!dense.isSplat())
+      largestOperand = std::max(largestOperand, dense.getNumElements());
+  }
+  if (resultType.getNumElements() > std::max(sizeLimit, largestOperand))
     return {};
   // The work is bounded by the operands too (a reduce of a huge splat has a
   // small result).

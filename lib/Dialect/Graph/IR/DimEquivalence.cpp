@@ -107,7 +107,8 @@ void visit(DimUnion &u, Operation *op) {
   }
   if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
           ReluOp, SiluOp, ErfOp, HardSwishOp, HardSigmoidOp, LeakyReluOp,
-          ClampOp, GeluOp, CastOp, SoftmaxOp, GRAPH_TRIG_OPS>(op)) {
+          ClampOp, GeluOp, CastOp, SoftmaxOp, GRAPH_TRIG_OPS,
+          GRAPH_ROUNDING_OPS>(op)) {
     Value in = op->getOperand(0);
     if (isRanked(in) && rankOf(in) == rankOf(result))
       for (int64_t d = 0; d < rankOf(in); ++d)

@@ -28,6 +28,9 @@
   SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp,        \
       AcoshOp, AtanhOp
 
+/// The rounding unary ops (graph.floor, graph.ceil, graph.round).
+#define GRAPH_ROUNDING_OPS FloorOp, CeilOp, RoundOp
+
 namespace mlir::graphopt::graph {
 
 /// Output size of a sliding window (convolution, pooling) over a dim of size

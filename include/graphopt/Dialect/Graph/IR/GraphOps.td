@@ -221,6 +221,18 @@ def Graph_AcoshOp : Graph_UnaryOp<"acosh", Graph_FloatTensor,
     "`acosh(x)` (NaN below 1)">;
 def Graph_AtanhOp : Graph_UnaryOp<"atanh", Graph_FloatTensor,
     "`atanh(x)` (NaN outside [-1, 1], +-inf at +-1)">;
+
+// Rounding to integral values (the result stays a float): one instruction
+// each on x86 (roundps / vrndscaleps) and NVIDIA GPUs (cvt.rmi/rpi/rni).
+def Graph_FloorOp : Graph_UnaryOp<"floor", Graph_FloatTensor,
+    "`floor(x)`, the largest integral value not above x (-0.0, NaN and "
+    "+-inf stay)">;
+def Graph_CeilOp : Graph_UnaryOp<"ceil", Graph_FloatTensor,
+    "`ceil(x)`, the smallest integral value not below x (-0.0, NaN and "
+    "+-inf stay; ceil(-0.5) is -0.0)">;
+def Graph_RoundOp : Graph_UnaryOp<"round", Graph_FloatTensor,
+    "`round(x)`, the nearest integral value, ties to even (NumPy's "
+    "`round`, ONNX `Round`, `torch.round`; round(-0.5) is -0.0)">;
 def Graph_HardSwishOp : Graph_UnaryOp<"hardswish", Graph_FloatTensor,
                                       "`x * min(max(x + 3, 0), 6) / 6`">;
 def Graph_HardSigmoidOp : Graph_UnaryOp<"hardsigmoid", Graph_FloatTensor,

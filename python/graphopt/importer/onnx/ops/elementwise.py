@@ -76,15 +76,13 @@ def _reciprocal(n: Node):
 
 
 @register("Floor", "Ceil", "Round", dtypes=FLOATS,
-          doc="Exact, from casts to int64 and back (values of magnitude >= "
-              "2^23 (f32) or 2^10 (f16), inf and NaN are kept); `Round` "
-              "rounds half to even")
+          doc="`graph.floor`, `graph.ceil`, `graph.round` (half to even); exact")
 def _floor_ceil_round(n: Node):
     b, x = n.b, n.value(0)
     if n.op_type == "Floor":
         return [floor_value(b, x)]
     if n.op_type == "Ceil":
-        return [b.unary("neg", floor_value(b, b.unary("neg", x)))]
+        return [composites.ceil_value(b, x)]
     return [round_half_even(n, x)]
 
 

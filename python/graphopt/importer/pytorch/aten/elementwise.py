@@ -196,9 +196,9 @@ def _abs(ctx, a):
     return ctx.b.unary("abs", ctx.tensor(_t(a)))
 
 
-# Rounding: the dialect has no floor; these are exact, from casts
-# (composites.floor_value). Integer and bool tensors come back as they are,
-# as PyTorch returns them (frac of one is an error there, and here).
+# Rounding: graph.floor, graph.ceil and graph.round (composites). Integer and
+# bool tensors come back as they are, as PyTorch returns them (frac of one
+# is an error there, and here).
 
 def _rounding(ctx, a, kind: str):
     b, x = ctx.b, ctx.tensor(_t(a))
@@ -209,7 +209,7 @@ def _rounding(ctx, a, kind: str):
     if kind == "floor":
         return composites.floor_value(b, x)
     if kind == "ceil":
-        return b.unary("neg", composites.floor_value(b, b.unary("neg", x)))
+        return composites.ceil_value(b, x)
     if kind == "trunc":
         return composites.trunc_value(b, x)
     if kind == "frac":

@@ -1,0 +1,535 @@
+//===- QuantizedMatmul.cpp - graph-cpu-quantized-matmul
+//--------------------===//
+//
+// A QDQ model (ONNX Runtime's quantize_static, PyTorch's PT2E) multiplies
+// dequantized tensors: `matmul(dq(a), dq(w))` with `dq(x) = (x - zp) *
+// scale` on 8-bit x. The importers write dq as graph ops, so without this
+// pass the product runs in f32 like any other matmul. Here, when the
+// weight's integers are constants that fit in a signed byte and both scales
+// are constant along K, the product becomes
+//
+//   (sum_k a[m, k] * w'[k, n] - (za + s) * colsum(w')[n]) * scale_a * scale_w
+//
+// (w' = w - zw; s = 128 when a is signed, see below): an exact integer
+// matmul in i32, then one conversion to f32 and the two scales. The integer
+// matmul is a kernel function of its own built here (called from the graph
+// with `func.call`), which sums 4 byte products per i32 lane with AVX-512
+// VNNI's `vpdpbusd` (unsigned bytes of a times signed bytes of w): the
+// weights are packed at compile time into [N/16][K/4][16 x 4] byte blocks,
+// one 64-byte register per block and k-group; each row's 4 bytes of a are
+// broadcast to all lanes; accumulators are `rows x vectors` registers that
+// start at the column correction. A signed `a` has its sign bits flipped
+// (a + 128 as an unsigned byte), which the correction's 128 * colsum undoes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Codegen/Passes.h"
+#include "graphopt/Dialect/Graph/IR/ConstantEval.h"
+#include "graphopt/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <limits>
+
+namespace mlir::graphopt {
+#define GEN_PASS_DEF_GRAPHCPUQUANTIZEDMATMULPASS
+#include "graphopt/Codegen/Passes.h.inc"
+} // namespace mlir::graphopt
+
+using namespace mlir;
+namespace g = mlir::graphopt::graph;
+
+namespace {
+
+/// i32 lanes of a 512-bit register, and the bytes `vpdpbusd` sums per lane.
+constexpr int64_t kLanes = 16;
+constexpr int64_t kGroup = 4;
+
+bool is8BitInteger(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isInteger(8);
+}
+
+bool isI32(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isSignlessInteger(32);
+}
+
+/// The value of `v` when the graph ops it comes from are computable from
+/// constants (a cast, difference or reshape of a weight and its zero
+/// point), evaluated by the graph dialect's reference interpreter.
+DenseElementsAttr constantValue(Value v, int depth = 6) {
+  DenseElementsAttr attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0 ||
+      !isa<g::CastOp, g::SubOp, g::AddOp, g::ReshapeOp, g::TransposeOp,
+           g::BroadcastToOp>(def))
+    return {};
+  SmallVector<Attribute> operands;
+  for (Value o : def->getOperands()) {
+    DenseElementsAttr c = constantValue(o, depth - 1);
+    if (!c)
+      return {};
+    operands.push_back(c);
+  }
+  return g::evaluateConstantOp(def, operands,
+                               std::numeric_limits<int64_t>::max());
+}
+
+/// DequantizeLinear as the importers write it: `mul(cast_f32(x), scale)`
+/// (either operand order) where `x` is the 8-bit tensor `q` itself,
+/// `cast_i32(q)` or `sub(cast_i32(q), zero_point)`.
+struct Dequant {
+  Value q;         // the 8-bit tensor
+  Value integer;   // what is converted to f32 (q, or an i32 value)
+  Value zeroPoint; // null: none
+  Value scale;     // f32
+};
+
+std::optional<Dequant> matchDequant(Value v) {
+  auto mul = v.getDefiningOp<g::MulOp>();
+  if (!mul)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    auto toFloat = mul->getOperand(i).getDefiningOp<g::CastOp>();
+    Value scale = mul->getOperand(1 - i);
+    if (!toFloat || toFloat.getType() != mul.getType() ||
+        !getElementTypeOrSelf(scale.getType()).isF32())
+      continue;
+    Dequant d{Value(), toFloat.getInput(), Value(), scale};
+    if (is8BitInteger(d.integer)) {
+      d.q = d.integer;
+      return d;
+    }
+    Value wide = d.integer;
+    if (auto sub = wide.getDefiningOp<g::SubOp>()) {
+      if (sub.getType() != sub.getLhs().getType())
+        continue;
+      d.zeroPoint = sub.getRhs();
+      wide = sub.getLhs();
+    }
+    auto widen = wide.getDefiningOp<g::CastOp>();
+    if (!widen || !isI32(wide) || !is8BitInteger(widen.getInput()))
+      continue;
+    d.q = widen.getInput();
+    return d;
+  }
+  return std::nullopt;
+}
+
+/// Whether `param` (a scale or zero point broadcast against an operand of
+/// rank `rank`) is the same along the operand's dim `kDim` (K).
+bool constantAlongK(Value param, int64_t rank, int64_t kDim) {
+  auto t = dyn_cast<RankedTensorType>(param.getType());
+  if (!t || t.getRank() > rank)
+    return false;
+  int64_t d = kDim - (rank - t.getRank());
+  return d < 0 || t.getDimSize(d) == 1;
+}
+
+/// Integer values of a constant, extended to int64 by the signedness of its
+/// element type (unsigned types zero-extend; signless ones are signed).
+SmallVector<int64_t> integerValues(DenseElementsAttr attr) {
+  bool isUnsigned = attr.getElementType().isUnsignedInteger();
+  SmallVector<int64_t> out;
+  out.reserve(attr.getNumElements());
+  for (const APInt &v : attr.getValues<APInt>())
+    out.push_back(isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue());
+  return out;
+}
+
+/// The shape of one kernel: which function serves a call.
+struct KernelShape {
+  int64_t rows; // M, or ShapedType::kDynamic
+  int64_t k, n;
+  int64_t blocks;  // 16-column blocks of the packed weights (ceil(N / 16))
+  int64_t vectors; // 16-column blocks per register block
+  int64_t rowsPerBlock;
+  bool signedA;
+
+  std::string name() const {
+    std::string s = "__graphopt_int8_matmul_";
+    s += rows == ShapedType::kDynamic ? std::string("d") : std::to_string(rows);
+    s += "x" + std::to_string(k) + "x" + std::to_string(n) + "_" +
+         std::to_string(rowsPerBlock) + "x" + std::to_string(vectors) +
+         (signedA ? "_s" : "_u");
+    return s;
+  }
+};
+
+/// Registers: `rowsPerBlock x vectors` accumulators, `vectors` weight
+/// registers and one broadcast of a fit in AVX-512's 32.
+KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA) {
+  KernelShape s{rows, k, n, (n + kLanes - 1) / kLanes, 1, 1, signedA};
+  for (int64_t v : {4, 3, 2}) {
+    if (s.blocks % v == 0) {
+      s.vectors = v;
+      break;
+    }
+  }
+  s.rowsPerBlock = std::min<int64_t>(8, (31 - s.vectors) / s.vectors);
+  return s;
+}
+
+/// The weights w'[k][n] as [blocks][ceil(K/4)][16 x 4] bytes: byte
+/// `4 * c + j` of block `b`, group `gk` is w'[4 gk + j][16 b + c] (zero past
+/// K or N).
+DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int64_t> w,
+                              const KernelShape &s) {
+  int64_t groups = (s.k + kGroup - 1) / kGroup;
+  std::vector<int8_t> packed(s.blocks * groups * kLanes * kGroup, 0);
+  for (int64_t kk = 0; kk < s.k; ++kk)
+    for (int64_t nn = 0; nn < s.n; ++nn) {
+      int64_t b = nn / kLanes, c = nn % kLanes, gk = kk / kGroup,
+              j = kk % kGroup;
+      packed[((b * groups + gk) * kLanes + c) * kGroup + j] =
+          int8_t(w[kk * s.n + nn]);
+    }
+  auto type = RankedTensorType::get({s.blocks, groups, kLanes * kGroup},
+                                    IntegerType::get(ctx, 8));
+  return DenseElementsAttr::get(type, ArrayRef<int8_t>(packed));
+}
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// One register block: `rows` rows of a from `m`, `s.vectors` 16-column
+/// blocks from block `block0`; returns `out` with the block's results
+/// written.
+Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
+                    func::FuncOp dot, Value a, Value w, Value init, Value out,
+                    Value m, Value block0, int64_t rows) {
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto accType = VectorType::get({kLanes}, i32);
+  auto bytesType = VectorType::get({kLanes * kGroup}, i8);
+  auto groupType = VectorType::get({kGroup}, i8);
+  auto wordType = VectorType::get({1}, i32);
+  Value c0 = indexConst(b, loc, 0);
+  Value zero8 = arith::ConstantOp::create(b, loc, i8, b.getIntegerAttr(i8, 0));
+  Value zero32 =
+      arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, 0));
+  Value signFlip;
+  if (s.signedA)
+    signFlip = arith::ConstantOp::create(
+        b, loc, bytesType,
+        DenseElementsAttr::get(bytesType, b.getIntegerAttr(i8, -128)));
+
+  SmallVector<Value> cols;
+  SmallVector<Value> accs;
+  for (int64_t v = 0; v < s.vectors; ++v) {
+    Value blk = arith::AddIOp::create(b, loc, block0, indexConst(b, loc, v));
+    cols.push_back(
+        arith::MulIOp::create(b, loc, blk, indexConst(b, loc, kLanes)));
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t v = 0; v < s.vectors; ++v)
+      accs.push_back(vector::TransferReadOp::create(b, loc, accType, init,
+                                                    ValueRange{cols[v]}, zero32,
+                                                    ArrayRef<bool>{true}));
+
+  // One k-group: the weights' registers, then each row's broadcast bytes.
+  auto step = [&](OpBuilder &b, Value gk, ValueRange in, bool full) {
+    SmallVector<Value> wv;
+    for (int64_t v = 0; v < s.vectors; ++v) {
+      Value blk = arith::AddIOp::create(b, loc, block0, indexConst(b, loc, v));
+      wv.push_back(vector::TransferReadOp::create(b, loc, bytesType, w,
+                                                  ValueRange{blk, gk, c0},
+                                                  zero8, ArrayRef<bool>{true}));
+    }
+    Value k0 = arith::MulIOp::create(b, loc, gk, indexConst(b, loc, kGroup));
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row = arith::AddIOp::create(b, loc, m, indexConst(b, loc, r));
+      Value group = vector::TransferReadOp::create(b, loc, groupType, a,
+                                                   ValueRange{row, k0}, zero8,
+                                                   ArrayRef<bool>{full});
+      Value word = vector::BitCastOp::create(b, loc, wordType, group);
+      Value scalar = vector::ExtractOp::create(b, loc, word, int64_t(0));
+      Value bytes = vector::BitCastOp::create(
+          b, loc, bytesType,
+          vector::BroadcastOp::create(b, loc, accType, scalar));
+      if (s.signedA)
+        bytes = arith::XOrIOp::create(b, loc, bytes, signFlip);
+      for (int64_t v = 0; v < s.vectors; ++v) {
+        Value acc = in[r * s.vectors + v];
+        next.push_back(
+            func::CallOp::create(b, loc, dot, ValueRange{acc, bytes, wv[v]})
+                .getResult(0));
+      }
+    }
+    return next;
+  };
+
+  int64_t fullGroups = s.k / kGroup;
+  if (fullGroups > 0) {
+    auto loop = scf::ForOp::create(
+        b, loc, c0, indexConst(b, loc, fullGroups), indexConst(b, loc, 1), accs,
+        [&](OpBuilder &lb, Location, Value gk, ValueRange in) {
+          scf::YieldOp::create(lb, loc, step(lb, gk, in, /*full=*/true));
+        });
+    accs.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  if (s.k % kGroup)
+    accs = step(b, indexConst(b, loc, fullGroups), accs, /*full=*/false);
+
+  bool colsInBounds = s.n % kLanes == 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    Value row = arith::AddIOp::create(b, loc, m, indexConst(b, loc, r));
+    for (int64_t v = 0; v < s.vectors; ++v)
+      out = vector::TransferWriteOp::create(b, loc, accs[r * s.vectors + v],
+                                            out, ValueRange{row, cols[v]},
+                                            ArrayRef<bool>{colsInBounds})
+                .getResult();
+  }
+  return out;
+}
+
+/// The name LLVM knows `vpdpbusd` by. Called as a declared function rather
+/// than with `llvm.call_intrinsic`, whose unknown memory effects buffer
+/// deallocation refuses: `llvm.`-prefixed declarations are intrinsics to
+/// LLVM.
+constexpr llvm::StringLiteral kDotIntrinsic = "llvm.x86.avx512.vpdpbusd.512";
+
+func::FuncOp getOrDeclareDot(ModuleOp module) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kDotIntrinsic))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto acc = VectorType::get({kLanes}, b.getI32Type());
+  auto bytes = VectorType::get({kLanes * kGroup}, b.getI8Type());
+  auto fn = func::FuncOp::create(b, module.getLoc(), kDotIntrinsic,
+                                 b.getFunctionType({acc, bytes, bytes}, {acc}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// `func.func private @name(a: [M, K] i8, w: packed, init: [blocks*16] i32)
+/// -> [M, N] i32`.
+func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
+                         func::FuncOp dot) {
+  MLIRContext *ctx = mb.getContext();
+  Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
+  int64_t groups = (s.k + kGroup - 1) / kGroup;
+  auto aType = RankedTensorType::get({s.rows, s.k}, i8);
+  auto wType = RankedTensorType::get({s.blocks, groups, kLanes * kGroup}, i8);
+  auto initType = RankedTensorType::get({s.blocks * kLanes}, i32);
+  auto outType = RankedTensorType::get({s.rows, s.n}, i32);
+  auto fn = func::FuncOp::create(
+      mb, loc, s.name(),
+      FunctionType::get(ctx, {aType, wType, initType}, {outType}));
+  fn.setPrivate();
+  Block *entry = fn.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Value a = entry->getArgument(0), w = entry->getArgument(1),
+        init = entry->getArgument(2);
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+  Value rows = s.rows == ShapedType::kDynamic
+                   ? tensor::DimOp::create(b, loc, a, 0).getResult()
+                   : indexConst(b, loc, s.rows);
+  SmallVector<Value> dynSizes;
+  if (s.rows == ShapedType::kDynamic)
+    dynSizes.push_back(rows);
+  Value out = tensor::EmptyOp::create(b, loc, outType, dynSizes);
+  Value mr = indexConst(b, loc, s.rowsPerBlock);
+  Value mainRows = arith::SubIOp::create(
+      b, loc, rows, arith::RemUIOp::create(b, loc, rows, mr));
+  Value vecs = indexConst(b, loc, s.vectors);
+  auto blocks = scf::ForOp::create(
+      b, loc, c0, indexConst(b, loc, s.blocks), vecs, ValueRange{out},
+      [&](OpBuilder &bb, Location, Value block0, ValueRange o) {
+        auto main = scf::ForOp::create(
+            bb, loc, c0, mainRows, mr, o,
+            [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
+              scf::YieldOp::create(rb, loc,
+                                   registerBlock(rb, loc, s, dot, a, w, init,
+                                                 o2[0], m, block0,
+                                                 s.rowsPerBlock));
+            });
+        auto rest = scf::ForOp::create(
+            bb, loc, mainRows, rows, c1, main.getResults(),
+            [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
+              scf::YieldOp::create(rb, loc,
+                                   registerBlock(rb, loc, s, dot, a, w, init,
+                                                 o2[0], m, block0, 1));
+            });
+        scf::YieldOp::create(bb, loc, rest.getResults());
+      });
+  func::ReturnOp::create(b, loc, blocks.getResults());
+  return fn;
+}
+
+struct GraphCPUQuantizedMatmulPass
+    : public graphopt::impl::GraphCPUQuantizedMatmulPassBase<
+          GraphCPUQuantizedMatmulPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (!vnni)
+      return;
+    ModuleOp module = getOperation();
+    SmallVector<g::MatMulOp> matmuls;
+    module.walk([&](g::MatMulOp op) { matmuls.push_back(op); });
+    for (g::MatMulOp op : matmuls)
+      if (succeeded(rewrite(module, op)))
+        ++numRewritten;
+  }
+
+  LogicalResult rewrite(ModuleOp module, g::MatMulOp op) {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    auto lhsType = dyn_cast<RankedTensorType>(op.getLhs().getType());
+    auto rhsType = dyn_cast<RankedTensorType>(op.getRhs().getType());
+    if (!resultType || !resultType.getElementType().isF32() || !lhsType ||
+        !rhsType || lhsType.getRank() < 2 || rhsType.getRank() != 2 ||
+        !rhsType.hasStaticShape())
+      return failure();
+    int64_t rank = lhsType.getRank();
+    int64_t k = rhsType.getDimSize(0), n = rhsType.getDimSize(1);
+    if (lhsType.getDimSize(rank - 1) != k || k < kGroup)
+      return failure();
+    // At most one dynamic dim among the rows (it becomes the kernel's M).
+    int64_t rows = 1, dynamic = 0;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      if (lhsType.isDynamicDim(d))
+        ++dynamic;
+      else
+        rows *= lhsType.getDimSize(d);
+    }
+    if (dynamic > 1)
+      return failure();
+
+    std::optional<Dequant> a = matchDequant(op.getLhs());
+    // The weights as [K, N], or as [N, K] transposed (ONNX Gemm's transB).
+    Value rhs = op.getRhs();
+    bool transposed = false;
+    if (auto t = rhs.getDefiningOp<g::TransposeOp>()) {
+      if (t.getPermutation() == ArrayRef<int64_t>{1, 0}) {
+        rhs = t.getInput();
+        transposed = true;
+      }
+    }
+    std::optional<Dequant> w = matchDequant(rhs);
+    if (!a || !w ||
+        a->q.getType() !=
+            RankedTensorType::get(lhsType.getShape(),
+                                  getElementTypeOrSelf(a->q.getType())))
+      return failure();
+    if (!constantAlongK(a->scale, rank, rank - 1) ||
+        !constantAlongK(w->scale, 2, transposed ? 1 : 0))
+      return failure();
+    // The weights' scale as it broadcasts against [K, N].
+    Value wScale = w->scale;
+    if (transposed) {
+      auto st = cast<RankedTensorType>(wScale.getType());
+      if (st.getNumElements() != 1 && st.getNumElements() != n)
+        return failure();
+    }
+
+    // w' = w - zw, known at compile time, in a signed byte.
+    DenseElementsAttr wAttr = constantValue(w->integer);
+    int64_t rowsW = transposed ? n : k, colsW = transposed ? k : n;
+    if (!wAttr ||
+        wAttr.getType() !=
+            RankedTensorType::get({rowsW, colsW}, wAttr.getElementType()))
+      return failure();
+    SmallVector<int64_t> wv = integerValues(wAttr);
+    if (transposed) {
+      SmallVector<int64_t> t(wv.size());
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          t[j * n + i] = wv[i * k + j];
+      wv = std::move(t);
+    }
+    for (int64_t x : wv)
+      if (x < -128 || x > 127)
+        return failure();
+    // za: one integer.
+    int64_t za = 0;
+    if (a->zeroPoint) {
+      DenseElementsAttr zAttr = constantValue(a->zeroPoint);
+      if (!zAttr)
+        return failure();
+      SmallVector<int64_t> zv = integerValues(zAttr);
+      if (zv.empty() || llvm::any_of(zv, [&](int64_t z) { return z != zv[0]; }))
+        return failure();
+      za = zv[0];
+    }
+    bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
+    // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.
+    int64_t offset = std::abs(za) + (signedA ? 128 : 0);
+    if ((255 * 128 + offset * 128) * k >= (int64_t(1) << 31))
+      return failure();
+
+    KernelShape s =
+        chooseShape(dynamic ? ShapedType::kDynamic : rows, k, n, signedA);
+    SmallVector<int64_t> init(s.blocks * kLanes, 0);
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t nn = 0; nn < n; ++nn)
+        init[nn] -= offset * wv[kk * n + nn];
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Value q = a->q;
+    if (rank != 2)
+      q = g::ReshapeOp::create(b, loc, q,
+                               ArrayRef<int64_t>{dynamic ? -1 : rows, k});
+    if (!signedA) // the same bits as signless bytes; the kernel reads them
+                  // as unsigned
+      q = g::CastOp::create(b, loc, q, b.getI8Type());
+    Value packed =
+        g::ConstantOp::create(b, loc, packWeights(ctx, wv, s)).getResult();
+    auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
+    SmallVector<int32_t> init32(init.begin(), init.end());
+    Value initValue =
+        g::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(initType, ArrayRef<int32_t>(init32)))
+            .getResult();
+
+    func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
+    if (!kernel) {
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
+    }
+    Value acc =
+        func::CallOp::create(b, loc, kernel, ValueRange{q, packed, initValue})
+            .getResult(0);
+    if (rank != 2) {
+      SmallVector<int64_t> shape(resultType.getShape());
+      for (int64_t &d : shape)
+        if (ShapedType::isDynamic(d))
+          d = -1;
+      acc = g::ReshapeOp::create(b, loc, acc, shape);
+    }
+    Value y = g::CastOp::create(b, loc, acc, b.getF32Type());
+    y = g::MulOp::create(b, loc, y, a->scale);
+    if (transposed) {
+      auto st = cast<RankedTensorType>(wScale.getType());
+      wScale = g::ReshapeOp::create(
+          b, loc, wScale, ArrayRef<int64_t>{st.getNumElements() == 1 ? 1 : n});
+    }
+    y = g::MulOp::create(b, loc, y, wScale);
+    if (y.getType() != op.getType()) {
+      // Not expected (the scales broadcast within the result's shape);
+      // leave the f32 product.
+      y.getDefiningOp()->emitRemark("graph-cpu-quantized-matmul: scaled "
+                                    "product has type ")
+          << y.getType() << ", not " << op.getType();
+      return failure();
+    }
+    op.replaceAllUsesWith(y);
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,95 @@
+// RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=true | FileCheck %s
+// RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=false | FileCheck %s --check-prefix=OFF
+
+// matmul(dq(a), dq(w)) with a uint8 a (zero point 5, scale 0.5) and a
+// constant int8 w (scale 0.25) becomes the integer kernel, then f32 and
+// the two scales. The kernel's accumulators start at -za * colsum(w):
+// colsum = [1+3+5+7, 2+4+6+8] = [16, 20], so [-80, -100], then zeros to 16
+// lanes. The packed weights hold w[4 g + j][16 b + c] at byte 4 c + j:
+// 1, 3, 5, 7 (column 0), 2, 4, 6, 8 (column 1), zeros.
+// CHECK-LABEL: func.func @unsigned_a
+// CHECK: %[[A8:.*]] = graph.cast %arg0 : tensor<3x4xui8> -> tensor<3x4xi8>
+// CHECK: %[[W:.*]] = graph.constant dense<{{\[\[\[}}1, 3, 5, 7, 2, 4, 6, 8, 0, 0, {{.*}}> : tensor<1x1x64xi8>
+// CHECK: %[[INIT:.*]] = graph.constant dense<[-80, -100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// CHECK: %[[ACC:.*]] = call @__graphopt_int8_matmul_3x4x2_8x1_u(%[[A8]], %[[W]], %[[INIT]])
+// CHECK: %[[F:.*]] = graph.cast %[[ACC]] : tensor<3x2xi32> -> tensor<3x2xf32>
+// CHECK: %[[Y:.*]] = graph.mul %[[F]], %{{.*}} : tensor<3x2xf32>, tensor<f32>
+// CHECK: %[[Z:.*]] = graph.mul %[[Y]], %{{.*}} : tensor<3x2xf32>, tensor<f32>
+// CHECK-NOT: graph.matmul
+// CHECK: return %[[Z]]
+// The kernel: 4-byte groups of a broadcast to 16 lanes, vpdpbusd.
+// CHECK: func.func private @llvm.x86.avx512.vpdpbusd.512(vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK: func.func private @__graphopt_int8_matmul_3x4x2_8x1_u(%{{.*}}: tensor<3x4xi8>, %{{.*}}: tensor<1x1x64xi8>, %{{.*}}: tensor<16xi32>) -> tensor<3x2xi32>
+// CHECK: vector.transfer_read {{.*}} : tensor<3x4xi8>, vector<4xi8>
+// CHECK: vector.bitcast {{.*}} : vector<4xi8> to vector<1xi32>
+// CHECK: vector.broadcast {{.*}} : i32 to vector<16xi32>
+// CHECK: func.call @llvm.x86.avx512.vpdpbusd.512
+// OFF-LABEL: func.func @unsigned_a
+// OFF: graph.matmul
+// OFF-NOT: call @
+func.func @unsigned_a(%a: tensor<3x4xui8>) -> tensor<3x2xf32> {
+  %w = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
+  %wf = graph.cast %w : tensor<4x2xi8> -> tensor<4x2xf32>
+  %sw = graph.constant dense<0.25> : tensor<f32>
+  %dw = graph.mul %wf, %sw : tensor<4x2xf32>, tensor<f32> -> tensor<4x2xf32>
+  %ai = graph.cast %a : tensor<3x4xui8> -> tensor<3x4xi32>
+  %za = graph.constant dense<5> : tensor<ui8>
+  %zi = graph.cast %za : tensor<ui8> -> tensor<i32>
+  %as = graph.sub %ai, %zi : tensor<3x4xi32>, tensor<i32> -> tensor<3x4xi32>
+  %af = graph.cast %as : tensor<3x4xi32> -> tensor<3x4xf32>
+  %sa = graph.constant dense<0.5> : tensor<f32>
+  %da = graph.mul %af, %sa : tensor<3x4xf32>, tensor<f32> -> tensor<3x4xf32>
+  %y = graph.matmul %da, %dw : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
+}
+
+// -----
+
+// A signed a (no zero point) is read as a + 128 (its sign bits flipped by
+// an xor with 0x80), so the correction is -128 * colsum = [-2048, -2560].
+// CHECK-LABEL: func.func @signed_a
+// CHECK-NOT: graph.cast %arg0 : tensor<3x4xi8> -> tensor<3x4xi8>
+// CHECK: graph.constant dense<[-2048, -2560, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// CHECK: call @__graphopt_int8_matmul_3x4x2_8x1_s(%arg0,
+// CHECK: func.func private @__graphopt_int8_matmul_3x4x2_8x1_s
+// CHECK: %[[FLIP:.*]] = arith.constant dense<-128> : vector<64xi8>
+// CHECK: arith.xori %{{.*}}, %[[FLIP]] : vector<64xi8>
+func.func @signed_a(%a: tensor<3x4xi8>) -> tensor<3x2xf32> {
+  %w = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
+  %wf = graph.cast %w : tensor<4x2xi8> -> tensor<4x2xf32>
+  %sw = graph.constant dense<0.25> : tensor<f32>
+  %dw = graph.mul %wf, %sw : tensor<4x2xf32>, tensor<f32> -> tensor<4x2xf32>
+  %af = graph.cast %a : tensor<3x4xi8> -> tensor<3x4xf32>
+  %sa = graph.constant dense<0.5> : tensor<f32>
+  %da = graph.mul %af, %sa : tensor<3x4xf32>, tensor<f32> -> tensor<3x4xf32>
+  %y = graph.matmul %da, %dw : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
+}
+
+// -----
+
+// Left as they are: a weight value outside a signed byte (200, uint8
+// weights with no zero point), a weight scale that varies along K (one per
+// row of w), and weights that are not constants.
+// CHECK-LABEL: func.func @not_rewritten
+// CHECK-COUNT-3: graph.matmul
+// CHECK-NOT: call @
+func.func @not_rewritten(%a: tensor<3x4xui8>, %v: tensor<4x2xi8>)
+    -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>) {
+  %af = graph.cast %a : tensor<3x4xui8> -> tensor<3x4xf32>
+  %sa = graph.constant dense<0.5> : tensor<f32>
+  %da = graph.mul %af, %sa : tensor<3x4xf32>, tensor<f32> -> tensor<3x4xf32>
+  %w1 = graph.constant dense<[[1, 2], [3, 200], [5, 6], [7, 8]]> : tensor<4x2xui8>
+  %w1f = graph.cast %w1 : tensor<4x2xui8> -> tensor<4x2xf32>
+  %dw1 = graph.mul %w1f, %sa : tensor<4x2xf32>, tensor<f32> -> tensor<4x2xf32>
+  %y1 = graph.matmul %da, %dw1 : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  %w2 = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
+  %w2f = graph.cast %w2 : tensor<4x2xi8> -> tensor<4x2xf32>
+  %s2 = graph.constant dense<[[0.5], [0.25], [0.125], [1.0]]> : tensor<4x1xf32>
+  %dw2 = graph.mul %w2f, %s2 : tensor<4x2xf32>, tensor<4x1xf32> -> tensor<4x2xf32>
+  %y2 = graph.matmul %da, %dw2 : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  %vf = graph.cast %v : tensor<4x2xi8> -> tensor<4x2xf32>
+  %dv = graph.mul %vf, %sa : tensor<4x2xf32>, tensor<f32> -> tensor<4x2xf32>
+  %y3 = graph.matmul %da, %dv : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  return %y1, %y2, %y3 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
+}
