@@ -4,11 +4,13 @@ against both systems' f32, in one run.
 
     taskset -c 0 python3 bench/quantized.py                  # BERT layer, ResNet-18
     taskset -c 0 python3 bench/quantized.py --models bert_layer --rounds 15
+    taskset -c 0,1 python3 bench/quantized.py --threads 2
 
 Each model (test/onnx/models.py) is exported to ONNX and quantized with ONNX
 Runtime's ``quantize_static`` (QDQ format, uint8 activations, int8 weights;
 per channel for ResNet-18, per tensor for the BERT layer: the tool's usual
-choices), calibrated on four random inputs. Systems, all on one thread:
+choices), calibrated on four random inputs. Systems, all on ``--threads`` threads
+(default 1):
 
 - ``graphopt int8``: the QDQ model; products of dequantized tensors with
   constant weights become integer matmuls with AVX-512 VNNI where the CPU
@@ -100,19 +102,19 @@ def timed(fn, round_time: float) -> float:
             return t / n
 
 
-def bench(name: str, tmp: Path, rounds: int, round_time: float) -> dict:
+def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) -> dict:
     import graphopt
     from graphopt.importer.onnx import import_onnx
     path, qpath, inputs, out_scale = quantize(name, tmp)
     shapes = [a.shape for a in inputs]
     qtext = import_onnx(qpath)
     t0 = time.perf_counter()
-    g_int8 = graphopt.Program(qtext, specialize=shapes, threads=1)
+    g_int8 = graphopt.Program(qtext, specialize=shapes, threads=threads)
     compile_int8 = time.perf_counter() - t0
-    g_qdq = graphopt.Program(qtext, specialize=shapes, threads=1, int8_matmul=False)
-    g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=1)
-    ort_int8 = models.ort_session(qpath, threads=1)
-    ort_f32 = models.ort_session(path, threads=1)
+    g_qdq = graphopt.Program(qtext, specialize=shapes, threads=threads, int8_matmul=False)
+    g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=threads)
+    ort_int8 = models.ort_session(qpath, threads=threads)
+    ort_f32 = models.ort_session(path, threads=threads)
 
     got = g_int8.run(inputs)[0].astype(np.float64)
     want = models.ort_run(ort_int8, inputs)[0].astype(np.float64)
@@ -162,12 +164,14 @@ def main() -> int:
                     choices=sorted(models.ALL))
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--round-time", type=float, default=0.3)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of every system (pin the process to as many cores)")
     ap.add_argument("--markdown", help="also write the table to this file")
     args = ap.parse_args()
     import graphopt
     vnni = "avx512_vnni" in open("/proc/cpuinfo").read()
     lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}); "
-             f"{os.sched_getaffinity(0).__len__()} core(s) allowed; one thread each; "
+             f"{os.sched_getaffinity(0).__len__()} core(s) allowed; {args.threads} thread(s) each; "
              f"{args.rounds} rounds of {args.round_time} s per system, medians (ms)", ""]
     cols = ["graphopt int8", "graphopt QDQ in f32", "graphopt f32", "ORT int8", "ORT f32"]
     lines.append("| model | " + " | ".join(cols) +
@@ -176,7 +180,7 @@ def main() -> int:
     checks = []
     with tempfile.TemporaryDirectory() as d:
         for name in args.models:
-            r = bench(name, Path(d), args.rounds, args.round_time)
+            r = bench(name, Path(d), args.rounds, args.round_time, args.threads)
             ms = r["ms"]
             lines.append(f"| {name} | " + " | ".join(f"{ms[c]:.3g}" for c in cols) +
                          f" | {ms['graphopt int8'] / ms['ORT int8']:.2f}"

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Dialect/Graph/IR/ConstantEval.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
@@ -148,6 +149,17 @@ SmallVector<int64_t> integerValues(DenseElementsAttr attr) {
   return out;
 }
 
+/// A convolution's geometry, for a kernel whose rows are output pixels:
+/// row p = (image, oh, ow) reads the k-group (kh, kw, 4 channels) from the
+/// NHWC input (zero-point padded, channels padded to a multiple of 4) at
+/// [image, oh * sh + kh * dh, ow * sw + kw * dw, 4 c4].
+struct ConvGeometry {
+  int64_t images = 0, outH = 0, outW = 0;
+  int64_t kernelH = 0, kernelW = 0, channels4 = 0; // padded channels / 4
+  int64_t padH = 0, padW = 0;                      // padded input H and W
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+};
+
 /// The shape of one kernel: which function serves a call.
 struct KernelShape {
   int64_t rows; // M, or ShapedType::kDynamic
@@ -156,21 +168,32 @@ struct KernelShape {
   int64_t vectors; // 16-column blocks per register block
   int64_t rowsPerBlock;
   bool signedA;
+  std::optional<ConvGeometry> conv;
 
   std::string name() const {
-    std::string s = "__graphopt_int8_matmul_";
-    s += rows == ShapedType::kDynamic ? std::string("d") : std::to_string(rows);
-    s += "x" + std::to_string(k) + "x" + std::to_string(n) + "_" +
-         std::to_string(rowsPerBlock) + "x" + std::to_string(vectors) +
-         (signedA ? "_s" : "_u");
-    return s;
+    auto str = [](int64_t v) { return std::to_string(v); };
+    std::string s;
+    if (conv) {
+      const ConvGeometry &c = *conv;
+      s = "__graphopt_int8_conv_" + str(c.images) + "x" + str(c.padH) + "x" +
+          str(c.padW) + "x" + str(4 * c.channels4) + "_k" + str(c.kernelH) +
+          "x" + str(c.kernelW) + "_s" + str(c.strideH) + "x" + str(c.strideW) +
+          "_d" + str(c.dilationH) + "x" + str(c.dilationW) + "_o" +
+          str(c.outH) + "x" + str(c.outW) + "_n" + str(n);
+    } else {
+      s = "__graphopt_int8_matmul_";
+      s += rows == ShapedType::kDynamic ? std::string("d") : str(rows);
+      s += "x" + str(k) + "x" + str(n);
+    }
+    return s + "_" + str(rowsPerBlock) + "x" + str(vectors) +
+           (signedA ? "_s" : "_u");
   }
 };
 
 /// Registers: `rowsPerBlock x vectors` accumulators, `vectors` weight
 /// registers and one broadcast of a fit in AVX-512's 32.
 KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA) {
-  KernelShape s{rows, k, n, (n + kLanes - 1) / kLanes, 1, 1, signedA};
+  KernelShape s{rows, k, n, (n + kLanes - 1) / kLanes, 1, 1, signedA, {}};
   for (int64_t v : {4, 3, 2}) {
     if (s.blocks % v == 0) {
       s.vectors = v;
@@ -215,7 +238,7 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
   auto bytesType = VectorType::get({kLanes * kGroup}, i8);
   auto groupType = VectorType::get({kGroup}, i8);
   auto wordType = VectorType::get({1}, i32);
-  Value c0 = indexConst(b, loc, 0);
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
   Value zero8 = arith::ConstantOp::create(b, loc, i8, b.getIntegerAttr(i8, 0));
   Value zero32 =
       arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, 0));
@@ -237,9 +260,14 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
       accs.push_back(vector::TransferReadOp::create(b, loc, accType, init,
                                                     ValueRange{cols[v]}, zero32,
                                                     ArrayRef<bool>{true}));
+  SmallVector<Value> rowIndex;
+  for (int64_t r = 0; r < rows; ++r)
+    rowIndex.push_back(arith::AddIOp::create(b, loc, m, indexConst(b, loc, r)));
 
-  // One k-group: the weights' registers, then each row's broadcast bytes.
-  auto step = [&](OpBuilder &b, Value gk, ValueRange in, bool full) {
+  // One k-group: the weights' registers (group `gk` of the packed weights),
+  // then each row's 4 bytes of a (at `aIndex(r)`) broadcast.
+  auto step = [&](OpBuilder &b, Value gk, ValueRange in, bool full,
+                  llvm::function_ref<SmallVector<Value>(int64_t)> aIndex) {
     SmallVector<Value> wv;
     for (int64_t v = 0; v < s.vectors; ++v) {
       Value blk = arith::AddIOp::create(b, loc, block0, indexConst(b, loc, v));
@@ -247,13 +275,10 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
                                                   ValueRange{blk, gk, c0},
                                                   zero8, ArrayRef<bool>{true}));
     }
-    Value k0 = arith::MulIOp::create(b, loc, gk, indexConst(b, loc, kGroup));
     SmallVector<Value> next;
     for (int64_t r = 0; r < rows; ++r) {
-      Value row = arith::AddIOp::create(b, loc, m, indexConst(b, loc, r));
-      Value group = vector::TransferReadOp::create(b, loc, groupType, a,
-                                                   ValueRange{row, k0}, zero8,
-                                                   ArrayRef<bool>{full});
+      Value group = vector::TransferReadOp::create(
+          b, loc, groupType, a, aIndex(r), zero8, ArrayRef<bool>{full});
       Value word = vector::BitCastOp::create(b, loc, wordType, group);
       Value scalar = vector::ExtractOp::create(b, loc, word, int64_t(0));
       Value bytes = vector::BitCastOp::create(
@@ -270,28 +295,94 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
     }
     return next;
   };
+  auto loop =
+      [&](OpBuilder &b, int64_t count, ValueRange init,
+          llvm::function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
+              body) {
+        auto forOp = scf::ForOp::create(
+            b, loc, c0, indexConst(b, loc, count), c1, init,
+            [&](OpBuilder &lb, Location, Value iv, ValueRange in) {
+              scf::YieldOp::create(lb, loc, body(lb, iv, in));
+            });
+        return SmallVector<Value>(forOp.getResults());
+      };
 
-  int64_t fullGroups = s.k / kGroup;
-  if (fullGroups > 0) {
-    auto loop = scf::ForOp::create(
-        b, loc, c0, indexConst(b, loc, fullGroups), indexConst(b, loc, 1), accs,
-        [&](OpBuilder &lb, Location, Value gk, ValueRange in) {
-          scf::YieldOp::create(lb, loc, step(lb, gk, in, /*full=*/true));
+  if (!s.conv) {
+    // a[row, 4 gk ...]; a last, partial group masked.
+    int64_t fullGroups = s.k / kGroup;
+    auto matmulStep = [&](OpBuilder &b, Value gk, ValueRange in, bool full) {
+      Value k0 = arith::MulIOp::create(b, loc, gk, indexConst(b, loc, kGroup));
+      return step(b, gk, in, full, [&](int64_t r) {
+        return SmallVector<Value>{rowIndex[r], k0};
+      });
+    };
+    if (fullGroups > 0)
+      accs = loop(b, fullGroups, accs,
+                  [&](OpBuilder &lb, Value gk, ValueRange in) {
+                    return matmulStep(lb, gk, in, /*full=*/true);
+                  });
+    if (s.k % kGroup)
+      accs = matmulStep(b, indexConst(b, loc, fullGroups), accs,
+                        /*full=*/false);
+  } else {
+    // Row p = (image, oh, ow); loops over kh, kw and the channel groups.
+    const ConvGeometry &g = *s.conv;
+    SmallVector<Value> image, ih0, iw0;
+    Value plane = indexConst(b, loc, g.outH * g.outW);
+    Value width = indexConst(b, loc, g.outW);
+    for (int64_t r = 0; r < rows; ++r) {
+      Value p = rowIndex[r];
+      image.push_back(arith::DivUIOp::create(b, loc, p, plane));
+      Value rem = arith::RemUIOp::create(b, loc, p, plane);
+      Value oh = arith::DivUIOp::create(b, loc, rem, width);
+      Value ow = arith::RemUIOp::create(b, loc, rem, width);
+      ih0.push_back(
+          arith::MulIOp::create(b, loc, oh, indexConst(b, loc, g.strideH)));
+      iw0.push_back(
+          arith::MulIOp::create(b, loc, ow, indexConst(b, loc, g.strideW)));
+    }
+    accs =
+        loop(b, g.kernelH, accs, [&](OpBuilder &b1, Value kh, ValueRange in1) {
+          Value dh = arith::MulIOp::create(b1, loc, kh,
+                                           indexConst(b1, loc, g.dilationH));
+          return loop(
+              b1, g.kernelW, in1, [&](OpBuilder &b2, Value kw, ValueRange in2) {
+                Value dw = arith::MulIOp::create(
+                    b2, loc, kw, indexConst(b2, loc, g.dilationW));
+                // Group index of (kh, kw, 0) in the packed weights.
+                Value tap = arith::AddIOp::create(
+                    b2, loc,
+                    arith::MulIOp::create(b2, loc, kh,
+                                          indexConst(b2, loc, g.kernelW)),
+                    kw);
+                Value gk0 = arith::MulIOp::create(
+                    b2, loc, tap, indexConst(b2, loc, g.channels4));
+                SmallVector<Value> ih, iw;
+                for (int64_t r = 0; r < rows; ++r) {
+                  ih.push_back(arith::AddIOp::create(b2, loc, ih0[r], dh));
+                  iw.push_back(arith::AddIOp::create(b2, loc, iw0[r], dw));
+                }
+                return loop(
+                    b2, g.channels4, in2,
+                    [&](OpBuilder &b3, Value c4, ValueRange in3) {
+                      Value gk = arith::AddIOp::create(b3, loc, gk0, c4);
+                      Value c = arith::MulIOp::create(
+                          b3, loc, c4, indexConst(b3, loc, kGroup));
+                      return step(b3, gk, in3, /*full=*/true, [&](int64_t r) {
+                        return SmallVector<Value>{image[r], ih[r], iw[r], c};
+                      });
+                    });
+              });
         });
-    accs.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  if (s.k % kGroup)
-    accs = step(b, indexConst(b, loc, fullGroups), accs, /*full=*/false);
 
   bool colsInBounds = s.n % kLanes == 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    Value row = arith::AddIOp::create(b, loc, m, indexConst(b, loc, r));
+  for (int64_t r = 0; r < rows; ++r)
     for (int64_t v = 0; v < s.vectors; ++v)
-      out = vector::TransferWriteOp::create(b, loc, accs[r * s.vectors + v],
-                                            out, ValueRange{row, cols[v]},
-                                            ArrayRef<bool>{colsInBounds})
+      out = vector::TransferWriteOp::create(
+                b, loc, accs[r * s.vectors + v], out,
+                ValueRange{rowIndex[r], cols[v]}, ArrayRef<bool>{colsInBounds})
                 .getResult();
-  }
   return out;
 }
 
@@ -320,7 +411,11 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   MLIRContext *ctx = mb.getContext();
   Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
   int64_t groups = (s.k + kGroup - 1) / kGroup;
-  auto aType = RankedTensorType::get({s.rows, s.k}, i8);
+  auto aType =
+      s.conv ? RankedTensorType::get({s.conv->images, s.conv->padH,
+                                      s.conv->padW, 4 * s.conv->channels4},
+                                     i8)
+             : RankedTensorType::get({s.rows, s.k}, i8);
   auto wType = RankedTensorType::get({s.blocks, groups, kLanes * kGroup}, i8);
   auto initType = RankedTensorType::get({s.blocks * kLanes}, i32);
   auto outType = RankedTensorType::get({s.rows, s.n}, i32);
@@ -336,6 +431,8 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   Value rows = s.rows == ShapedType::kDynamic
                    ? tensor::DimOp::create(b, loc, a, 0).getResult()
                    : indexConst(b, loc, s.rows);
+  assert((!s.conv || s.rows != ShapedType::kDynamic) &&
+         "convolution kernels have static shapes");
   SmallVector<Value> dynSizes;
   if (s.rows == ShapedType::kDynamic)
     dynSizes.push_back(rows);
@@ -344,27 +441,67 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   Value mainRows = arith::SubIOp::create(
       b, loc, rows, arith::RemUIOp::create(b, loc, rows, mr));
   Value vecs = indexConst(b, loc, s.vectors);
-  auto blocks = scf::ForOp::create(
-      b, loc, c0, indexConst(b, loc, s.blocks), vecs, ValueRange{out},
-      [&](OpBuilder &bb, Location, Value block0, ValueRange o) {
-        auto main = scf::ForOp::create(
-            bb, loc, c0, mainRows, mr, o,
-            [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
-              scf::YieldOp::create(rb, loc,
-                                   registerBlock(rb, loc, s, dot, a, w, init,
-                                                 o2[0], m, block0,
-                                                 s.rowsPerBlock));
-            });
-        auto rest = scf::ForOp::create(
-            bb, loc, mainRows, rows, c1, main.getResults(),
-            [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
-              scf::YieldOp::create(rb, loc,
-                                   registerBlock(rb, loc, s, dot, a, w, init,
-                                                 o2[0], m, block0, 1));
-            });
-        scf::YieldOp::create(bb, loc, rest.getResults());
-      });
-  func::ReturnOp::create(b, loc, blocks.getResults());
+  Value numBlocks = indexConst(b, loc, s.blocks);
+  // Register blocks of `rows` rows from `m` over every column block.
+  auto columnBlocks = [&](OpBuilder &bb, Value m, Value o, int64_t rows) {
+    return scf::ForOp::create(
+        bb, loc, c0, numBlocks, vecs, ValueRange{o},
+        [&](OpBuilder &cb, Location, Value block0, ValueRange o2) {
+          scf::YieldOp::create(cb, loc,
+                               registerBlock(cb, loc, s, dot, a, w, init, o2[0],
+                                             m, block0, rows));
+        });
+  };
+  // Every row block over column blocks from `block0`.
+  auto rowBlocks = [&](OpBuilder &bb, Value block0, Value o) {
+    auto main = scf::ForOp::create(
+        bb, loc, c0, mainRows, mr, ValueRange{o},
+        [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
+          scf::YieldOp::create(rb, loc,
+                               registerBlock(rb, loc, s, dot, a, w, init, o2[0],
+                                             m, block0, s.rowsPerBlock));
+        });
+    return scf::ForOp::create(
+        bb, loc, mainRows, rows, c1, main.getResults(),
+        [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
+          scf::YieldOp::create(
+              rb, loc,
+              registerBlock(rb, loc, s, dot, a, w, init, o2[0], m, block0, 1));
+        });
+  };
+  // The outer loop is the one graph-cpu-parallelize may run on several
+  // threads (its iterations write disjoint rows or columns): the column
+  // blocks, which share each row's bytes of a, when there are a few of them;
+  // otherwise (a convolution with 64 filters has one) the row blocks, each
+  // over all the (then small) packed weights.
+  bool rowsOuter = s.blocks / s.vectors < 4 && s.rows != ShapedType::kDynamic;
+  Value result;
+  if (rowsOuter) {
+    auto main = scf::ForOp::create(
+        b, loc, c0, mainRows, mr, ValueRange{out},
+        [&](OpBuilder &rb, Location, Value m, ValueRange o) {
+          scf::YieldOp::create(
+              rb, loc, columnBlocks(rb, m, o[0], s.rowsPerBlock).getResults());
+        });
+    graphopt::markParallelLoop(main);
+    auto rest = scf::ForOp::create(
+        b, loc, mainRows, rows, c1, main.getResults(),
+        [&](OpBuilder &rb, Location, Value m, ValueRange o) {
+          scf::YieldOp::create(rb, loc,
+                               columnBlocks(rb, m, o[0], 1).getResults());
+        });
+    result = rest.getResult(0);
+  } else {
+    auto blocks = scf::ForOp::create(
+        b, loc, c0, numBlocks, vecs, ValueRange{out},
+        [&](OpBuilder &bb, Location, Value block0, ValueRange o) {
+          scf::YieldOp::create(bb, loc,
+                               rowBlocks(bb, block0, o[0]).getResults());
+        });
+    graphopt::markParallelLoop(blocks);
+    result = blocks.getResult(0);
+  }
+  func::ReturnOp::create(b, loc, result);
   return fn;
 }
 
@@ -382,6 +519,162 @@ struct GraphCPUQuantizedMatmulPass
     for (g::MatMulOp op : matmuls)
       if (succeeded(rewrite(module, op)))
         ++numRewritten;
+    SmallVector<g::Conv2DOp> convs;
+    module.walk([&](g::Conv2DOp op) { convs.push_back(op); });
+    for (g::Conv2DOp op : convs)
+      if (succeeded(rewriteConv(module, op)))
+        ++numRewrittenConvs;
+  }
+
+  /// A's zero point as one integer (0 without one); nullopt when it is not
+  /// a constant or not the same for every element.
+  static std::optional<int64_t> zeroPoint(const Dequant &d) {
+    if (!d.zeroPoint)
+      return 0;
+    DenseElementsAttr attr = constantValue(d.zeroPoint);
+    if (!attr)
+      return std::nullopt;
+    SmallVector<int64_t> zv = integerValues(attr);
+    if (zv.empty() || llvm::any_of(zv, [&](int64_t z) { return z != zv[0]; }))
+      return std::nullopt;
+    return zv[0];
+  }
+
+  /// conv2d(dq(x), dq(w)) (groups 1, x NCHW with one scale and zero point,
+  /// w constant with a scale per tensor or per output channel) as an
+  /// implicit-GEMM integer kernel over the zero-point-padded NHWC input:
+  /// rows are output pixels, columns filters, k (kh, kw, channel).
+  LogicalResult rewriteConv(ModuleOp module, g::Conv2DOp op) {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType || !resultType.getElementType().isF32() ||
+        !resultType.hasStaticShape() || op.getGroups() != 1)
+      return failure();
+    std::optional<Dequant> a = matchDequant(op.getInput());
+    std::optional<Dequant> w = matchDequant(op.getWeight());
+    if (!a || !w)
+      return failure();
+    auto xType = dyn_cast<RankedTensorType>(a->q.getType());
+    auto wType = dyn_cast<RankedTensorType>(op.getWeight().getType());
+    if (!xType || !xType.hasStaticShape() || xType.getRank() != 4 ||
+        xType.getShape() !=
+            cast<RankedTensorType>(op.getInput().getType()).getShape() ||
+        !wType || !wType.hasStaticShape())
+      return failure();
+    // One scale for x; w's per tensor or per output channel.
+    auto aScale = dyn_cast<RankedTensorType>(a->scale.getType());
+    auto wScale = dyn_cast<RankedTensorType>(w->scale.getType());
+    if (!aScale || aScale.getNumElements() != 1 || !wScale ||
+        !constantAlongK(w->scale, 4, 1) || !constantAlongK(w->scale, 4, 2) ||
+        !constantAlongK(w->scale, 4, 3))
+      return failure();
+    std::optional<int64_t> za = zeroPoint(*a);
+    if (!za)
+      return failure();
+
+    int64_t images = xType.getDimSize(0), channels = xType.getDimSize(1),
+            height = xType.getDimSize(2), width = xType.getDimSize(3);
+    int64_t filters = wType.getDimSize(0), kh = wType.getDimSize(2),
+            kw = wType.getDimSize(3);
+    if (wType.getDimSize(1) != channels)
+      return failure();
+    DenseElementsAttr wAttr = constantValue(w->integer);
+    if (!wAttr ||
+        cast<ShapedType>(wAttr.getType()).getShape() != wType.getShape())
+      return failure();
+    SmallVector<int64_t> wv = integerValues(wAttr);
+    if (llvm::any_of(wv, [](int64_t x) { return x < -128 || x > 127; }))
+      return failure();
+    bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
+    int64_t offset = std::abs(*za) + (signedA ? 128 : 0);
+    int64_t taps = channels * kh * kw;
+    if ((255 * 128 + offset * 128) * taps >= (int64_t(1) << 31))
+      return failure();
+
+    ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
+                      dil = op.getDilations();
+    ConvGeometry geo;
+    geo.images = images;
+    geo.outH = resultType.getDimSize(2);
+    geo.outW = resultType.getDimSize(3);
+    geo.kernelH = kh;
+    geo.kernelW = kw;
+    geo.channels4 = (channels + kGroup - 1) / kGroup;
+    geo.padH = height + pad[0] + pad[2];
+    geo.padW = width + pad[1] + pad[3];
+    geo.strideH = strides[0];
+    geo.strideW = strides[1];
+    geo.dilationH = dil[0];
+    geo.dilationW = dil[1];
+    int64_t cp = kGroup * geo.channels4;
+    KernelShape s = chooseShape(images * geo.outH * geo.outW, kh * kw * cp,
+                                filters, signedA);
+    s.conv = geo;
+
+    // w'[k][f] with k = (kh, kw, channel), channels padded with zeros.
+    SmallVector<int64_t> wk(s.k * filters, 0);
+    SmallVector<int64_t> init(s.blocks * kLanes, 0);
+    for (int64_t f = 0; f < filters; ++f)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            int64_t v = wv[((f * channels + c) * kh + i) * kw + j];
+            wk[((i * kw + j) * cp + c) * filters + f] = v;
+            init[f] -= offset * v;
+          }
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    // x: zero-point padded (the padding is 0.0 after dequantization), NHWC,
+    // channels padded to a multiple of 4, as signless bytes.
+    Value x = a->q;
+    if (llvm::any_of(pad, [](int64_t p) { return p != 0; }))
+      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, 0, pad[0], pad[1]},
+                           ArrayRef<int64_t>{0, 0, pad[2], pad[3]},
+                           llvm::APFloat(double(*za)));
+    x = g::TransposeOp::create(b, loc, x, ArrayRef<int64_t>{0, 2, 3, 1});
+    if (cp != channels)
+      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, 0, 0, 0},
+                           ArrayRef<int64_t>{0, 0, 0, cp - channels},
+                           llvm::APFloat(0.0));
+    if (!signedA)
+      x = g::CastOp::create(b, loc, x, b.getI8Type());
+    Value packed =
+        g::ConstantOp::create(b, loc, packWeights(ctx, wk, s)).getResult();
+    auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
+    SmallVector<int32_t> init32(init.begin(), init.end());
+    Value initValue =
+        g::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(initType, ArrayRef<int32_t>(init32)))
+            .getResult();
+    func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
+    if (!kernel) {
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
+    }
+    Value acc =
+        func::CallOp::create(b, loc, kernel, ValueRange{x, packed, initValue})
+            .getResult(0);
+    acc = g::ReshapeOp::create(
+        b, loc, acc, ArrayRef<int64_t>{images, geo.outH, geo.outW, filters});
+    acc = g::TransposeOp::create(b, loc, acc, ArrayRef<int64_t>{0, 3, 1, 2});
+    Value y = g::CastOp::create(b, loc, acc, b.getF32Type());
+    y = g::MulOp::create(
+        b, loc, y, g::ReshapeOp::create(b, loc, a->scale, ArrayRef<int64_t>{}));
+    Value perChannel = g::ReshapeOp::create(
+        b, loc, w->scale,
+        wScale.getNumElements() == 1 ? ArrayRef<int64_t>{}
+                                     : ArrayRef<int64_t>{filters, 1, 1});
+    y = g::MulOp::create(b, loc, y, perChannel);
+    if (Value bias = op.getBias())
+      y = g::AddOp::create(
+          b, loc, y,
+          g::ReshapeOp::create(b, loc, bias, ArrayRef<int64_t>{filters, 1, 1}));
+    if (y.getType() != op.getType())
+      return failure();
+    op.replaceAllUsesWith(y);
+    op.erase();
+    return success();
   }
 
   LogicalResult rewrite(ModuleOp module, g::MatMulOp op) {

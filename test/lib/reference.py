@@ -1363,6 +1363,25 @@ def quantized_matmul(rng):
     return [a1, a2, a3], [as_f32(y1), as_f32(y2), as_f32(y3)]
 
 
+# Convolutions of dequantized 8-bit tensors (quantized-matmul.mlir): the
+# weight formulas written there as literals.
+@case
+def quantized_conv(rng):
+    f, c, i, j = np.indices((6, 5, 3, 3))
+    wa = ((7 * f + 3 * c + 5 * i + j) % 251) - 125
+    f, c, i, j = np.indices((20, 8, 3, 3))
+    wb = ((11 * f + 5 * c + 3 * i + 7 * j) % 256) - 128
+    xa = rng.integers(0, 256, (2, 5, 9, 11)).astype(np.uint8)
+    xb = rng.integers(-128, 128, (1, 8, 10, 12)).astype(np.int8)
+    xb[0, :, 0, 0] = -128
+    sa = ((np.arange(6) + 1) / 32).reshape(6, 1, 1, 1)
+    bias = np.array([1.0, -2.0, 0.5, 0.0, 3.0, -0.25])
+    ya = conv2d((xa.astype(np.int64) - 3) * 0.5, wa * sa, bias, (2, 2), (1, 0, 2, 1))
+    yb = conv2d(xb.astype(np.int64) * 0.25, wb * 0.0078125, None, (1, 1), (2, 2, 2, 2),
+                (2, 2))
+    return [xa, xb], [as_f32(ya), as_f32(yb)]
+
+
 @case
 def conv2d_direct_pad(rng):
     x = uniform(rng, (1, 8, 15, 17), -1, 1)

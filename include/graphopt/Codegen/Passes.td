@@ -328,7 +328,8 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
                            "::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect"];
   let statistics = [
-    Statistic<"numRewritten", "rewritten-matmuls", "Dequantized matmuls made integer kernels">
+    Statistic<"numRewritten", "rewritten-matmuls", "Dequantized matmuls made integer kernels">,
+    Statistic<"numRewrittenConvs", "rewritten-convolutions", "Dequantized convolutions made integer kernels">
   ];
 }
 
