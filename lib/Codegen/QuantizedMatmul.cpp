@@ -585,9 +585,11 @@ struct GraphCPUQuantizedMatmulPass
     if (llvm::any_of(wv, [](int64_t x) { return x < -128 || x > 127; }))
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
-    int64_t offset = std::abs(*za) + (signedA ? 128 : 0);
+    // The kernel multiplies x as unsigned bytes: x itself (uint8) or
+    // x + 128 (int8, sign bits flipped); x - za is that minus `offset`.
+    int64_t offset = *za + (signedA ? 128 : 0);
     int64_t taps = channels * kh * kw;
-    if ((255 * 128 + offset * 128) * taps >= (int64_t(1) << 31))
+    if ((255 * 128 + std::abs(offset) * 128) * taps >= (int64_t(1) << 31))
       return failure();
 
     ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
@@ -745,21 +747,14 @@ struct GraphCPUQuantizedMatmulPass
     for (int64_t x : wv)
       if (x < -128 || x > 127)
         return failure();
-    // za: one integer.
-    int64_t za = 0;
-    if (a->zeroPoint) {
-      DenseElementsAttr zAttr = constantValue(a->zeroPoint);
-      if (!zAttr)
-        return failure();
-      SmallVector<int64_t> zv = integerValues(zAttr);
-      if (zv.empty() || llvm::any_of(zv, [&](int64_t z) { return z != zv[0]; }))
-        return failure();
-      za = zv[0];
-    }
+    std::optional<int64_t> za = zeroPoint(*a);
+    if (!za)
+      return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
     // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.
-    int64_t offset = std::abs(za) + (signedA ? 128 : 0);
-    if ((255 * 128 + offset * 128) * k >= (int64_t(1) << 31))
+    // As for convolutions: a - za is the kernel's bytes minus `offset`.
+    int64_t offset = *za + (signedA ? 128 : 0);
+    if ((255 * 128 + std::abs(offset) * 128) * k >= (int64_t(1) << 31))
       return failure();
 
     KernelShape s =

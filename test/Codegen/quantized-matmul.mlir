@@ -93,3 +93,26 @@ func.func @not_rewritten(%a: tensor<3x4xui8>, %v: tensor<4x2xi8>)
   %y3 = graph.matmul %da, %dv : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
   return %y1, %y2, %y3 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// A signed a with zero point -5: the kernel's bytes are a + 128, and
+// a - (-5) = (a + 128) - 123, so the correction is -123 * colsum =
+// [-1968, -2460].
+// CHECK-LABEL: func.func @signed_a_zero_point
+// CHECK: graph.constant dense<[-1968, -2460, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// CHECK: call @__graphopt_int8_matmul_3x4x2_8x1_s(%arg0,
+func.func @signed_a_zero_point(%a: tensor<3x4xi8>) -> tensor<3x2xf32> {
+  %w = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
+  %wf = graph.cast %w : tensor<4x2xi8> -> tensor<4x2xf32>
+  %sw = graph.constant dense<0.25> : tensor<f32>
+  %dw = graph.mul %wf, %sw : tensor<4x2xf32>, tensor<f32> -> tensor<4x2xf32>
+  %ai = graph.cast %a : tensor<3x4xi8> -> tensor<3x4xi32>
+  %za = graph.constant dense<-5> : tensor<i32>
+  %as = graph.sub %ai, %za : tensor<3x4xi32>, tensor<i32> -> tensor<3x4xi32>
+  %af = graph.cast %as : tensor<3x4xi32> -> tensor<3x4xf32>
+  %sa = graph.constant dense<0.5> : tensor<f32>
+  %da = graph.mul %af, %sa : tensor<3x4xf32>, tensor<f32> -> tensor<3x4xf32>
+  %y = graph.matmul %da, %dw : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
+}

@@ -2,8 +2,9 @@
 MatMul and a Conv, per-tensor activations, per-channel weights, asymmetric
 zero points; uint8 activations with int8 weights as ONNX Runtime's
 quantizer makes them by default):
-imported (the Q/DQ pairs computed in f32 as the ONNX definition says: no
-integer rewrite yet), compiled and run, against three references:
+imported, compiled (the products of dequantized tensors as integer kernels
+where the CPU has AVX-512 VNNI, in f32 as the ONNX definition says
+elsewhere) and run, against three references:
 
 * a NumPy evaluation of the ONNX definitions (np.rint rounds half to even;
   x / scale in float32 as the model computes it);
