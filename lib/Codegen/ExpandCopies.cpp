@@ -35,12 +35,84 @@ bool isContiguous(MemRefType type) {
          type.areTrailingDimsContiguous(type.getRank());
 }
 
+/// The first of the trailing dims of `type` that are laid out one after
+/// the other (row-major, no gaps, static sizes): `rank` when not even the
+/// last one is.
+int64_t contiguousFrom(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return type.getRank();
+  int64_t d = type.getRank(), expected = 1;
+  while (d > 0 && !ShapedType::isDynamic(type.getDimSize(d - 1)) &&
+         strides[d - 1] == expected) {
+    expected *= type.getDimSize(d - 1);
+    --d;
+  }
+  return d;
+}
+
+/// Bytes of the contiguous block a row copy moves at once (a memcpy): below
+/// this, loops of loads and stores, which LLVM vectorizes for wider types.
+constexpr int64_t kMinRowBytes = 256;
+
 /// Replaces `copy` with a loop nest over its shape (dynamic sizes read
-/// from the source).
+/// from the source). Where the trailing dims of both buffers are
+/// contiguous (a padded image's rows, a concat's inner dims), the loops
+/// run over the outer dims only and copy each block as one `memref.copy`
+/// of contiguous memory (a memcpy): LLVM left byte-wide element loops
+/// scalar (an int8 image's padding copy: ~1.3 ns per byte).
 void expand(RewriterBase &rewriter, memref::CopyOp copy) {
   auto type = cast<MemRefType>(copy.getSource().getType());
+  auto targetType = cast<MemRefType>(copy.getTarget().getType());
   Location loc = copy.getLoc();
   rewriter.setInsertionPoint(copy);
+  int64_t rank = type.getRank();
+  int64_t block = std::max(contiguousFrom(type), contiguousFrom(targetType));
+  int64_t blockElements = 1;
+  for (int64_t d = block; d < rank; ++d)
+    blockElements *= type.getDimSize(d);
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  if (block > 0 && block < rank &&
+      blockElements * elementBytes >= kMinRowBytes) {
+    SmallVector<Value> ivs;
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d = 0; d < block; ++d) {
+      Value ub = ShapedType::isDynamic(type.getDimSize(d))
+                     ? memref::DimOp::create(rewriter, loc, copy.getSource(), d)
+                           .getResult()
+                     : arith::ConstantIndexOp::create(rewriter, loc,
+                                                      type.getDimSize(d))
+                           .getResult();
+      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
+      graphopt::markParallelLoop(loop);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      ivs.push_back(loop.getInductionVar());
+    }
+    // [1, ..., 1, block dims] views, collapsed to one contiguous dim.
+    auto row = [&](Value buffer) {
+      SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+      SmallVector<OpFoldResult> sizes(block, rewriter.getIndexAttr(1));
+      for (int64_t d = block; d < rank; ++d) {
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+      }
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      Value view = memref::SubViewOp::create(rewriter, loc, buffer, offsets,
+                                             sizes, strides);
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < rank; ++d)
+        all[0].push_back(d);
+      return memref::CollapseShapeOp::create(rewriter, loc, view, all)
+          .getResult();
+    };
+    memref::CopyOp::create(rewriter, loc, row(copy.getSource()),
+                           row(copy.getTarget()));
+    rewriter.eraseOp(copy);
+    return;
+  }
   SmallVector<Value> ivs, bounds;
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);

@@ -325,9 +325,13 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
       accs = matmulStep(b, indexConst(b, loc, fullGroups), accs,
                         /*full=*/false);
   } else {
-    // Row p = (image, oh, ow); loops over kh, kw and the channel groups.
+    // Row p = (image, oh, ow) reads a (collapsed to [N, H, W * C]) at
+    // [image, oh * sh + kh * dh, (ow * sw + kw * dw) * C + 4 c4]: loops over
+    // kh, then kw and the channel groups, which are one run of KW * C / 4
+    // consecutive groups when dw = 1.
     const ConvGeometry &g = *s.conv;
-    SmallVector<Value> image, ih0, iw0;
+    int64_t cp = kGroup * g.channels4;
+    SmallVector<Value> image, ih0, col0;
     Value plane = indexConst(b, loc, g.outH * g.outW);
     Value width = indexConst(b, loc, g.outW);
     for (int64_t r = 0; r < rows; ++r) {
@@ -338,41 +342,50 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
       Value ow = arith::RemUIOp::create(b, loc, rem, width);
       ih0.push_back(
           arith::MulIOp::create(b, loc, oh, indexConst(b, loc, g.strideH)));
-      iw0.push_back(
-          arith::MulIOp::create(b, loc, ow, indexConst(b, loc, g.strideW)));
+      col0.push_back(arith::MulIOp::create(b, loc, ow,
+                                           indexConst(b, loc, g.strideW * cp)));
     }
+    // Groups [first, first + count) of the packed weights, row r's bytes
+    // of a from column `colBase(r)` on, 4 per group.
+    auto run = [&](OpBuilder &b2, Value first, int64_t count, ValueRange in,
+                   ArrayRef<Value> ih, ArrayRef<Value> colBase) {
+      return loop(b2, count, in, [&](OpBuilder &b3, Value t, ValueRange in3) {
+        Value gk = arith::AddIOp::create(b3, loc, first, t);
+        Value off =
+            arith::MulIOp::create(b3, loc, t, indexConst(b3, loc, kGroup));
+        SmallVector<Value> cols;
+        for (int64_t r = 0; r < rows; ++r)
+          cols.push_back(arith::AddIOp::create(b3, loc, colBase[r], off));
+        return step(b3, gk, in3, /*full=*/true, [&](int64_t r) {
+          return SmallVector<Value>{image[r], ih[r], cols[r]};
+        });
+      });
+    };
     accs =
         loop(b, g.kernelH, accs, [&](OpBuilder &b1, Value kh, ValueRange in1) {
           Value dh = arith::MulIOp::create(b1, loc, kh,
                                            indexConst(b1, loc, g.dilationH));
-          return loop(
-              b1, g.kernelW, in1, [&](OpBuilder &b2, Value kw, ValueRange in2) {
-                Value dw = arith::MulIOp::create(
-                    b2, loc, kw, indexConst(b2, loc, g.dilationW));
-                // Group index of (kh, kw, 0) in the packed weights.
-                Value tap = arith::AddIOp::create(
-                    b2, loc,
-                    arith::MulIOp::create(b2, loc, kh,
-                                          indexConst(b2, loc, g.kernelW)),
-                    kw);
-                Value gk0 = arith::MulIOp::create(
-                    b2, loc, tap, indexConst(b2, loc, g.channels4));
-                SmallVector<Value> ih, iw;
-                for (int64_t r = 0; r < rows; ++r) {
-                  ih.push_back(arith::AddIOp::create(b2, loc, ih0[r], dh));
-                  iw.push_back(arith::AddIOp::create(b2, loc, iw0[r], dw));
-                }
-                return loop(
-                    b2, g.channels4, in2,
-                    [&](OpBuilder &b3, Value c4, ValueRange in3) {
-                      Value gk = arith::AddIOp::create(b3, loc, gk0, c4);
-                      Value c = arith::MulIOp::create(
-                          b3, loc, c4, indexConst(b3, loc, kGroup));
-                      return step(b3, gk, in3, /*full=*/true, [&](int64_t r) {
-                        return SmallVector<Value>{image[r], ih[r], iw[r], c};
+          SmallVector<Value> ih;
+          for (int64_t r = 0; r < rows; ++r)
+            ih.push_back(arith::AddIOp::create(b1, loc, ih0[r], dh));
+          Value tapRow = arith::MulIOp::create(
+              b1, loc, kh, indexConst(b1, loc, g.kernelW * g.channels4));
+          if (g.dilationW == 1)
+            return run(b1, tapRow, g.kernelW * g.channels4, in1, ih, col0);
+          return loop(b1, g.kernelW, in1,
+                      [&](OpBuilder &b2, Value kw, ValueRange in2) {
+                        Value first = arith::AddIOp::create(
+                            b2, loc, tapRow,
+                            arith::MulIOp::create(
+                                b2, loc, kw, indexConst(b2, loc, g.channels4)));
+                        Value shift = arith::MulIOp::create(
+                            b2, loc, kw, indexConst(b2, loc, g.dilationW * cp));
+                        SmallVector<Value> colBase;
+                        for (int64_t r = 0; r < rows; ++r)
+                          colBase.push_back(
+                              arith::AddIOp::create(b2, loc, col0[r], shift));
+                        return run(b2, first, g.channels4, in2, ih, colBase);
                       });
-                    });
-              });
         });
   }
 
@@ -427,6 +440,9 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   Value a = entry->getArgument(0), w = entry->getArgument(1),
         init = entry->getArgument(2);
+  if (s.conv) // [N, H, W, C] as [N, H, W * C]: a row's taps are consecutive
+    a = tensor::CollapseShapeOp::create(
+        b, loc, a, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
   Value rows = s.rows == ShapedType::kDynamic
                    ? tensor::DimOp::create(b, loc, a, 0).getResult()
@@ -629,16 +645,14 @@ struct GraphCPUQuantizedMatmulPass
     MLIRContext *ctx = b.getContext();
     // x: zero-point padded (the padding is 0.0 after dequantization), NHWC,
     // channels padded to a multiple of 4, as signless bytes.
-    Value x = a->q;
-    if (llvm::any_of(pad, [](int64_t p) { return p != 0; }))
-      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, 0, pad[0], pad[1]},
-                           ArrayRef<int64_t>{0, 0, pad[2], pad[3]},
+    // (Transposed first: the padding then copies whole NHWC rows; the
+    // padded channels, whose weights are 0, get the zero point too.)
+    Value x =
+        g::TransposeOp::create(b, loc, a->q, ArrayRef<int64_t>{0, 2, 3, 1});
+    if (llvm::any_of(pad, [](int64_t p) { return p != 0; }) || cp != channels)
+      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, pad[0], pad[1], 0},
+                           ArrayRef<int64_t>{0, pad[2], pad[3], cp - channels},
                            llvm::APFloat(double(*za)));
-    x = g::TransposeOp::create(b, loc, x, ArrayRef<int64_t>{0, 2, 3, 1});
-    if (cp != channels)
-      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, 0, 0, 0},
-                           ArrayRef<int64_t>{0, 0, 0, cp - channels},
-                           llvm::APFloat(0.0));
     if (!signedA)
       x = g::CastOp::create(b, loc, x, b.getI8Type());
     Value packed =

@@ -42,3 +42,22 @@ func.func @dynamic(%src: memref<?x3xf32>, %dst: memref<?x3xf32, strided<[6, 1], 
   memref.copy %src, %dst : memref<?x3xf32> to memref<?x3xf32, strided<[6, 1], offset: ?>>
   return
 }
+
+// -----
+
+// An int8 NHWC image copied into its padded buffer: rows of 56 x 64 bytes
+// are contiguous in both, so each row is one copy of contiguous memory (a
+// memcpy) inside loops over the images and rows.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for %[[N:.+]] = %c0 to %c2 step %c1
+// CHECK: scf.for %[[H:.+]] = %c0 to %c56 step %c1
+// CHECK: %[[S:.+]] = memref.subview %arg0[%[[N]], %[[H]], 0, 0] [1, 1, 56, 64] [1, 1, 1, 1]
+// CHECK: %[[SF:.+]] = memref.collapse_shape %[[S]] {{\[\[}}0, 1, 2, 3]] {{.*}} into memref<3584xi8
+// CHECK: %[[D:.+]] = memref.subview %arg1[%[[N]], %[[H]], 0, 0] [1, 1, 56, 64] [1, 1, 1, 1]
+// CHECK: %[[DF:.+]] = memref.collapse_shape %[[D]]
+// CHECK: memref.copy %[[SF]], %[[DF]] : memref<3584xi8, strided<[1], offset: ?>> to memref<3584xi8, strided<[1], offset: ?>>
+// CHECK-NOT: memref.load
+func.func @rows(%src: memref<2x56x56x64xi8>, %dst: memref<2x56x56x64xi8, strided<[215296, 3712, 64, 1], offset: 3776>>) {
+  memref.copy %src, %dst : memref<2x56x56x64xi8> to memref<2x56x56x64xi8, strided<[215296, 3712, 64, 1], offset: 3776>>
+  return
+}
