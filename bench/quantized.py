@@ -22,13 +22,15 @@ choices), calibrated on four random inputs. Systems, all on ``--threads`` thread
   fuses the QDQ pairs into its integer kernels);
 - ``ORT f32``: ONNX Runtime on the unquantized model.
 
-Outputs are checked first: graphopt int8 against ORT int8, in steps of the
+With several threads each system's timed calls follow an idle pause
+and one untimed call (the previous system's spinning worker threads would
+take its cores otherwise). Outputs are checked first: graphopt int8 against ORT int8, in steps of the
 model's last QuantizeLinear scale (both compute the integer sums exactly;
 an intermediate that rounds to the neighbouring integer moves what follows
 by a step), and against ``graphopt QDQ in f32``. Then the systems are timed
-in rounds, one after the other in each round (``--round-time`` seconds of
-calls each), and the table gives the median over rounds of the time per
-call.
+in rounds, one after the other in each round, the order rotated
+(``--round-time`` seconds of calls each), and the table gives the median
+over rounds of the time per call.
 """
 
 from __future__ import annotations
@@ -140,9 +142,17 @@ def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) ->
     for fn in systems.values():  # warm-up
         timed(fn, round_time)
     times = {k: [] for k in systems}
-    for _ in range(rounds):
-        for k, fn in systems.items():
-            times[k].append(timed(fn, round_time))
+    order = list(systems)
+    for r in range(rounds):
+        # The order rotated every round; with several threads, an idle pause
+        # and one untimed call before each system, as bench/peers.py does:
+        # the previous system's worker threads keep spinning for a while
+        # (LLVM's OpenMP, ONNX Runtime's pool) and would take its cores.
+        for k in order[r % len(order):] + order[:r % len(order)]:
+            if threads > 1:
+                time.sleep(0.3)
+                systems[k]()
+            times[k].append(timed(systems[k], round_time))
     med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
     return {"name": name, "ms": med, "check": check, "compile_int8": compile_int8}
 

@@ -529,25 +529,31 @@ func.func @not_folded() -> (tensor<2x2xf32>, tensor<?xf32>) {
 
 // -----
 
-// Over the limit (4): a result larger than every operand is not folded
-// (the concat's 6 elements from two of 3); one no larger than an operand
-// the program already holds is (the transpose's 6 of 6, the reduce's 5 of
-// 10), whatever the op.
+// Over the limit (4): shape ops and reductions are not folded (the
+// transpose, the reduce, the concat); an elementwise result of the shape
+// of a non-splat operand is (the cast and the mul of six elements: the
+// program holds those six already).
 // LIMIT-LABEL: func.func @over_limit
-// LIMIT-NOT: graph.transpose
-// LIMIT-NOT: graph.reduce
+// LIMIT: graph.transpose
+// LIMIT: graph.reduce
 // LIMIT: graph.concat
+// LIMIT-NOT: graph.cast
+// LIMIT-NOT: graph.mul
 // CHECK-LABEL: func.func @over_limit
 // CHECK-NOT: graph.transpose
 // CHECK-NOT: graph.reduce
 // CHECK-NOT: graph.concat
 // CHECK: return
-func.func @over_limit() -> (tensor<3x2xf32>, tensor<5xf32>, tensor<6xf32>) {
+func.func @over_limit() -> (tensor<3x2xf32>, tensor<5xf32>, tensor<6xf32>, tensor<2x3xf32>) {
+  %q = graph.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>
+  %qf = graph.cast %q : tensor<2x3xi8> -> tensor<2x3xf32>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %dq = graph.mul %qf, %s : tensor<2x3xf32>, tensor<f32> -> tensor<2x3xf32>
   %x = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %0 = graph.transpose %x, [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
   %y = graph.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0]]> : tensor<2x5xf32>
   %1 = graph.reduce sum %y axes = [0] : tensor<2x5xf32> -> tensor<5xf32>
   %z = graph.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %2 = graph.concat %z, %z axis = 0 : tensor<3xf32>, tensor<3xf32> -> tensor<6xf32>
-  return %0, %1, %2 : tensor<3x2xf32>, tensor<5xf32>, tensor<6xf32>
+  return %0, %1, %2, %dq : tensor<3x2xf32>, tensor<5xf32>, tensor<6xf32>, tensor<2x3xf32>
 }

@@ -677,16 +677,22 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
                                     single.getSplatValue<APFloat>());
     return DenseElementsAttr::get(resultType, single.getSplatValue<APInt>());
   }
-  // A result no larger than an operand that is already in the program (a
-  // weight's dequantization, cast or transpose) does not grow it, whatever
-  // its size; other results are bounded by the limit.
-  int64_t largestOperand = 0;
-  for (Attribute a : operands) {
-    auto dense = cast<DenseElementsAttr>(a);
-    if (!dense.isSplat())
-      largestOperand = std::max(largestOperand, dense.getNumElements());
+  // An elementwise result of the shape of an operand that is already in the
+  // program (a weight's cast or dequantization) does not grow it, whatever
+  // its size; other results are bounded by the limit. (Not transposes:
+  // code generation transposes constant matmul operands itself, in a fast
+  // loop, where this evaluator would take ~30 ns per element.)
+  bool sameShapeAsOperand = false;
+  if (!isa<TransposeOp, ReshapeOp, BroadcastToOp, SliceOp, ConcatOp, ReduceOp,
+           SoftmaxOp>(op)) {
+    for (Attribute a : operands) {
+      auto dense = cast<DenseElementsAttr>(a);
+      sameShapeAsOperand |=
+          !dense.isSplat() &&
+          cast<ShapedType>(dense.getType()).getShape() == resultType.getShape();
+    }
   }
-  if (resultType.getNumElements() > std::max(sizeLimit, largestOperand))
+  if (resultType.getNumElements() > sizeLimit && !sameShapeAsOperand)
     return {};
   // The work is bounded by the operands too (a reduce of a huge splat has a
   // small result).

@@ -29,9 +29,10 @@ def GraphFoldConstantsPass : Pass<"graph-fold-constants"> {
     arithmetic and comparisons, casts, transposes, reshapes, broadcasts,
     slices, concatenations and reductions. Results larger than
     `size-limit` elements are left unfolded, so that folding never blows up
-    the size of the program, unless they have no more elements than a
-    non-splat operand (a weight's cast, dequantization or transpose: the
-    program holds that many already, and the operand usually dies). Splat
+    the size of the program, unless they are elementwise results of the
+    shape of a non-splat operand (a weight's cast or dequantization: the
+    program holds that many elements already, and the operand usually
+    dies). Splat
     results are exempt: they cost one element whatever their shape (a
     broadcast of a scalar constant becomes a splat).
   }];
