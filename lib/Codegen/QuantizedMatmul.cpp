@@ -38,6 +38,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <limits>
 
 namespace mlir::graphopt {
@@ -66,15 +68,16 @@ bool isI32(Value v) {
 
 /// The value of `v` when the graph ops it comes from are computable from
 /// constants (a cast, difference or reshape of a weight and its zero
-/// point), evaluated by the graph dialect's reference interpreter.
+/// point, a dequantized bias), evaluated by the graph dialect's reference
+/// interpreter.
 DenseElementsAttr constantValue(Value v, int depth = 6) {
   DenseElementsAttr attr;
   if (matchPattern(v, m_Constant(&attr)))
     return attr;
   Operation *def = v.getDefiningOp();
   if (!def || depth == 0 ||
-      !isa<g::CastOp, g::SubOp, g::AddOp, g::ReshapeOp, g::TransposeOp,
-           g::BroadcastToOp>(def))
+      !isa<g::CastOp, g::SubOp, g::AddOp, g::MulOp, g::DivOp, g::ReshapeOp,
+           g::TransposeOp, g::BroadcastToOp>(def))
     return {};
   SmallVector<Attribute> operands;
   for (Value o : def->getOperands()) {
@@ -540,6 +543,133 @@ struct GraphCPUQuantizedMatmulPass
     for (g::Conv2DOp op : convs)
       if (succeeded(rewriteConv(module, op)))
         ++numRewrittenConvs;
+    // The kernels' NHWC results, transposed back to NCHW, flow through
+    // their epilogues (scales, bias, activation, the next QuantizeLinear)
+    // into the next convolution's transpose to NHWC: moving each transpose
+    // down the chain makes such pairs meet and cancel, and the others
+    // move 1-byte rather than 4-byte elements.
+    llvm::DenseSet<Operation *> erased;
+    for (g::TransposeOp t : outputTransposes)
+      if (!erased.contains(t))
+        sinkTranspose(t, erased);
+  }
+
+  SmallVector<g::TransposeOp> outputTransposes;
+
+  /// Elementwise graph ops a transpose moves across.
+  static bool isElementwise(Operation *op) {
+    return isa<g::CastOp, g::NegOp, g::AbsOp, g::ReluOp, g::ClampOp, g::RoundOp,
+               g::FloorOp, g::CeilOp, g::SigmoidOp, g::TanhOp, g::ExpOp,
+               g::AddOp, g::SubOp, g::MulOp, g::DivOp, g::MaxOp, g::MinOp>(op);
+  }
+
+  /// Moves `t` below the chain of elementwise ops that each use the
+  /// previous one's result alone, whose other operands are constants
+  /// (transposed to match at compile time), one-element tensors, or
+  /// transposes alike (a residual add of two such chains): all the way when
+  /// the chain ends in the inverse transpose (which then cancels), else to
+  /// where the element type is narrowest.
+  static void sinkTranspose(g::TransposeOp t,
+                            llvm::DenseSet<Operation *> &erased) {
+    ArrayRef<int64_t> permRef = t.getPermutation();
+    SmallVector<int64_t> perm(permRef.begin(), permRef.end());
+    int64_t rank = perm.size();
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[perm[i]] = i;
+    auto sameTranspose = [&](Value v) {
+      auto other = v.getDefiningOp<g::TransposeOp>();
+      return other && other.getPermutation() == ArrayRef<int64_t>(perm) &&
+             other->hasOneUse();
+    };
+    // The chain, without changing anything.
+    SmallVector<Operation *> chain;
+    Value cur = t.getResult();
+    bool cancels = false;
+    while (cur.hasOneUse()) {
+      Operation *user = *cur.getUsers().begin();
+      if (auto next = dyn_cast<g::TransposeOp>(user)) {
+        cancels = next.getPermutation() == ArrayRef<int64_t>(inverse);
+        break;
+      }
+      if (!isElementwise(user) ||
+          cast<RankedTensorType>(user->getResult(0).getType()).getRank() !=
+              rank)
+        break;
+      bool ok = true;
+      for (Value v : user->getOperands()) {
+        if (v == cur)
+          continue;
+        auto vt = dyn_cast<RankedTensorType>(v.getType());
+        ok &=
+            vt && vt.hasStaticShape() && vt.getRank() <= rank &&
+            (vt.getNumElements() == 1 || sameTranspose(v) || constantValue(v));
+      }
+      if (!ok)
+        break;
+      chain.push_back(user);
+      cur = user->getResult(0);
+    }
+    // Where the transpose ends up: after chain[stop - 1].
+    auto width = [](Value v) {
+      return getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+    };
+    size_t stop = chain.size();
+    if (!cancels) {
+      stop = 0;
+      unsigned best = width(t.getInput());
+      for (size_t i = 0; i < chain.size(); ++i)
+        if (width(chain[i]->getResult(0)) <= best) {
+          best = width(chain[i]->getResult(0));
+          stop = i + 1;
+        }
+    }
+    for (size_t i = 0; i < stop; ++i) {
+      Operation *op = chain[i];
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      SmallVector<Value> operands;
+      SmallVector<Operation *> dead;
+      for (Value v : op->getOperands()) {
+        auto vt = cast<RankedTensorType>(v.getType());
+        if (v == t.getResult()) {
+          operands.push_back(t.getInput());
+        } else if (sameTranspose(v)) {
+          auto other = v.getDefiningOp<g::TransposeOp>();
+          operands.push_back(other.getInput());
+          dead.push_back(other);
+        } else if (vt.getNumElements() == 1) {
+          operands.push_back(v);
+        } else {
+          // Aligned to the rank (NumPy broadcasting), then permuted.
+          SmallVector<int64_t> shape(rank - vt.getRank(), 1);
+          shape.append(vt.getShape().begin(), vt.getShape().end());
+          Value aligned = g::ReshapeOp::create(b, loc, v, shape);
+          operands.push_back(g::TransposeOp::create(b, loc, aligned, inverse));
+        }
+      }
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      SmallVector<int64_t> shape(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        shape[perm[d]] = resultType.getDimSize(d);
+      Operation *moved = b.clone(*op);
+      moved->setOperands(operands);
+      moved->getResult(0).setType(resultType.clone(shape));
+      auto next = g::TransposeOp::create(b, loc, moved->getResult(0), perm);
+      op->getResult(0).replaceAllUsesWith(next.getResult());
+      op->erase();
+      for (Operation *d : dead) {
+        if (d->use_empty()) {
+          erased.insert(d);
+          d->erase();
+        }
+      }
+      if (t->use_empty()) {
+        erased.insert(t);
+        t->erase();
+      }
+      t = next;
+    }
   }
 
   /// A's zero point as one integer (0 without one); nullopt when it is not
@@ -673,7 +803,10 @@ struct GraphCPUQuantizedMatmulPass
             .getResult(0);
     acc = g::ReshapeOp::create(
         b, loc, acc, ArrayRef<int64_t>{images, geo.outH, geo.outW, filters});
-    acc = g::TransposeOp::create(b, loc, acc, ArrayRef<int64_t>{0, 3, 1, 2});
+    auto back =
+        g::TransposeOp::create(b, loc, acc, ArrayRef<int64_t>{0, 3, 1, 2});
+    outputTransposes.push_back(back);
+    acc = back;
     Value y = g::CastOp::create(b, loc, acc, b.getF32Type());
     y = g::MulOp::create(
         b, loc, y, g::ReshapeOp::create(b, loc, a->scale, ArrayRef<int64_t>{}));

@@ -1129,7 +1129,8 @@ struct GraphCPUTileAndVectorizePass
     std::optional<unsigned> inInner;
     for (OpOperand *in : op.getDpsInputOperands()) {
       Type elt = getElementTypeOrSelf(in->get().getType());
-      if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 32)
+      if (!elt.isIntOrFloat() || (elt.getIntOrFloatBitWidth() != 32 &&
+                                  elt.getIntOrFloatBitWidth() != 8))
         return failure();
       AffineMap map = op.getMatchingIndexingMap(in);
       if (inInner || !map.isPermutation())

@@ -33,6 +33,13 @@
 // RUN:   --expected-output=@%t/transpose_big/expected1.npy --rtol=0 --atol=0 \
 // RUN:   | FileCheck %s --check-prefix=TWO
 
+// RUN: %reference transpose_bytes %t/transpose_bytes
+// RUN: graph-run %s --entry=transpose_bytes --quiet \
+// RUN:   --input=@%t/transpose_bytes/x0.npy --input=@%t/transpose_bytes/x1.npy \
+// RUN:   --expected-output=@%t/transpose_bytes/expected.npy \
+// RUN:   --expected-output=@%t/transpose_bytes/expected1.npy --rtol=0 --atol=0 \
+// RUN:   | FileCheck %s --check-prefix=TWO
+
 // RUN: %reference reshape %t/reshape
 // RUN: graph-run %s --entry=reshape --quiet --input=@%t/reshape/x0.npy \
 // RUN:   --expected-output=@%t/reshape/expected.npy \
@@ -115,6 +122,14 @@ func.func @transpose_big(%x: tensor<17x33xf32>, %y: tensor<5x17x9xf32>)
   %a = graph.transpose %x, [1, 0] : tensor<17x33xf32> -> tensor<33x17xf32>
   %b = graph.transpose %y, [1, 2, 0] : tensor<5x17x9xf32> -> tensor<17x9x5xf32>
   return %a, %b : tensor<33x17xf32>, tensor<17x9x5xf32>
+}
+
+// Byte relayouts, vectorized as 16 x 16 tiles transposed in registers.
+func.func @transpose_bytes(%x: tensor<2x32x8x16xui8>, %y: tensor<1x16x48x32xi8>)
+    -> (tensor<2x8x16x32xui8>, tensor<1x32x16x48xi8>) {
+  %a = graph.transpose %x, [0, 2, 3, 1] : tensor<2x32x8x16xui8> -> tensor<2x8x16x32xui8>
+  %b = graph.transpose %y, [0, 3, 1, 2] : tensor<1x16x48x32xi8> -> tensor<1x32x16x48xi8>
+  return %a, %b : tensor<2x8x16x32xui8>, tensor<1x32x16x48xi8>
 }
 
 func.func @reshape(%x: tensor<2x3x4xf32>) -> (tensor<4x6xf32>, tensor<24xf32>, tensor<2x4x3xf32>) {

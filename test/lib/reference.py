@@ -673,6 +673,16 @@ def transpose_i64(rng):
     return [x], [x.T.copy()]
 
 
+# Byte transposes in 16 x 16 register tiles (NCHW <-> NHWC of an int8
+# image, as the int8 convolutions relayout): uint8 and int8, exact.
+@case
+def transpose_bytes(rng):
+    x = rng.integers(0, 256, (2, 32, 8, 16)).astype(np.uint8)
+    y = rng.integers(-128, 128, (1, 16, 48, 32)).astype(np.int8)
+    return [x, y], [np.transpose(x, (0, 2, 3, 1)).copy(),
+                    np.transpose(y, (0, 3, 1, 2)).copy()]
+
+
 @case
 def transpose_big(rng):
     x, y = uniform(rng, (17, 33)), uniform(rng, (5, 17, 9))
