@@ -524,6 +524,32 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   return fn;
 }
 
+/// A call of the kernel for `s` (built once per shape): `a` as signless
+/// bytes (uint8 has the same bits), the weights `w` ([K][N] values)
+/// packed and the column corrections `init` as constants.
+Value callKernel(ModuleOp module, OpBuilder &b, Location loc,
+                 const KernelShape &s, Value a, ArrayRef<int64_t> w,
+                 ArrayRef<int64_t> init) {
+  if (!s.signedA)
+    a = g::CastOp::create(b, loc, a, b.getI8Type());
+  Value packed =
+      g::ConstantOp::create(b, loc, packWeights(b.getContext(), w, s))
+          .getResult();
+  auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
+  SmallVector<int32_t> init32(init.begin(), init.end());
+  Value initValue =
+      g::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(initType, ArrayRef<int32_t>(init32)))
+          .getResult();
+  func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
+  if (!kernel) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
+  }
+  return func::CallOp::create(b, loc, kernel, ValueRange{a, packed, initValue})
+      .getResult(0);
+}
+
 struct GraphCPUQuantizedMatmulPass
     : public graphopt::impl::GraphCPUQuantizedMatmulPassBase<
           GraphCPUQuantizedMatmulPass> {
@@ -772,7 +798,6 @@ struct GraphCPUQuantizedMatmulPass
 
     OpBuilder b(op);
     Location loc = op.getLoc();
-    MLIRContext *ctx = b.getContext();
     // x: zero-point padded (the padding is 0.0 after dequantization), NHWC,
     // channels padded to a multiple of 4, as signless bytes.
     // (Transposed first: the padding then copies whole NHWC rows; the
@@ -783,24 +808,7 @@ struct GraphCPUQuantizedMatmulPass
       x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, pad[0], pad[1], 0},
                            ArrayRef<int64_t>{0, pad[2], pad[3], cp - channels},
                            llvm::APFloat(double(*za)));
-    if (!signedA)
-      x = g::CastOp::create(b, loc, x, b.getI8Type());
-    Value packed =
-        g::ConstantOp::create(b, loc, packWeights(ctx, wk, s)).getResult();
-    auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
-    SmallVector<int32_t> init32(init.begin(), init.end());
-    Value initValue =
-        g::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(initType, ArrayRef<int32_t>(init32)))
-            .getResult();
-    func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
-    if (!kernel) {
-      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-      kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
-    }
-    Value acc =
-        func::CallOp::create(b, loc, kernel, ValueRange{x, packed, initValue})
-            .getResult(0);
+    Value acc = callKernel(module, b, loc, s, x, wk, init);
     acc = g::ReshapeOp::create(
         b, loc, acc, ArrayRef<int64_t>{images, geo.outH, geo.outW, filters});
     auto back =
@@ -913,31 +921,11 @@ struct GraphCPUQuantizedMatmulPass
 
     OpBuilder b(op);
     Location loc = op.getLoc();
-    MLIRContext *ctx = b.getContext();
     Value q = a->q;
     if (rank != 2)
       q = g::ReshapeOp::create(b, loc, q,
                                ArrayRef<int64_t>{dynamic ? -1 : rows, k});
-    if (!signedA) // the same bits as signless bytes; the kernel reads them
-                  // as unsigned
-      q = g::CastOp::create(b, loc, q, b.getI8Type());
-    Value packed =
-        g::ConstantOp::create(b, loc, packWeights(ctx, wv, s)).getResult();
-    auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
-    SmallVector<int32_t> init32(init.begin(), init.end());
-    Value initValue =
-        g::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(initType, ArrayRef<int32_t>(init32)))
-            .getResult();
-
-    func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
-    if (!kernel) {
-      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-      kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
-    }
-    Value acc =
-        func::CallOp::create(b, loc, kernel, ValueRange{q, packed, initValue})
-            .getResult(0);
+    Value acc = callKernel(module, b, loc, s, q, wv, init);
     if (rank != 2) {
       SmallVector<int64_t> shape(resultType.getShape());
       for (int64_t &d : shape)
