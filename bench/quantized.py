@@ -178,7 +178,6 @@ def main() -> int:
                     help="threads of every system (pin the process to as many cores)")
     ap.add_argument("--markdown", help="also write the table to this file")
     args = ap.parse_args()
-    import graphopt
     vnni = "avx512_vnni" in open("/proc/cpuinfo").read()
     lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}); "
              f"{os.sched_getaffinity(0).__len__()} core(s) allowed; {args.threads} thread(s) each; "
@@ -203,7 +202,6 @@ def main() -> int:
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text)
-    _ = graphopt
     return 0
 
 

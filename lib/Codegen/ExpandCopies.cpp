@@ -74,54 +74,21 @@ void expand(RewriterBase &rewriter, memref::CopyOp copy) {
     blockElements *= type.getDimSize(d);
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  if (block > 0 && block < rank &&
-      blockElements * elementBytes >= kMinRowBytes) {
-    SmallVector<Value> ivs;
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    for (int64_t d = 0; d < block; ++d) {
-      Value ub = ShapedType::isDynamic(type.getDimSize(d))
-                     ? memref::DimOp::create(rewriter, loc, copy.getSource(), d)
-                           .getResult()
-                     : arith::ConstantIndexOp::create(rewriter, loc,
-                                                      type.getDimSize(d))
-                           .getResult();
-      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
-      graphopt::markParallelLoop(loop);
-      rewriter.setInsertionPointToStart(loop.getBody());
-      ivs.push_back(loop.getInductionVar());
-    }
-    // [1, ..., 1, block dims] views, collapsed to one contiguous dim.
-    auto row = [&](Value buffer) {
-      SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-      SmallVector<OpFoldResult> sizes(block, rewriter.getIndexAttr(1));
-      for (int64_t d = block; d < rank; ++d) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
-      }
-      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-      Value view = memref::SubViewOp::create(rewriter, loc, buffer, offsets,
-                                             sizes, strides);
-      SmallVector<ReassociationIndices> all(1);
-      for (int64_t d = 0; d < rank; ++d)
-        all[0].push_back(d);
-      return memref::CollapseShapeOp::create(rewriter, loc, view, all)
-          .getResult();
-    };
-    memref::CopyOp::create(rewriter, loc, row(copy.getSource()),
-                           row(copy.getTarget()));
-    rewriter.eraseOp(copy);
-    return;
-  }
+  bool rows =
+      block > 0 && block < rank && blockElements * elementBytes >= kMinRowBytes;
+  // Loops over the dims before the contiguous block, or over all of them.
+  int64_t loops = rows ? block : rank;
   SmallVector<Value> ivs, bounds;
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (auto [d, size] : llvm::enumerate(type.getShape()))
+  for (int64_t d = 0; d < loops; ++d) {
+    int64_t size = type.getDimSize(d);
     bounds.push_back(
         ShapedType::isDynamic(size)
             ? memref::DimOp::create(rewriter, loc, copy.getSource(), d)
                   .getResult()
             : arith::ConstantIndexOp::create(rewriter, loc, size).getResult());
+  }
   for (Value ub : bounds) {
     auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
     // Every element is copied once: the iterations are independent (unit
@@ -130,8 +97,31 @@ void expand(RewriterBase &rewriter, memref::CopyOp copy) {
     rewriter.setInsertionPointToStart(loop.getBody());
     ivs.push_back(loop.getInductionVar());
   }
-  Value v = memref::LoadOp::create(rewriter, loc, copy.getSource(), ivs);
-  memref::StoreOp::create(rewriter, loc, v, copy.getTarget(), ivs);
+  if (!rows) {
+    Value v = memref::LoadOp::create(rewriter, loc, copy.getSource(), ivs);
+    memref::StoreOp::create(rewriter, loc, v, copy.getTarget(), ivs);
+    rewriter.eraseOp(copy);
+    return;
+  }
+  // [1, ..., 1, block dims] views, collapsed to one contiguous dim.
+  auto row = [&](Value buffer) {
+    SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+    SmallVector<OpFoldResult> sizes(block, rewriter.getIndexAttr(1));
+    for (int64_t d = block; d < rank; ++d) {
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+    }
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    Value view = memref::SubViewOp::create(rewriter, loc, buffer, offsets,
+                                           sizes, strides);
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < rank; ++d)
+      all[0].push_back(d);
+    return memref::CollapseShapeOp::create(rewriter, loc, view, all)
+        .getResult();
+  };
+  memref::CopyOp::create(rewriter, loc, row(copy.getSource()),
+                         row(copy.getTarget()));
   rewriter.eraseOp(copy);
 }
 

@@ -173,6 +173,9 @@ struct KernelShape {
   bool signedA;
   std::optional<ConvGeometry> conv;
 
+  /// k-groups of 4 bytes (the last one zero-padded).
+  int64_t groups() const { return (k + kGroup - 1) / kGroup; }
+
   std::string name() const {
     auto str = [](int64_t v) { return std::to_string(v); };
     std::string s;
@@ -212,7 +215,7 @@ KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA) {
 /// K or N).
 DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int64_t> w,
                               const KernelShape &s) {
-  int64_t groups = (s.k + kGroup - 1) / kGroup;
+  int64_t groups = s.groups();
   std::vector<int8_t> packed(s.blocks * groups * kLanes * kGroup, 0);
   for (int64_t kk = 0; kk < s.k; ++kk)
     for (int64_t nn = 0; nn < s.n; ++nn) {
@@ -426,7 +429,7 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
                          func::FuncOp dot) {
   MLIRContext *ctx = mb.getContext();
   Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
-  int64_t groups = (s.k + kGroup - 1) / kGroup;
+  int64_t groups = s.groups();
   auto aType =
       s.conv ? RankedTensorType::get({s.conv->images, s.conv->padH,
                                       s.conv->padW, 4 * s.conv->channels4},
@@ -461,33 +464,36 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
       b, loc, rows, arith::RemUIOp::create(b, loc, rows, mr));
   Value vecs = indexConst(b, loc, s.vectors);
   Value numBlocks = indexConst(b, loc, s.blocks);
-  // Register blocks of `rows` rows from `m` over every column block.
-  auto columnBlocks = [&](OpBuilder &bb, Value m, Value o, int64_t rows) {
-    return scf::ForOp::create(
-        bb, loc, c0, numBlocks, vecs, ValueRange{o},
-        [&](OpBuilder &cb, Location, Value block0, ValueRange o2) {
-          scf::YieldOp::create(cb, loc,
-                               registerBlock(cb, loc, s, dot, a, w, init, o2[0],
-                                             m, block0, rows));
-        });
-  };
-  // Every row block over column blocks from `block0`.
-  auto rowBlocks = [&](OpBuilder &bb, Value block0, Value o) {
+  // The rows in register blocks of `rowsPerBlock` and then one by one:
+  // `body(builder, m, o, rows)` computes the block of `rows` rows from `m`
+  // into `o`. With `parallel`, the blocks' loop is marked parallel.
+  using RowsBody =
+      llvm::function_ref<Value(OpBuilder &, Value, Value, int64_t)>;
+  auto overRows = [&](OpBuilder &bb, Value o, RowsBody body, bool parallel) {
     auto main = scf::ForOp::create(
         bb, loc, c0, mainRows, mr, ValueRange{o},
         [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
-          scf::YieldOp::create(rb, loc,
-                               registerBlock(rb, loc, s, dot, a, w, init, o2[0],
-                                             m, block0, s.rowsPerBlock));
+          scf::YieldOp::create(rb, loc, body(rb, m, o2[0], s.rowsPerBlock));
         });
+    if (parallel)
+      graphopt::markParallelLoop(main);
     return scf::ForOp::create(
-        bb, loc, mainRows, rows, c1, main.getResults(),
-        [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
-          scf::YieldOp::create(
-              rb, loc,
-              registerBlock(rb, loc, s, dot, a, w, init, o2[0], m, block0, 1));
-        });
+               bb, loc, mainRows, rows, c1, main.getResults(),
+               [&](OpBuilder &rb, Location, Value m, ValueRange o2) {
+                 scf::YieldOp::create(rb, loc, body(rb, m, o2[0], 1));
+               })
+        .getResult(0);
   };
+  // Every column block: `body(builder, block0, o)`.
+  auto overColumns =
+      [&](OpBuilder &bb, Value o,
+          llvm::function_ref<Value(OpBuilder &, Value, Value)> body) {
+        return scf::ForOp::create(
+            bb, loc, c0, numBlocks, vecs, ValueRange{o},
+            [&](OpBuilder &cb, Location, Value block0, ValueRange o2) {
+              scf::YieldOp::create(cb, loc, body(cb, block0, o2[0]));
+            });
+      };
   // The outer loop is the one graph-cpu-parallelize may run on several
   // threads (its iterations write disjoint rows or columns): the column
   // blocks, which share each row's bytes of a, when there are a few of them;
@@ -496,26 +502,27 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   bool rowsOuter = s.blocks / s.vectors < 4 && s.rows != ShapedType::kDynamic;
   Value result;
   if (rowsOuter) {
-    auto main = scf::ForOp::create(
-        b, loc, c0, mainRows, mr, ValueRange{out},
-        [&](OpBuilder &rb, Location, Value m, ValueRange o) {
-          scf::YieldOp::create(
-              rb, loc, columnBlocks(rb, m, o[0], s.rowsPerBlock).getResults());
-        });
-    graphopt::markParallelLoop(main);
-    auto rest = scf::ForOp::create(
-        b, loc, mainRows, rows, c1, main.getResults(),
-        [&](OpBuilder &rb, Location, Value m, ValueRange o) {
-          scf::YieldOp::create(rb, loc,
-                               columnBlocks(rb, m, o[0], 1).getResults());
-        });
-    result = rest.getResult(0);
+    result = overRows(
+        b, out,
+        [&](OpBuilder &rb, Value m, Value o, int64_t count) {
+          return overColumns(rb, o,
+                             [&](OpBuilder &cb, Value block0, Value o2) {
+                               return registerBlock(cb, loc, s, dot, a, w, init,
+                                                    o2, m, block0, count);
+                             })
+              .getResult(0);
+        },
+        /*parallel=*/true);
   } else {
-    auto blocks = scf::ForOp::create(
-        b, loc, c0, numBlocks, vecs, ValueRange{out},
-        [&](OpBuilder &bb, Location, Value block0, ValueRange o) {
-          scf::YieldOp::create(bb, loc,
-                               rowBlocks(bb, block0, o[0]).getResults());
+    auto blocks =
+        overColumns(b, out, [&](OpBuilder &cb, Value block0, Value o) {
+          return overRows(
+              cb, o,
+              [&](OpBuilder &rb, Value m, Value o2, int64_t count) {
+                return registerBlock(rb, loc, s, dot, a, w, init, o2, m, block0,
+                                     count);
+              },
+              /*parallel=*/false);
         });
     graphopt::markParallelLoop(blocks);
     result = blocks.getResult(0);
