@@ -45,6 +45,8 @@ config.substitutions.append(("%python", config.python_executable))
 _python_env = ""
 _interpreter = config.python_executable
 _sanitizer = getattr(config, "llvm_use_sanitizer", "") or ""
+if "Undefined" in _sanitizer:
+    config.available_features.add("ubsan")
 if "Address" in _sanitizer:
     config.available_features.add("asan")
     _runtime = subprocess.run([config.c_compiler,
