@@ -721,10 +721,14 @@ struct WindowKernel {
   int64_t h = 0, w = 0, padTop = 0, padLeft = 0;
   int64_t kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dwid = 1;
   int64_t oh = 0, ow = 0;
+  /// Lanes per vector register of the element type (16 f32, 64 i8 with
+  /// 512-bit vectors).
   int64_t vectorWidth = 16;
-  /// The identity of the combination (0, or -inf for the maximum): the
-  /// value of the padding that is not materialized.
-  FloatAttr identity;
+  /// f32, or a signless integer for the maximum (signed).
+  Type elementType;
+  /// The identity of the combination (0, -inf or the smallest integer for
+  /// the maximum): the value of the padding that is not materialized.
+  TypedAttr identity;
   /// How each output block starts: a constant, one value per channel
   /// (`initBroadcast`'s input at the indices the image and channel give)
   /// or the output's own values.
@@ -740,7 +744,7 @@ struct WindowKernel {
 /// a window overlapping the left padding, one shuffle.
 Value windowVector(RewriterBase &rewriter, Location loc, const WindowKernel &k,
                    ValueRange rowIndices, int64_t first, int64_t lanes) {
-  auto vecType = VectorType::get({lanes}, rewriter.getF32Type());
+  auto vecType = VectorType::get({lanes}, k.elementType);
   Value padVec = arith::ConstantOp::create(
       rewriter, loc, vecType, DenseElementsAttr::get(vecType, k.identity));
   Value padScalar = arith::ConstantOp::create(rewriter, loc, k.identity);
@@ -786,7 +790,7 @@ Value windowVector(RewriterBase &rewriter, Location loc, const WindowKernel &k,
 Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
                  Value n, Value c, ArrayRef<Value> taps, Value out,
                  Value row0, std::optional<int64_t> staticRow0, int64_t rows) {
-  Type f32 = rewriter.getF32Type();
+  Type elementType = k.elementType;
   Value zero = index(rewriter, loc, 0);
   Value firstInputRow = arith::MulIOp::create(rewriter, loc, row0,
                                               index(rewriter, loc, k.sh));
@@ -795,7 +799,7 @@ Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
     int64_t width = std::min(k.vectorWidth, k.ow - col);
     int64_t lanes = std::min<int64_t>(k.vectorWidth, llvm::PowerOf2Ceil(width));
     bool full = col + lanes <= k.ow;
-    auto vecType = VectorType::get({lanes}, f32);
+    auto vecType = VectorType::get({lanes}, elementType);
     Value colIndex = index(rewriter, loc, col);
     SmallVector<Value> rowIndex, acc;
     for (int64_t r = 0; r < rows; ++r) {
@@ -804,7 +808,7 @@ Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
       if (k.initValue) {
         acc.push_back(arith::ConstantOp::create(
             rewriter, loc, vecType,
-            DenseElementsAttr::get(vecType, cast<FloatAttr>(*k.initValue))));
+            DenseElementsAttr::get(vecType, cast<TypedAttr>(*k.initValue))));
       } else if (k.initBroadcast) {
         linalg::GenericOp gen = k.initBroadcast;
         OpOperand *in = gen.getDpsInputOperand(0);
@@ -820,8 +824,9 @@ Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
         acc.push_back(vector::TransferReadOp::create(
             rewriter, loc, vecType, out,
             ValueRange{n, c, rowIndex.back(), colIndex},
-            arith::ConstantOp::create(rewriter, loc,
-                                      rewriter.getF32FloatAttr(0)),
+            arith::ConstantOp::create(
+                rewriter, loc,
+                cast<TypedAttr>(rewriter.getZeroAttr(elementType))),
             ArrayRef<bool>{full}));
       }
     }
@@ -855,7 +860,11 @@ Value windowRows(RewriterBase &rewriter, Location loc, const WindowKernel &k,
                 x, acc[r]);
             break;
           case Combine::Max:
-            acc[r] = arith::MaximumFOp::create(rewriter, loc, acc[r], x);
+            acc[r] = isa<FloatType>(elementType)
+                         ? arith::MaximumFOp::create(rewriter, loc, acc[r], x)
+                               .getResult()
+                         : arith::MaxSIOp::create(rewriter, loc, acc[r], x)
+                               .getResult();
             break;
           case Combine::Sum:
             acc[r] = arith::AddFOp::create(rewriter, loc, acc[r], x);
@@ -912,11 +921,21 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   auto windowType =
       cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
   auto outType = cast<RankedTensorType>(init.getType());
+  // f32, or integers for the maximum (signed: an unsigned pool reaches
+  // here with its sign bits flipped). 8-bit lanes fill a vector register
+  // four times as densely as f32 ones.
+  k.elementType = inType.getElementType();
+  auto intType = dyn_cast<IntegerType>(k.elementType);
+  bool integerMax = k.combine == Combine::Max && intType &&
+                    intType.isSignless() &&
+                    llvm::is_contained({8u, 16u, 32u}, intType.getWidth());
   if (!inType.hasStaticShape() || !windowType.hasStaticShape() ||
-      !outType.hasStaticShape() || !inType.getElementType().isF32() ||
-      !windowType.getElementType().isF32() ||
-      !outType.getElementType().isF32())
+      !outType.hasStaticShape() || !(k.elementType.isF32() || integerMax) ||
+      windowType.getElementType() != k.elementType ||
+      outType.getElementType() != k.elementType)
     return false;
+  if (integerMax)
+    k.vectorWidth = vectorWidth * 32 / intType.getWidth();
   SmallVector<int64_t> strides(stridesAttr.getValues<int64_t>());
   SmallVector<int64_t> dilations(dilationsAttr.getValues<int64_t>());
   k.sh = strides[0];
@@ -937,12 +956,16 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
   // feature maps are narrower) the code grows with the width and
   // bufferization time with its square (a 961-wide average pool: 65 s to
   // compile). Wider windows take the generic tiled path.
-  if (k.ow > 16 * vectorWidth)
+  if (k.ow > 16 * k.vectorWidth)
     return false;
-  k.identity =
-      k.combine == Combine::Max
-          ? rewriter.getF32FloatAttr(-std::numeric_limits<float>::infinity())
-          : rewriter.getF32FloatAttr(0);
+  if (integerMax)
+    k.identity = rewriter.getIntegerAttr(
+        k.elementType, APInt::getSignedMinValue(intType.getWidth()));
+  else
+    k.identity =
+        k.combine == Combine::Max
+            ? rewriter.getF32FloatAttr(-std::numeric_limits<float>::infinity())
+            : rewriter.getF32FloatAttr(0);
   // An input padded on its rows and columns with the identity is read
   // through: padding rows are skipped and padding columns are lanes of the
   // identity, so the padded image is never written.
@@ -955,12 +978,11 @@ bool mlir::graphopt::vectorizeWindowOp(RewriterBase &rewriter,
     auto nonNegative = [](ArrayRef<int64_t> v) {
       return llvm::all_of(v, [](int64_t x) { return x >= 0; });
     };
-    FloatAttr value;
+    TypedAttr value;
     Value padValue = pad.getConstantPaddingValue();
     auto sourceType = pad.getSourceType();
     if (lows && highs && padValue &&
-        matchPattern(padValue, m_Constant(&value)) &&
-        value.getValue().bitwiseIsEqual(k.identity.getValue()) &&
+        matchPattern(padValue, m_Constant(&value)) && value == k.identity &&
         sourceType.hasStaticShape() && sourceType.getRank() == 4 &&
         (*lows)[0] == 0 && (*lows)[1] == 0 && (*highs)[0] == 0 &&
         (*highs)[1] == 0 && nonNegative(*lows) && nonNegative(*highs)) {

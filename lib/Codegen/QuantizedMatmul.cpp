@@ -563,9 +563,16 @@ struct GraphCPUQuantizedMatmulPass
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Max pooling of dequantized values pools the integers (every target:
+    // no VNNI needed).
+    SmallVector<g::MaxPool2DOp> pools;
+    module.walk([&](g::MaxPool2DOp op) { pools.push_back(op); });
+    for (g::MaxPool2DOp op : pools)
+      if (succeeded(rewritePool(op)))
+        ++numRewrittenPools;
     if (!vnni)
       return;
-    ModuleOp module = getOperation();
     SmallVector<g::MatMulOp> matmuls;
     module.walk([&](g::MatMulOp op) { matmuls.push_back(op); });
     for (g::MatMulOp op : matmuls)
@@ -703,6 +710,103 @@ struct GraphCPUQuantizedMatmulPass
       }
       t = next;
     }
+  }
+
+  /// Whether `param` (broadcast against an NCHW tensor) is the same along
+  /// H and W: a scalar, or one value per image and/or channel.
+  static bool sameAlongSpatialDims(Value param) {
+    auto type = dyn_cast<RankedTensorType>(param.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() > 4)
+      return false;
+    int64_t rank = type.getRank();
+    for (int64_t d = 2; d < 4; ++d) {
+      int64_t i = d - (4 - rank);
+      if (i >= 0 && type.getDimSize(i) != 1)
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether every window of `op` holds at least one input element along
+  /// `dim` (2: rows, 3: columns): a window wholly in the padding gives -inf
+  /// in f32, which no integer reproduces.
+  static bool windowsReachInput(g::MaxPool2DOp op, int64_t dim) {
+    auto in = cast<RankedTensorType>(op.getInput().getType());
+    auto out = cast<RankedTensorType>(op.getType());
+    int64_t i = dim - 2;
+    int64_t size = in.getDimSize(dim), k = op.getKernel()[i];
+    int64_t stride = op.getStrides() ? (*op.getStrides())[i] : k;
+    int64_t before = op.getPadding()[i], dilation = op.getDilations()[i];
+    for (int64_t o = 0; o < out.getDimSize(dim); ++o) {
+      bool reached = false;
+      for (int64_t j = 0; j < k && !reached; ++j) {
+        int64_t x = o * stride - before + j * dilation;
+        reached = x >= 0 && x < size;
+      }
+      if (!reached)
+        return false;
+    }
+    return true;
+  }
+
+  /// max_pool2d(dq(q)) -> dq(max_pool2d(q)): dequantization is increasing
+  /// where every scale is positive, so the maximum of the dequantized
+  /// window is the dequantized maximum of the integers. The pool then reads
+  /// 1-byte elements (a vectorized integer window kernel) and its
+  /// dequantization, applied to the smaller result, fuses with what follows
+  /// (the next QuantizeLinear: the usual QDQ chain around a pool). Only where
+  /// the scale and zero point are the same along H and W (per tensor, per
+  /// channel) and every window reaches the input.
+  static LogicalResult rewritePool(g::MaxPool2DOp op) {
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    std::optional<Dequant> d = matchDequant(op.getInput());
+    if (!resultType || !resultType.hasStaticShape() || !d ||
+        !resultType.getElementType().isF32() ||
+        !cast<RankedTensorType>(d->q.getType()).hasStaticShape() ||
+        !windowsReachInput(op, 2) || !windowsReachInput(op, 3) ||
+        !sameAlongSpatialDims(d->scale) ||
+        (d->zeroPoint && !sameAlongSpatialDims(d->zeroPoint)))
+      return failure();
+    DenseElementsAttr scale = constantValue(d->scale);
+    if (!scale || !scale.getElementType().isF32() ||
+        llvm::any_of(scale.getValues<APFloat>(), [](const APFloat &v) {
+          return v.isNegative() || v.isZero() || v.isNaN();
+        }))
+      return failure();
+    // The dequantization's ops, from the pool's input back to the integers
+    // (matchDequant's forms: mul(cast_f32(x), scale) with x the integers,
+    // cast_i32 of them, or that minus the zero point).
+    auto mul = op.getInput().getDefiningOp<g::MulOp>();
+    SmallVector<Operation *> chain{mul};
+    for (Value v : mul->getOperands())
+      if (auto toFloat = v.getDefiningOp<g::CastOp>();
+          toFloat && toFloat.getInput() == d->integer) {
+        chain.push_back(toFloat);
+        break;
+      }
+    if (d->integer != d->q) {
+      Value wide = d->integer;
+      if (d->zeroPoint) {
+        chain.push_back(wide.getDefiningOp());
+        wide = wide.getDefiningOp<g::SubOp>().getLhs();
+      }
+      chain.push_back(wide.getDefiningOp());
+    }
+    OpBuilder b(op);
+    IRMapping map;
+    auto pooledType = resultType.clone(getElementTypeOrSelf(d->q.getType()));
+    Operation *pool = b.clone(*op);
+    pool->setOperand(0, d->q);
+    pool->getResult(0).setType(pooledType);
+    map.map(d->q, pool->getResult(0));
+    for (Operation *def : llvm::reverse(chain)) {
+      Operation *copy = b.clone(*def, map);
+      copy->getResult(0).setType(
+          resultType.clone(getElementTypeOrSelf(def->getResult(0).getType())));
+    }
+    op.getResult().replaceAllUsesWith(map.lookup(op.getInput()));
+    op.erase();
+    return success();
   }
 
   /// A's zero point as one integer (0 without one); nullopt when it is not

@@ -116,3 +116,52 @@ func.func @signed_a_zero_point(%a: tensor<3x4xi8>) -> tensor<3x2xf32> {
   %y = graph.matmul %da, %dw : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
   return %y : tensor<3x2xf32>
 }
+
+// -----
+
+// max_pool2d(dq(x)) pools the uint8 integers, then dequantizes the pooled
+// result (per-channel scales, all positive; zero point 3): with or without
+// VNNI.
+// CHECK-LABEL: func.func @pool_of_dequantized
+// CHECK: %[[P:.*]] = graph.max_pool2d %arg0 {{.*}} : (tensor<1x2x8x8xui8>) -> tensor<1x2x4x4xui8>
+// CHECK: %[[W:.*]] = graph.cast %[[P]] : tensor<1x2x4x4xui8> -> tensor<1x2x4x4xi32>
+// CHECK: %[[S:.*]] = graph.sub %[[W]], %{{.*}} : tensor<1x2x4x4xi32>, tensor<i32> -> tensor<1x2x4x4xi32>
+// CHECK: %[[F:.*]] = graph.cast %[[S]] : tensor<1x2x4x4xi32> -> tensor<1x2x4x4xf32>
+// CHECK: %[[D:.*]] = graph.mul %[[F]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32> -> tensor<1x2x4x4xf32>
+// CHECK: return %[[D]]
+// OFF-LABEL: func.func @pool_of_dequantized
+// OFF: graph.max_pool2d %arg0 {{.*}} : (tensor<1x2x8x8xui8>) -> tensor<1x2x4x4xui8>
+func.func @pool_of_dequantized(%x: tensor<1x2x8x8xui8>) -> tensor<1x2x4x4xf32> {
+  %xi = graph.cast %x : tensor<1x2x8x8xui8> -> tensor<1x2x8x8xi32>
+  %z = graph.constant dense<3> : tensor<i32>
+  %xs = graph.sub %xi, %z : tensor<1x2x8x8xi32>, tensor<i32> -> tensor<1x2x8x8xi32>
+  %xf = graph.cast %xs : tensor<1x2x8x8xi32> -> tensor<1x2x8x8xf32>
+  %s = graph.constant dense<[[[[0.5]], [[0.25]]]]> : tensor<1x2x1x1xf32>
+  %d = graph.mul %xf, %s : tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32> -> tensor<1x2x8x8xf32>
+  %p = graph.max_pool2d %d {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return %p : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Left in f32: a negative scale (dequantization decreasing: the maximum of
+// the integers is the minimum of the values), a scale that varies along W,
+// and a window wholly in the padding (-inf in f32: kernel 2 with dilation
+// 3 reads rows -1 and 2 of a 2-row image padded by 1).
+// CHECK-LABEL: func.func @pools_not_rewritten
+// CHECK-COUNT-2: graph.max_pool2d {{.*}} : (tensor<1x2x4x4xf32>)
+// CHECK: graph.max_pool2d {{.*}} : (tensor<1x2x2x2xf32>)
+func.func @pools_not_rewritten(%x: tensor<1x2x4x4xui8>, %y: tensor<1x2x2x2xui8>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>) {
+  %xf = graph.cast %x : tensor<1x2x4x4xui8> -> tensor<1x2x4x4xf32>
+  %neg = graph.constant dense<[[[[0.5]], [[-0.25]]]]> : tensor<1x2x1x1xf32>
+  %d0 = graph.mul %xf, %neg : tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %p0 = graph.max_pool2d %d0 {kernel = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  %cols = graph.constant dense<[0.5, 0.25, 0.5, 0.25]> : tensor<4xf32>
+  %d1 = graph.mul %xf, %cols : tensor<1x2x4x4xf32>, tensor<4xf32> -> tensor<1x2x4x4xf32>
+  %p1 = graph.max_pool2d %d1 {kernel = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  %yf = graph.cast %y : tensor<1x2x2x2xui8> -> tensor<1x2x2x2xf32>
+  %half = graph.constant dense<0.5> : tensor<f32>
+  %d2 = graph.mul %yf, %half : tensor<1x2x2x2xf32>, tensor<f32> -> tensor<1x2x2x2xf32>
+  %p2 = graph.max_pool2d %d2 {kernel = array<i64: 2, 2>, dilations = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x1x1xf32>
+  return %p0, %p1, %p2 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>
+}

@@ -137,3 +137,35 @@ func.func @conv_s8(%x: tensor<1x8x10x12xi8>) -> tensor<1x20x10x12xf32> {
       : (tensor<1x8x10x12xf32>, tensor<20x8x3x3xf32>) -> tensor<1x20x10x12xf32>
   return %y : tensor<1x20x10x12xf32>
 }
+
+// Max pooling of dequantized uint8 values, and the QuantizeLinear after it
+// (the QDQ chain around a CNN's pool), against NumPy: the pool runs on the
+// integers (graph-cpu-quantized-matmul moves the dequantization after it,
+// any host), or in f32 without that pass; both exact (power-of-two
+// scales). Results: the dequantized maximum and its requantized uint8.
+// RUN: %reference quantized_pool %t/pool
+// RUN: graph-run %s --entry=qdq_pool --quiet --input=@%t/pool/x0.npy \
+// RUN:   --expected-output=@%t/pool/expected.npy \
+// RUN:   --expected-output=@%t/pool/expected1.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=POOL
+// RUN: graph-run %s --entry=qdq_pool --quiet --input=@%t/pool/x0.npy \
+// RUN:   --pipeline-options="int8-matmul=false" \
+// RUN:   --expected-output=@%t/pool/expected.npy \
+// RUN:   --expected-output=@%t/pool/expected1.npy --rtol=0 --atol=0 | FileCheck %s --check-prefix=POOL
+// POOL: result 0: matches expected
+// POOL: result 1: matches expected
+func.func @qdq_pool(%x: tensor<2x3x13x21xui8>) -> (tensor<2x3x7x11xf32>, tensor<2x3x7x11xui8>) {
+  %xi = graph.cast %x : tensor<2x3x13x21xui8> -> tensor<2x3x13x21xi32>
+  %z = graph.constant dense<5> : tensor<i32>
+  %xs = graph.sub %xi, %z : tensor<2x3x13x21xi32>, tensor<i32> -> tensor<2x3x13x21xi32>
+  %xf = graph.cast %xs : tensor<2x3x13x21xi32> -> tensor<2x3x13x21xf32>
+  %s = graph.constant dense<[[[[0.5]], [[0.25]], [[0.125]]]]> : tensor<1x3x1x1xf32>
+  %d = graph.mul %xf, %s : tensor<2x3x13x21xf32>, tensor<1x3x1x1xf32> -> tensor<2x3x13x21xf32>
+  %p = graph.max_pool2d %d {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x13x21xf32>) -> tensor<2x3x7x11xf32>
+  %ps = graph.div %p, %s : tensor<2x3x7x11xf32>, tensor<1x3x1x1xf32> -> tensor<2x3x7x11xf32>
+  %pr = graph.round %ps : tensor<2x3x7x11xf32> -> tensor<2x3x7x11xf32>
+  %zf = graph.constant dense<5.0> : tensor<f32>
+  %pz = graph.add %pr, %zf : tensor<2x3x7x11xf32>, tensor<f32> -> tensor<2x3x7x11xf32>
+  %pc = graph.clamp %pz {min = 0.0, max = 255.0} : tensor<2x3x7x11xf32> -> tensor<2x3x7x11xf32>
+  %q = graph.cast %pc : tensor<2x3x7x11xf32> -> tensor<2x3x7x11xui8>
+  return %p, %q : tensor<2x3x7x11xf32>, tensor<2x3x7x11xui8>
+}

@@ -1392,6 +1392,22 @@ def quantized_conv(rng):
     return [xa, xb], [as_f32(ya), as_f32(yb)]
 
 
+# Max pooling of dequantized uint8 values (quantized-matmul.mlir): zero
+# point 5, a power-of-two scale per channel (exact in f32), pooled in
+# float64 with -inf padding; then requantized with the same parameters
+# (the QDQ chain around a CNN's pool), rounding half to even.
+@case
+def quantized_pool(rng):
+    x = rng.integers(0, 256, (2, 3, 13, 21)).astype(np.uint8)
+    x[0, 0, :3, :3] = 0
+    x[1, 2, -2:, -2:] = 255
+    s = np.array([0.5, 0.25, 0.125]).reshape(1, 3, 1, 1)
+    d = (x.astype(np.float64) - 5) * s
+    p = max_pool2d(d, (3, 3), (2, 2), (1, 1, 1, 1))
+    q = np.clip(np.round(p / s) + 5, 0, 255).astype(np.uint8)
+    return [x], [as_f32(p), q]
+
+
 @case
 def conv2d_direct_pad(rng):
     x = uniform(rng, (1, 8, 15, 17), -1, 1)

@@ -33,10 +33,12 @@ bool fuseConvolutionTaps(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t vectorWidth);
 
 /// Replaces `op`, when it is an f32 `linalg.depthwise_conv_2d_nchw_chw`,
-/// `linalg.pooling_nchw_max` or `linalg.pooling_nchw_sum` on static shapes
-/// with a width stride of 1 or 2, with loops over images, channels and
-/// output rows in which each row is computed in chunks of `vectorWidth`
-/// lanes, every chunk combining all of the window's taps in a register
+/// `linalg.pooling_nchw_max` or `linalg.pooling_nchw_sum`, or an i8, i16 or
+/// i32 `linalg.pooling_nchw_max` (signed), on static shapes with a width
+/// stride of 1 or 2, with loops over images, channels and output rows in
+/// which each row is computed in chunks of one register's lanes
+/// (`vectorWidth` f32 lanes; 4x as many 8-bit ones), every chunk combining
+/// all of the window's taps in a register
 /// (FMA with the channel's weight, maximum or sum; input read in place: one
 /// vector per tap, two and a shuffle for stride 2). An initial value filled
 /// with a constant is not read. Returns false and changes nothing otherwise.

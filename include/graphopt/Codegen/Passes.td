@@ -317,6 +317,16 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
     accumulators start at the column correction. Runs only with `vnni`
     (the compile pipeline sets it when the target CPU has `avx512vnni`);
     elsewhere the f32 product stays.
+
+    Also, with or without `vnni`: `max_pool2d(dq(x))` becomes
+    `dq(max_pool2d(x))` where every scale is a positive constant, scale and
+    zero point are the same along H and W (per tensor, per channel) and
+    every window reaches the input (a window wholly in the padding gives
+    -inf in f32). Dequantization is then increasing, so the results are
+    equal; the pool reads 1-byte integers (graph-cpu-tile-and-vectorize's
+    window kernel, 64 lanes of 8 bits with 512-bit vectors) and the
+    dequantization of its smaller result fuses with the QuantizeLinear
+    that usually follows.
   }];
   let options = [
     Option<"vnni", "vnni", "bool", /*default=*/"false",
@@ -329,7 +339,8 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
                            "::mlir::arith::ArithDialect"];
   let statistics = [
     Statistic<"numRewritten", "rewritten-matmuls", "Dequantized matmuls made integer kernels">,
-    Statistic<"numRewrittenConvs", "rewritten-convolutions", "Dequantized convolutions made integer kernels">
+    Statistic<"numRewrittenConvs", "rewritten-convolutions", "Dequantized convolutions made integer kernels">,
+    Statistic<"numRewrittenPools", "rewritten-pools", "Max pools of dequantized values that pool the integers">
   ];
 }
 
