@@ -70,7 +70,9 @@ outputs, the graph-run logs and repro.sh; with --minimize the fuzzer also
 shrinks it (dropping ops, cutting the graph at a value that then becomes an
 argument, dropping results) to a smallest program that fails the same way,
 saved in OUT/I/min/. The last line is "N passed, N failed"; exit 1 if any
-program failed.
+program failed. SIGINT (Ctrl-C, or `kill -INT` of a campaign started in the
+background, where shells ignore it otherwise) stops a campaign after the
+programs in flight and reports the ones finished, in order.
 """
 
 import argparse
@@ -1973,6 +1975,8 @@ def fuzz_one(args, index, graph_run, tmproot):
 
 
 def main(argv):
+    # Background jobs of non-interactive shells start with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
@@ -2029,8 +2033,10 @@ def main(argv):
     passed = failed = 0
     runs = 0
     opcount = {}
-    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-        futs = [ex.submit(fuzz_one, args, i, graph_run, tmproot) for i in indices]
+    interrupted = False
+    ex = concurrent.futures.ThreadPoolExecutor(max(1, args.jobs))
+    futs = [ex.submit(fuzz_one, args, i, graph_run, tmproot) for i in indices]
+    try:
         for fut in futs:
             index, case, fails = fut.result()
             runs += len(case.configs())
@@ -2071,6 +2077,15 @@ def main(argv):
                           % os.path.join(dest, "min"))
             if not args.keep:
                 shutil.rmtree(case.dir, ignore_errors=True)
+    except KeyboardInterrupt:
+        # Ctrl-C (or SIGINT): the programs finished so far are counted and
+        # reported; a campaign's tally stays honest when it is cut short.
+        interrupted = True
+        for fut in futs:
+            fut.cancel()
+        print("interrupted after %d programs (in order: 0 to %d)"
+              % (passed + failed, passed + failed - 1), flush=True)
+    ex.shutdown(wait=not interrupted, cancel_futures=True)
     if args.keep:
         print("work directories kept in %s" % tmproot)
     else:
