@@ -2033,7 +2033,6 @@ def main(argv):
     passed = failed = 0
     runs = 0
     opcount = {}
-    interrupted = False
     ex = concurrent.futures.ThreadPoolExecutor(max(1, args.jobs))
     futs = [ex.submit(fuzz_one, args, i, graph_run, tmproot) for i in indices]
     try:
@@ -2080,12 +2079,12 @@ def main(argv):
     except KeyboardInterrupt:
         # Ctrl-C (or SIGINT): the programs finished so far are counted and
         # reported; a campaign's tally stays honest when it is cut short.
-        interrupted = True
         for fut in futs:
             fut.cancel()
         print("interrupted after %d programs (in order: 0 to %d)"
               % (passed + failed, passed + failed - 1), flush=True)
-    ex.shutdown(wait=not interrupted, cancel_futures=True)
+    # The programs in flight finish before their work directories go.
+    ex.shutdown(wait=True, cancel_futures=True)
     if args.keep:
         print("work directories kept in %s" % tmproot)
     else:
