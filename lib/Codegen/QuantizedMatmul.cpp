@@ -98,6 +98,9 @@ struct Dequant {
   Value integer;   // what is converted to f32 (q, or an i32 value)
   Value zeroPoint; // null: none
   Value scale;     // f32
+  /// The ops from the dequantized value back to `q`: the mul, the cast to
+  /// f32, then the sub and the widening cast where there are.
+  SmallVector<Operation *, 4> ops;
 };
 
 std::optional<Dequant> matchDequant(Value v) {
@@ -110,7 +113,7 @@ std::optional<Dequant> matchDequant(Value v) {
     if (!toFloat || toFloat.getType() != mul.getType() ||
         !getElementTypeOrSelf(scale.getType()).isF32())
       continue;
-    Dequant d{Value(), toFloat.getInput(), Value(), scale};
+    Dequant d{Value(), toFloat.getInput(), Value(), scale, {mul, toFloat}};
     if (is8BitInteger(d.integer)) {
       d.q = d.integer;
       return d;
@@ -121,10 +124,12 @@ std::optional<Dequant> matchDequant(Value v) {
         continue;
       d.zeroPoint = sub.getRhs();
       wide = sub.getLhs();
+      d.ops.push_back(sub);
     }
     auto widen = wide.getDefiningOp<g::CastOp>();
     if (!widen || !isI32(wide) || !is8BitInteger(widen.getInput()))
       continue;
+    d.ops.push_back(widen);
     d.q = widen.getInput();
     return d;
   }
@@ -716,15 +721,8 @@ struct GraphCPUQuantizedMatmulPass
   /// H and W: a scalar, or one value per image and/or channel.
   static bool sameAlongSpatialDims(Value param) {
     auto type = dyn_cast<RankedTensorType>(param.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() > 4)
-      return false;
-    int64_t rank = type.getRank();
-    for (int64_t d = 2; d < 4; ++d) {
-      int64_t i = d - (4 - rank);
-      if (i >= 0 && type.getDimSize(i) != 1)
-        return false;
-    }
-    return true;
+    return type && type.hasStaticShape() && constantAlongK(param, 4, 2) &&
+           constantAlongK(param, 4, 3);
   }
 
   /// Whether every window of `op` holds at least one input element along
@@ -773,25 +771,6 @@ struct GraphCPUQuantizedMatmulPass
           return v.isNegative() || v.isZero() || v.isNaN();
         }))
       return failure();
-    // The dequantization's ops, from the pool's input back to the integers
-    // (matchDequant's forms: mul(cast_f32(x), scale) with x the integers,
-    // cast_i32 of them, or that minus the zero point).
-    auto mul = op.getInput().getDefiningOp<g::MulOp>();
-    SmallVector<Operation *> chain{mul};
-    for (Value v : mul->getOperands())
-      if (auto toFloat = v.getDefiningOp<g::CastOp>();
-          toFloat && toFloat.getInput() == d->integer) {
-        chain.push_back(toFloat);
-        break;
-      }
-    if (d->integer != d->q) {
-      Value wide = d->integer;
-      if (d->zeroPoint) {
-        chain.push_back(wide.getDefiningOp());
-        wide = wide.getDefiningOp<g::SubOp>().getLhs();
-      }
-      chain.push_back(wide.getDefiningOp());
-    }
     OpBuilder b(op);
     IRMapping map;
     auto pooledType = resultType.clone(getElementTypeOrSelf(d->q.getType()));
@@ -799,7 +778,7 @@ struct GraphCPUQuantizedMatmulPass
     pool->setOperand(0, d->q);
     pool->getResult(0).setType(pooledType);
     map.map(d->q, pool->getResult(0));
-    for (Operation *def : llvm::reverse(chain)) {
+    for (Operation *def : llvm::reverse(d->ops)) {
       Operation *copy = b.clone(*def, map);
       copy->getResult(0).setType(
           resultType.clone(getElementTypeOrSelf(def->getResult(0).getType())));
