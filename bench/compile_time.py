@@ -23,6 +23,9 @@ process's peak RSS during the compile minus its RSS before it (the model's
 weights are already in memory then). Then the same model is compiled twice
 more with the cache on (a fresh directory): the first stores, the second
 loads ("cached" = total time of that second compile, import included).
+Then twice more with ``import_cache=True`` (python/graphopt/import_cache.py):
+the first records the import, the second finds it and skips
+``torch.export`` ("import cache" = total time of that second compile).
 
 Peers (``--peers``): ``torch.compile`` (Inductor, default options, its own
 on-disk caches pointed at a fresh directory so that every compile is cold;
@@ -152,8 +155,9 @@ def run_one(system: str, family: str, size: int, threads: int) -> dict:
         with tempfile.TemporaryFile(mode="w+") as tmp:
             os.dup2(tmp.fileno(), 2)
             try:
-                compiled = graphopt.compile(model, inputs, timing=True,
-                                            threads=threads)
+                compiled = graphopt.compile(
+                    model, inputs, timing=True, threads=threads,
+                    import_cache=system == "graphopt-import")
             finally:
                 sys.stderr.flush()
                 os.dup2(fd, 2)
@@ -164,6 +168,7 @@ def run_one(system: str, family: str, size: int, threads: int) -> dict:
         t = compiled.timings
         result.update(imp=t["import"], lower=t["lower"], llvm=t["codegen"])
         result["cache"] = compiled.program.cache
+        result["import_cache"] = compiled.import_cache
         result.update(_pass_phases(report))
         with torch.no_grad():
             ref = model(*inputs)
@@ -266,7 +271,7 @@ def report(results: list, peers: list, threads: int) -> str:
             continue
         head = ["N", "import", "graph", "fusion", "lowering",
                 "bufferization", "to LLVM", "LLVM", "total (s)",
-                "peak MB", "cached (s)"]
+                "peak MB", "cached (s)", "import cache (s)"]
         head += [f"{p} (s)" for p in peers]
         lines.append(f"**{family}** (seconds; graphopt's phases, then the "
                      "total of a cold compile and of a cached one)")
@@ -278,9 +283,10 @@ def report(results: list, peers: list, threads: int) -> str:
             row = by[key]
             g = row.get("graphopt", {})
             c = row.get("graphopt-cached", {})
+            ic = row.get("graphopt-import-hit", {})
             if "error" in g:
                 cells = [str(key[1])] + ["-"] * (len(head) - 1)
-                cells[-1 - len(peers)] = g["error"]
+                cells[-2 - len(peers)] = g["error"]
             else:
                 cells = [str(key[1]), _fmt(g.get("imp")), _fmt(g.get("graph")),
                          _fmt(g.get("fusion")), _fmt(g.get("lowering")),
@@ -288,7 +294,9 @@ def report(results: list, peers: list, threads: int) -> str:
                          _fmt(g.get("llvm")), _fmt(g.get("total")),
                          _fmt(g.get("peak_mb"), 0),
                          _fmt(c.get("total")) + ("" if c.get("cache") == "hit"
-                                                 else f" ({c.get('cache', c.get('error', '?'))})")]
+                                                 else f" ({c.get('cache', c.get('error', '?'))})"),
+                         _fmt(ic.get("total")) + ("" if ic.get("import_cache") == "hit"
+                                                  else f" ({ic.get('import_cache', ic.get('error', '?'))})")]
                 if "total" in g:
                     points.append((key[1], g["total"]))
             for p in peers:
@@ -358,6 +366,14 @@ def main() -> int:
             results.append(r)
             _log(f"{family} {n}: cached {r.get('total', r.get('error'))} "
                  f"({r.get('cache')})")
+            # The import cache on: the first compile records the import,
+            # the second skips torch.export.
+            spawn("graphopt-import", family, n, threads, cache, args.timeout)
+            r = spawn("graphopt-import", family, n, threads, cache, args.timeout)
+            r["system"] = "graphopt-import-hit"
+            results.append(r)
+            _log(f"{family} {n}: import cache {r.get('total', r.get('error'))} "
+                 f"({r.get('import_cache')})")
         for p in peers:
             r = spawn(p, family, n, threads, "off", args.timeout)
             results.append(r)

@@ -14,6 +14,7 @@
 #ifndef GRAPHOPT_C_GRAPHOPT_H
 #define GRAPHOPT_C_GRAPHOPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -63,6 +64,17 @@ const char *graphopt_version(void);
 const char *graphopt_pipeline_options(void);
 
 void graphopt_string_free(char *s);
+
+/* The 128-bit xxh3 hash of `size` bytes at `data`, in out[0] (low half)
+ * and out[1] (high half): what the compile cache hashes constants with,
+ * ~10 GB/s. */
+void graphopt_hash128(const void *data, size_t size, uint64_t out[2]);
+
+/* The compile cache's directory as the environment sets it
+ * (docs/CompileCache.md): GRAPHOPT_CACHE_DIR, else $XDG_CACHE_HOME/graphopt,
+ * else ~/.cache/graphopt; NULL when the cache is off. Free with
+ * graphopt_string_free. */
+char *graphopt_cache_directory(void);
 
 /* Parses and verifies `mlir_text`, runs the textual pass pipeline
  * `pipeline` (graph-opt syntax, e.g. "builtin.module(graph-optimize)"; empty:

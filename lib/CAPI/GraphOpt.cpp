@@ -8,6 +8,7 @@
 #include "graphopt-c/GraphOpt.h"
 
 #include "graphopt/InitAll.h"
+#include "graphopt/Runtime/CompileCache.h"
 #include "graphopt/Runtime/Runner.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -19,6 +20,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -210,6 +212,18 @@ const char *graphopt_pipeline_options(void) {
 }
 
 void graphopt_string_free(char *s) { std::free(s); }
+
+void graphopt_hash128(const void *data, size_t size, uint64_t out[2]) {
+  llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      llvm::ArrayRef<uint8_t>(static_cast<const uint8_t *>(data), size));
+  out[0] = h.low64;
+  out[1] = h.high64;
+}
+
+char *graphopt_cache_directory(void) {
+  std::optional<CompileCache> cache = CompileCache::fromEnvironment();
+  return cache ? strdup(cache->directory().str().c_str()) : nullptr;
+}
 
 /// The passes of `pipeline` to add to a pass manager on the top-level
 /// module: graph-opt's `--pass-pipeline` form, `builtin.module(...)`, names

@@ -138,6 +138,9 @@ def _declare(name, restype, *argtypes):
 # Strings the library allocates are returned as c_void_p so that we can free
 # them (ctypes would convert c_char_p to bytes and lose the pointer).
 _version = _declare("graphopt_version", ctypes.c_char_p)
+_hash128 = _declare("graphopt_hash128", None, ctypes.c_void_p, ctypes.c_size_t,
+                    ctypes.POINTER(ctypes.c_uint64))
+_cache_directory = _declare("graphopt_cache_directory", ctypes.c_void_p)
 _pipeline_options = _declare("graphopt_pipeline_options", ctypes.c_char_p)
 _string_free = _declare("graphopt_string_free", None, ctypes.c_void_p)
 _transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
@@ -404,6 +407,22 @@ def _ensure_runtime() -> None:
 def version() -> str:
     """The C library's version string."""
     return _version().decode()
+
+
+def hash128(array: np.ndarray) -> str:
+    """The 128-bit xxh3 hash of a C-contiguous array's bytes, as 32 hex
+    digits (what the compile cache hashes constants with)."""
+    if not array.flags.c_contiguous:
+        raise ValueError("hash128: the array must be C-contiguous")
+    out = (ctypes.c_uint64 * 2)()
+    _hash128(array.ctypes.data if array.nbytes else None, array.nbytes, out)
+    return f"{out[1]:016x}{out[0]:016x}"
+
+
+def cache_directory() -> Optional[str]:
+    """The compile cache's directory as the environment sets it
+    (docs/CompileCache.md), or None when the cache is off."""
+    return _take_string(_cache_directory()) or None
 
 
 def transform(mlir_text: str, pipeline: str = "",

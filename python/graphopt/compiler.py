@@ -42,6 +42,11 @@ COMPILE_OPTIONS = {
     "cuda_device": "with target='cuda', the GPU to run on (its ordinal; "
                    "default GRAPHOPT_CUDA_DEVICE, else 0; one device per "
                    "process)",
+    "import_cache": "reuse the import of an earlier compile of the same "
+                    "model (code, attributes, weights), signature and options, "
+                    "in any process, instead of running torch.export again "
+                    "(default: GRAPHOPT_IMPORT_CACHE, else off; "
+                    "python/graphopt/import_cache.py says what it checks)",
 }
 
 _TARGETS = ("cpu", "cuda")
@@ -340,6 +345,9 @@ class CompiledModule:
             cache did is ``program.cache`` (docs/CompileCache.md).
         compile_count: how many programs were compiled (one per signature).
         program: the :class:`graphopt.Program` of the last call.
+        import_cache: what the import cache did in the last compile:
+            ``"hit"`` (no ``torch.export``), ``"stored"``, or None (off, or
+            a model it cannot vouch for; see graphopt/import_cache.py).
     """
 
     def __init__(self, model, example_args, *, target="cpu", optimize=True,
@@ -365,6 +373,10 @@ class CompiledModule:
         self.timing = timing
         self.options = dict(options)
         self.entry = self.options.pop("entry", "main")
+        from . import import_cache
+        self._import_cache = import_cache.enabled(
+            self.options.pop("import_cache", None))
+        self.import_cache: Optional[str] = None
         arrays = [_as_numpy(a, i) for i, a in enumerate(example_args)]
         self.dynamic_dims = _normalize_dynamic_dims(dynamic_dims, arrays)
         # Which arguments are Python scalars (specialization keys): fixed by
@@ -503,13 +515,43 @@ class CompiledModule:
                 self._cache[key] = entry
         return entry
 
+    def _import_cache_key(self, arrays) -> Optional[str]:
+        """The import cache's key for compiling these arguments, or None when
+        the cache is off or cannot vouch for the model."""
+        if not self._import_cache or self.params_as_args or self.target != "cpu" \
+                or self._is_torchscript():
+            return None
+        from . import import_cache
+        if import_cache.directory() is None:
+            return None  # the compile cache is off: nothing to reuse
+        signature = [a.key() if isinstance(a, _Scalar) else (a.dtype.str, a.shape)
+                     for a in arrays]
+        settings = (self.optimize, sorted(self.options.items()), self.entry,
+                    sorted((self.dynamic_dims or {}).items()))
+        return import_cache.model_key(self.model, repr(signature), repr(settings))
+
     def _compile(self, arrays, torch_args) -> _Entry:
+        from . import import_cache
+        from .importer.mlir_builder import ConstantData
         t0 = time.perf_counter()
         with _TORCH_LOCK:
-            mlir, constants = self._import(torch_args)
+            key = self._import_cache_key(arrays)
+            hit = import_cache.lookup(key, self.model) if key else None
+            if hit is not None:
+                mlir, raw, spec = hit
+                constants = ConstantData()
+                constants.raw.update(raw)
+                if self._out_spec is None:
+                    self._out_spec = spec
+            else:
+                mlir, constants = self._import(torch_args)
+                if key:
+                    import_cache.store(key, self.model, mlir, constants.raw,
+                                       self._out_spec, self.entry)
             if self.params_as_args:
                 self._params = self._parameter_arrays()
         t1 = time.perf_counter()
+        self.import_cache = None if key is None else ("hit" if hit else "stored")
         specialize = None
         if not self.dynamic_dims:
             specialize = [a.shape for a in _tensors(arrays) + self._params]
@@ -539,7 +581,9 @@ class CompiledModule:
             print(f"graphopt: compiled ({sig}): import {timings['import']:.3f} s, "
                   f"lower {timings['lower']:.3f} s, codegen "
                   f"{timings['codegen']:.3f} s, total {timings['total']:.3f} s"
-                  f" (compile cache: {program.cache})",
+                  f" (compile cache: {program.cache}"
+                  + (f"; import cache: {self.import_cache}" if self._import_cache else "")
+                  + ")",
                   file=sys.stderr)
         return _Entry(program, timings)
 

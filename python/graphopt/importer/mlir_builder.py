@@ -380,7 +380,12 @@ class ConstantData:
 
         def dense(m):
             source = self._source.get(m.group(1))
-            return format_dense(*source) if source else m.group(0)
+            if source:
+                return format_dense(*source)
+            bits = self.raw.get(m.group(1))
+            if bits is not None:  # data without its array (graphopt.import_cache)
+                return 'dense<"0x' + np.ascontiguousarray(bits).tobytes().hex() + '">'
+            return m.group(0)
         return _RESOURCE_RE.sub(dense, text)
 
 
