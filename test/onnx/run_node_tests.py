@@ -150,9 +150,23 @@ def _first_line(text: str, limit: int = 300) -> str:
     return str(text)[:limit]
 
 
+def _subbyte_as_bytes(a):
+    """A 2- or 4-bit integer array (ml_dtypes) as the int8/uint8 array of its
+    values: graphopt carries those types one value per byte
+    (docs/ONNXSupport.md); other values unchanged."""
+    import numpy as np
+    name = getattr(getattr(a, "dtype", None), "name", "")
+    if name in ("int4", "int2"):
+        return np.asarray(a).astype(np.int8)
+    if name in ("uint4", "uint2"):
+        return np.asarray(a).astype(np.uint8)
+    return a
+
+
 def _compare(outs, expected, rtol, atol):
     """None when ``outs`` match ``expected``, else the reason."""
     import numpy as np
+    expected = [_subbyte_as_bytes(w) for w in expected]
     if len(outs) != len(expected):
         return f"{len(outs)} outputs, expected {len(expected)}"
     for k, (got, want) in enumerate(zip(outs, expected)):
@@ -249,7 +263,8 @@ def run_case(case: dict) -> dict:
         except Exception as e:
             return {"status": "fail", "category": "import-error",
                     "reason": f"importer raised {type(e).__name__}: {_first_line(e)}"}
-        args = [a for name, a in zip(input_names, inputs) if name not in bound]
+        args = [_subbyte_as_bytes(a) for name, a in zip(input_names, inputs)
+                if name not in bound]
         if any(not isinstance(a, np.ndarray) for a in args):
             return {"status": "unsupported", "category": "unsupported",
                     "reason": "non-tensor input data"}

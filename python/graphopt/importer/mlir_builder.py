@@ -50,6 +50,10 @@ HEX_THRESHOLD = 16
 FLOAT8_ELEMENTS = {"float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
                    "float8_e4m3fnuz": "f8E4M3FNUZ", "float8_e5m2fnuz": "f8E5M2FNUZ"}
 FLOAT_ELEMENTS = ("f32", "f16", "bf16", "f64") + tuple(FLOAT8_ELEMENTS.values())
+#: The 2- and 4-bit integers (ml_dtypes' names): carried one value per byte,
+#: as i8 / ui8 tensors whose values are in the narrow type's range (the
+#: ONNX importer's Cast, CastLike, QuantizeLinear and DequantizeLinear).
+SUBBYTE_ELEMENTS = {"int4": "i8", "int2": "i8", "uint4": "ui8", "uint2": "ui8"}
 
 
 # ---------------------------------------------------------------------------
@@ -130,6 +134,8 @@ class NumpyDTypes(DTypes):
                 return "bf16"  # ml_dtypes' bfloat16
             if name in FLOAT8_ELEMENTS:
                 return FLOAT8_ELEMENTS[name]
+            if name in SUBBYTE_ELEMENTS:
+                return SUBBYTE_ELEMENTS[name]
             return self.ELEMENTS[np.dtype(dtype)]
         except (KeyError, TypeError):
             raise Unsupported(f"element type {np.dtype(dtype).name} is not "
@@ -141,7 +147,12 @@ class NumpyDTypes(DTypes):
 
     def array(self, value):
         a = np.asarray(value)
-        return a, a.dtype, self.element_type(a.dtype)
+        element = self.element_type(a.dtype)
+        if a.dtype.name in SUBBYTE_ELEMENTS:
+            # ml_dtypes stores a 4-bit value in the low bits of its byte:
+            # the values as bytes (the dtype stays the narrow one).
+            return a.astype(np.int8 if element == "i8" else np.uint8), a.dtype, element
+        return a, a.dtype, element
 
     def full(self, shape, value, dtype):
         return np.full(tuple(shape), value, np.dtype(dtype))

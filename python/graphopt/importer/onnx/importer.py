@@ -472,7 +472,8 @@ class _Importer:
                 self.error("<input>", inp.name, f"element type {onnx_type_name(tt.elem_type)} "
                            "is not supported (supported: float, float16, bfloat16, double, "
                            "int8 ... int64, uint8 ... uint64, bool, float8e4m3fn, "
-                           "float8e4m3fnuz, float8e5m2, float8e5m2fnuz)")
+                           "float8e4m3fnuz, float8e5m2, float8e5m2fnuz, int4, uint4, "
+                           "int2, uint2)")
                 continue
             if not tt.HasField("shape"):
                 self.error("<input>", inp.name, "an input of unknown rank is not supported")
@@ -761,8 +762,12 @@ def support_table() -> str:
         f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
         "(default domain). Supported element types are float (f32), float16, "
         "bfloat16 (computed in f32, rounded where stored), double, int8 ... "
-        "int64, uint8 ... uint64 and bool, and the float8 types in Cast, "
-        "CastLike, QuantizeLinear and DequantizeLinear; the 2/4-bit types, "
+        "int64, uint8 ... uint64 and bool, and the float8 types and the 2- and "
+        "4-bit integers (int4, uint4, int2, uint2) in Cast, CastLike, "
+        "QuantizeLinear and DequantizeLinear; a 2- or 4-bit tensor is carried "
+        "one value per byte, as int8 (int4, int2) or uint8 (uint4, uint2), so "
+        "a program's input or output of such a type is an int8/uint8 array of "
+        "its values (NumPy: `a.astype(np.int8)` of an ml_dtypes array); "
         "float8e8m0, float4e2m1, strings, sequences and optionals are reported as "
         "unsupported, as is every op, attribute and attribute value not listed "
         "here. Inputs whose values the graph dialect needs as static "

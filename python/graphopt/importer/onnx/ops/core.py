@@ -73,6 +73,8 @@ _ONNX_BFLOAT16 = 16
 #: ONNX codes of the 8-bit floats -> ml_dtypes' names.
 _ONNX_FLOAT8 = {17: "float8_e4m3fn", 18: "float8_e4m3fnuz", 19: "float8_e5m2",
                 20: "float8_e5m2fnuz"}
+#: ONNX codes of the 2- and 4-bit integers -> ml_dtypes' names.
+_ONNX_SUBBYTE = {21: "uint4", 22: "int4", 25: "uint2", 26: "int2"}
 try:  # NumPy's bfloat16 and 8-bit floats (ml_dtypes, which onnx depends on)
     import ml_dtypes as _ml_dtypes
     BF16: Optional[np.dtype] = np.dtype(_ml_dtypes.bfloat16)
@@ -82,9 +84,18 @@ try:  # NumPy's bfloat16 and 8-bit floats (ml_dtypes, which onnx depends on)
     #: The 8-bit floats: storage types (Cast, CastLike, QuantizeLinear,
     #: DequantizeLinear take them; arithmetic does not).
     FLOAT8 = tuple(np.dtype(getattr(_ml_dtypes, n)) for n in _ONNX_FLOAT8.values())
+    #: The 2- and 4-bit integers: storage types like the 8-bit floats (Cast,
+    #: CastLike, QuantizeLinear, DequantizeLinear), carried one value per
+    #: byte (i8 / ui8 in the graph dialect, the values in range).
+    SUBBYTE = tuple(np.dtype(getattr(_ml_dtypes, n)) for n in _ONNX_SUBBYTE.values()
+                    if hasattr(_ml_dtypes, n))
+    for _code, _name in _ONNX_SUBBYTE.items():
+        if hasattr(_ml_dtypes, _name):
+            ONNX_TO_NUMPY[_code] = np.dtype(getattr(_ml_dtypes, _name))
 except ImportError:
     BF16 = None
     FLOAT8 = ()
+    SUBBYTE = ()
 NUMPY_TO_ONNX = {v: k for k, v in ONNX_TO_NUMPY.items()}
 
 #: Display names (ONNX's own, lower case) of the supported element types.
@@ -96,8 +107,16 @@ DTYPE_NAMES = {np.dtype(np.float32): "float", np.dtype(np.float16): "float16",
                np.dtype(np.uint64): "uint64", np.dtype(np.bool_): "bool"}
 if BF16 is not None:
     DTYPE_NAMES[BF16] = "bfloat16"
-for _f8 in FLOAT8:
+for _f8 in FLOAT8 + SUBBYTE:
     DTYPE_NAMES[_f8] = _f8.name
+
+
+def subbyte_range(dtype) -> tuple:
+    """(bits, lowest, highest) of a 2- or 4-bit integer dtype."""
+    bits = 4 if dtype.name.endswith("4") else 2
+    if dtype.name.startswith("u"):
+        return bits, 0, 2 ** bits - 1
+    return bits, -2 ** (bits - 1), 2 ** (bits - 1) - 1
 
 F32, F16, F64 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.float64)
 I8, I16, I32 = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32)

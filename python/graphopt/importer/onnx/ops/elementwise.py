@@ -8,7 +8,7 @@ from typing import List
 import numpy as np
 
 from ... import composites
-from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOAT8, FLOATS, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
+from .core import (ALL, ANY, ANY_VALUE, Attr, BOOL, F32, F64, FLOAT8, FLOATS, SUBBYTE, subbyte_range, I8, I16, I32, I64, IGNORED, INTS, U8, U16, U32, U64,
                    NUMERIC, Node, ONNX_TO_NUMPY, Output, Unsupported, Value,
                    _elementwise_partial, dtype_name, reshape_dims,
                    _int_div, _known_only, _py_int_div, _small_float_ok, activation, elu,
@@ -480,10 +480,11 @@ _SATURATE = Attr("0 or 1 (for the float8 types: 1 clamps to the largest finite "
 
 
 
-#: Quantized types QuantizeLinear produces and DequantizeLinear reads (the
-#: unsigned, 4-bit and float8 ones are not in the dialect yet).
+#: Integer types QuantizeLinear produces and their ranges (the 2- and 4-bit
+#: ones carried one value per byte).
 _QTYPES = {np.dtype(np.int8): (-128, 127), np.dtype(np.uint8): (0, 255),
            np.dtype(np.int16): (-32768, 32767), np.dtype(np.uint16): (0, 65535)}
+_QTYPES.update({t: subbyte_range(t)[1:] for t in SUBBYTE})
 
 
 def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
@@ -509,10 +510,11 @@ def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": _SATURATE,
                  "output_dtype": ANY_VALUE, "precision": ANY_VALUE},
           doc="`round_half_even(x / scale) + zero_point` clamped to the quantized "
-              "type's range, computed in x's float type (int8, uint8, int16 and "
-              "uint16 outputs; per tensor or per axis); to a float8 type "
-              "`x / scale + zero_point` cast as Cast does (saturate); 4-bit outputs "
-              "and block_size are not supported")
+              "type's range, computed in x's float type (int8, uint8, int16, "
+              "uint16, int4, uint4, int2 and uint2 outputs, the 2- and 4-bit ones "
+              "one value per byte; per tensor or per axis); to a float8 type "
+              "`x / scale + zero_point` cast as Cast does (saturate); block_size "
+              "is not supported")
 def _quantize_linear(n: Node):
     b, x = n.b, n.value(0)
     if n.has(2):
@@ -528,8 +530,8 @@ def _quantize_linear(n: Node):
                                           x.dtype))
         return [_float8_cast(n, q, qt)]
     if qt not in _QTYPES:
-        raise Unsupported(f"quantized type {dtype_name(qt)} (int8, uint8, int16 and "
-                          "uint16 are supported)")
+        raise Unsupported(f"quantized type {dtype_name(qt)} (int8, uint8, int16, "
+                          "uint16, int4, uint4, int2 and uint2 are supported)")
     scale = _quant_param(n, n.value(1), x, "y_scale")
     q = round_half_even(n, b.binary("div", x, scale))
     if n.has(2):
@@ -539,11 +541,12 @@ def _quantize_linear(n: Node):
     return [b.cast(q, qt)]
 
 
-@register("DequantizeLinear", dtypes=(I8, U8, I16, U16, I32) + FLOAT8, typed=(0, 2),
+@register("DequantizeLinear", dtypes=(I8, U8, I16, U16, I32) + SUBBYTE + FLOAT8,
+          typed=(0, 2),
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "output_dtype": ANY_VALUE},
           doc="`(x - zero_point) * scale` in the scale's float type (int8, uint8, "
-              "int16, uint16 and int32 inputs; per tensor or per axis; block_size is "
-              "not supported)")
+              "int16, uint16, int32, int4, uint4, int2 and uint2 inputs; per tensor "
+              "or per axis; block_size is not supported)")
 def _dequantize_linear(n: Node):
     b, x = n.b, n.value(0)
     scale = _quant_param(n, n.value(1), x, "x_scale")
@@ -707,6 +710,39 @@ def _float8_cast(n: Node, x: Value, to) -> Value:
     return b.select(over, special, y)
 
 
+def _subbyte_cast(n: Node, x: Value, to) -> Value:
+    """``graph.cast`` of ``x`` to a 2- or 4-bit integer type (carried in a
+    byte): from a float, truncated toward zero, and 0 where that is out of
+    the type's range (ONNX leaves it undefined; 0 is what its reference
+    gives, through ml_dtypes); from an integer, its low bits (two's
+    complement for the signed types), as ONNX casts between integers."""
+    b = n.b
+    bits, lo, hi = subbyte_range(to)
+    if x.dtype.kind == "b":
+        return b.cast(x, to)
+    if is_float(x.dtype):
+        xf = x if x.dtype in FLOATS else b.cast(x, F32)
+        # Truncation lands in [lo, hi] exactly for x in (lo - 1, hi + 1); the
+        # clamp keeps the conversion of the other lanes defined.
+        inside = b.select(b.compare("gt", xf, n.splat(lo - 1, xf.dtype)),
+                          b.compare("lt", xf, n.splat(hi + 1, xf.dtype)),
+                          b.constant(np.zeros((), np.bool_)))
+        clamped = b.unary("clamp", xf, {"min": float(lo - 1), "max": float(hi + 1)})
+        return b.select(inside, b.cast(clamped, to), n.splat(0, to))
+    xi = b.cast(x, I32)
+    low = b.binary("bitwise_and", xi, n.splat(2 ** bits - 1, I32))
+    if lo < 0:  # sign-extend the top bit
+        sign = n.splat(2 ** (bits - 1), I32)
+        low = b.binary("sub", b.binary("bitwise_xor", low, sign), sign)
+    return b.cast(low, to)
+
+
+def _cast_to(n: Node, x: Value, to) -> Value:
+    if to in SUBBYTE:
+        return _subbyte_cast(n, x, to)
+    return _float8_cast(n, x, to)
+
+
 def _fold_cast(n: Node, ins):
     x = ins[0]
     to = numpy_dtype(n.attr("to")) if n.op_type == "Cast" else n.type(1).dtype
@@ -725,25 +761,28 @@ def _fold_cast(n: Node, ins):
     return [out] if _small_float_ok(out) or not is_float(x.dtype) else None
 
 
-@register("Cast", dtypes=ANY + FLOAT8,
+@register("Cast", dtypes=ANY + FLOAT8 + SUBBYTE,
           attrs={"to": Attr("float, float16, bfloat16, double, int8 ... int64, uint8 ... "
                             "uint64, bool, float8e4m3fn, float8e4m3fnuz, float8e5m2, "
-                            "float8e5m2fnuz", _check_cast_to),
+                            "float8e5m2fnuz, int4, uint4, int2, uint2", _check_cast_to),
                  "saturate": _SATURATE, "round_mode": IGNORED},
           doc="`graph.cast` (float to integer truncates toward zero; to bool "
               "tests `!= 0`; to a float8 type rounds to nearest even, then "
-              "saturates, or with saturate = 0 selects the overflow value)",
+              "saturates, or with saturate = 0 selects the overflow value; to a "
+              "2- or 4-bit integer (carried one value per byte, as int8/uint8): "
+              "from a float truncated, 0 where out of range, from an integer its "
+              "low bits)",
           fold=_fold_cast)
 def _cast(n: Node):
-    return [_float8_cast(n, n.value(0), numpy_dtype(n.attr("to")))]
+    return [_cast_to(n, n.value(0), numpy_dtype(n.attr("to")))]
 
 
-@register("CastLike", dtypes=ANY + FLOAT8, typed=(0, 1),
+@register("CastLike", dtypes=ANY + FLOAT8 + SUBBYTE, typed=(0, 1),
           attrs={"saturate": _SATURATE, "round_mode": IGNORED},
           doc="`graph.cast` to the element type of `target_type` (as Cast)",
           fold=_fold_cast, fold_inputs=(0,))
 def _cast_like(n: Node):
-    return [_float8_cast(n, n.value(0), n.type(1).dtype)]
+    return [_cast_to(n, n.value(0), n.type(1).dtype)]
 
 
 @register("Identity", dtypes=ANY, doc="no op")
