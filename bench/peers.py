@@ -851,6 +851,7 @@ class Row:
     numpy: Optional[dict] = None
     versions: dict = field(default_factory=dict)
     wall_s: float = 0.0
+    round_trip_ns: tuple = ()    # before and after the row (threads > 1)
 
 
 def run_row(workload: Workload, peers: list, args, tmp: Path) -> Row:
@@ -1011,6 +1012,87 @@ def fma_peak(tmp: Path) -> tuple[Optional[float], str]:
     except (subprocess.CalledProcessError, OSError, ValueError, IndexError) as e:
         return None, _reason(e)
     return best, f"{width * 32}-bit vectors, `cc -O3 -march=native`, 1 core"
+
+
+CORE_PROBE = textwrap.dedent("""
+    #define _GNU_SOURCE
+    #include <pthread.h>
+    #include <sched.h>
+    #include <stdatomic.h>
+    #include <stdio.h>
+    #include <stdlib.h>
+    #include <time.h>
+    /* A cache line bounced between two threads pinned to two CPUs: the
+       round trip's nanoseconds, what one thread pays to see the other's
+       writes. */
+    static _Atomic long flag __attribute__((aligned(64)));
+    static long rounds;
+    static int cpus[2];
+    static void pin(int c) {
+      cpu_set_t s; CPU_ZERO(&s); CPU_SET(c, &s);
+      pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+    }
+    static void *other(void *unused) {
+      (void)unused; pin(cpus[1]);
+      for (long i = 0; i < rounds; i++) {
+        while (atomic_load(&flag) != 2 * i + 1) {}
+        atomic_store(&flag, 2 * i + 2);
+      }
+      return 0;
+    }
+    int main(int argc, char **argv) {
+      cpus[0] = atoi(argv[1]); cpus[1] = atoi(argv[2]); rounds = atol(argv[3]);
+      pthread_t t; pin(cpus[0]); pthread_create(&t, 0, other, 0);
+      struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a);
+      for (long i = 0; i < rounds; i++) {
+        atomic_store(&flag, 2 * i + 1);
+        while (atomic_load(&flag) != 2 * i + 2) {}
+      }
+      clock_gettime(CLOCK_MONOTONIC, &b); pthread_join(t, 0);
+      printf("%.0f\\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / rounds);
+      return 0;
+    }
+""")
+
+#: Above this core-to-core round trip the two CPUs of a two-thread run are
+#: far apart (on this project's VMs, the hypervisor's placement changes from
+#: one minute to the next): graphopt's two-thread times roughly double
+#: (docs/Performance.md, eighteenth session).
+FAR_ROUND_TRIP_NS = 350
+
+
+def build_core_probe(tmp: Path) -> Optional[Path]:
+    """The round-trip probe, compiled; None without a C compiler or two
+    CPUs in the affinity mask."""
+    compiler = shutil.which("cc")
+    if compiler is None or len(os.sched_getaffinity(0)) < 2:
+        return None
+    source, binary = tmp / "roundtrip.c", tmp / "roundtrip"
+    source.write_text(CORE_PROBE)
+    try:
+        subprocess.run([compiler, "-O2", "-pthread", str(source), "-o", str(binary)],
+                       check=True, capture_output=True, text=True)
+    except (subprocess.CalledProcessError, OSError):
+        return None
+    return binary
+
+
+def core_round_trip(probe: Optional[Path]) -> Optional[float]:
+    """Median of three round trips (ns) between the first two CPUs of the
+    affinity mask, ~10 ms in all; None when not measurable."""
+    if probe is None:
+        return None
+    cpus = sorted(os.sched_getaffinity(0))[:2]
+    samples = []
+    for _ in range(3):
+        try:
+            out = subprocess.run([str(probe), str(cpus[0]), str(cpus[1]), "5000"],
+                                 check=True, capture_output=True, text=True,
+                                 timeout=30).stdout
+            samples.append(float(out.split()[0]))
+        except (subprocess.SubprocessError, OSError, ValueError, IndexError):
+            return None
+    return sorted(samples)[1]
 
 
 def copy_bandwidth() -> float:
@@ -1295,6 +1377,25 @@ def report(args, machine: dict, rows: list, systems: list, missing: dict) -> str
                                   machine["bandwidth"])
     if efficiency:
         parts += ["### Against the machine", "", efficiency, ""]
+    trips = [r for r in rows if r.round_trip_ns and None not in r.round_trip_ns]
+    if trips:
+        cells = ["| workload | before (ns) | after (ns) | CPUs |", "| --- | --- | --- | --- |"]
+        for r in trips:
+            far = max(r.round_trip_ns) > FAR_ROUND_TRIP_NS
+            cells.append(f"| {r.workload.label} | {r.round_trip_ns[0]:.0f} | "
+                         f"{r.round_trip_ns[1]:.0f} | {'far apart' if far else 'near'} |")
+        parts += ["### Core-to-core round trip around each row", "",
+                  "A cache line bounced between the first two CPUs before and "
+                  "after each workload's process. On the shared VMs this "
+                  "project runs on, the hypervisor sometimes places the two "
+                  f"vCPUs far apart (round trips over {FAR_ROUND_TRIP_NS} ns, "
+                  "~530 ns against ~60-300 ns), for seconds to minutes. "
+                  "Every two-thread slow phase measured so far (graphopt "
+                  "about 2x slower, the other systems 1.5-1.7x: their "
+                  "threads pass data to each other at every parallel loop) "
+                  "came with such round trips, though not every far-apart "
+                  "measurement with a slow run: rows marked far apart should "
+                  "be read against a rerun.", "", "\n".join(cells), ""]
     parts += [
         "### Max abs error / (max abs error / max |eager|)",
         "",
@@ -1397,11 +1498,17 @@ def main(argv=None) -> int:
     peers = [p for p in peers if p not in missing]
     with tempfile.TemporaryDirectory(prefix="peers-") as tmp:
         machine = measure_machine(Path(tmp))
+        probe = build_core_probe(Path(tmp)) if args.threads > 1 else None
         rows = []
         for i, workload in enumerate(workloads, 1):
             _log(f"[{i}/{len(workloads)}] {workload.name}")
+            before = core_round_trip(probe)
             rows.append(run_row(workload, peers, args, Path(tmp)))
-            _log(f"[{i}/{len(workloads)}] {workload.name}: {rows[-1].wall_s:.0f} s")
+            rows[-1].round_trip_ns = (before, core_round_trip(probe))
+            _log(f"[{i}/{len(workloads)}] {workload.name}: {rows[-1].wall_s:.0f} s"
+                 + (f", core round trip {before:.0f} / "
+                    f"{rows[-1].round_trip_ns[1]:.0f} ns"
+                    if None not in rows[-1].round_trip_ns else ""))
     shown = [s for s in SYSTEMS if s in ("graphopt", "eager", *peers, *missing)]
     text = report(args, machine, rows, shown, missing)
     if args.markdown:

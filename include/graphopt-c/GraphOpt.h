@@ -76,6 +76,10 @@ void graphopt_hash128(const void *data, size_t size, uint64_t out[2]);
  * graphopt_string_free. */
 char *graphopt_cache_directory(void);
 
+/* Frees the buffers the runtime keeps for reuse between calls (blocks of
+ * 64 KiB or more freed by compiled code); returns the bytes released. */
+size_t graphopt_release_cached_memory(void);
+
 /* Parses and verifies `mlir_text`, runs the textual pass pipeline
  * `pipeline` (graph-opt syntax, e.g. "builtin.module(graph-optimize)"; empty:
  * none) and returns the printed module, or NULL and sets *error. With

@@ -8,6 +8,7 @@
 #include "graphopt-c/GraphOpt.h"
 
 #include "graphopt/InitAll.h"
+#include "graphopt/Runtime/Allocator.h"
 #include "graphopt/Runtime/CompileCache.h"
 #include "graphopt/Runtime/Runner.h"
 
@@ -218,6 +219,10 @@ void graphopt_hash128(const void *data, size_t size, uint64_t out[2]) {
       llvm::ArrayRef<uint8_t>(static_cast<const uint8_t *>(data), size));
   out[0] = h.low64;
   out[1] = h.high64;
+}
+
+size_t graphopt_release_cached_memory(void) {
+  return runtime::releaseCachedBlocks();
 }
 
 char *graphopt_cache_directory(void) {

@@ -123,6 +123,18 @@ size_t mlir::graphopt::runtime::allocatorCachedBytes() {
   return c.cachedBytes;
 }
 
+size_t mlir::graphopt::runtime::releaseCachedBlocks() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  size_t released = c.cachedBytes;
+  for (auto &bySize : c.free)
+    for (void *p : bySize.second)
+      std::free(p);
+  c.free.clear();
+  c.cachedBytes = 0;
+  return released;
+}
+
 namespace {
 /// MLIR's unranked memref: the rank and a pointer to the ranked descriptor
 /// {allocated, aligned, offset, sizes[rank], strides[rank]}.

@@ -24,6 +24,7 @@ from ._native import (
     Program,
     TensorSpec,
     pipeline_options,
+    release_cached_memory,
     version as _native_version,
 )
 from .aot import LoadedModel, load
@@ -40,6 +41,7 @@ __all__ = [
     "ExecutionError", "UnsupportedOpsError", "import_torch",
     "import_torchscript", "torch_backend", "native_version", "LIBRARY_PATH",
     "import_onnx", "pipeline_options", "load", "LoadedModel",
+    "release_cached_memory",
 ]
 
 

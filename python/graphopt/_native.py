@@ -141,6 +141,7 @@ _version = _declare("graphopt_version", ctypes.c_char_p)
 _hash128 = _declare("graphopt_hash128", None, ctypes.c_void_p, ctypes.c_size_t,
                     ctypes.POINTER(ctypes.c_uint64))
 _cache_directory = _declare("graphopt_cache_directory", ctypes.c_void_p)
+_release_cached_memory = _declare("graphopt_release_cached_memory", ctypes.c_size_t)
 _pipeline_options = _declare("graphopt_pipeline_options", ctypes.c_char_p)
 _string_free = _declare("graphopt_string_free", None, ctypes.c_void_p)
 _transform = _declare("graphopt_transform", ctypes.c_void_p, ctypes.c_char_p,
@@ -417,6 +418,13 @@ def hash128(array: np.ndarray) -> str:
     out = (ctypes.c_uint64 * 2)()
     _hash128(array.ctypes.data if array.nbytes else None, array.nbytes, out)
     return f"{out[1]:016x}{out[0]:016x}"
+
+
+def release_cached_memory() -> int:
+    """Frees the buffers the runtime keeps for reuse between calls (compiled
+    code's freed blocks of 64 KiB or more, up to 1 GiB); returns the bytes
+    released. The next calls allocate afresh."""
+    return int(_release_cached_memory())
 
 
 def cache_directory() -> Optional[str]:

@@ -52,6 +52,10 @@ bool callWithAllocationGuard(void (*fn)(void **), void **args,
 /// Bytes currently held in the cache (for tests and statistics).
 size_t allocatorCachedBytes();
 
+/// Frees every block the cache holds (blocks in use are not touched);
+/// returns the bytes released. Later calls allocate afresh.
+size_t releaseCachedBlocks();
+
 } // namespace mlir::graphopt::runtime
 
 #endif // GRAPHOPT_RUNTIME_ALLOCATOR_H
