@@ -354,8 +354,10 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // Device code: NVVM, then PTX/cubin in a gpu.binary.
   addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
                       " features=" + options.features + "}");
+  // The dynamic shared memory (the matmul tiles) aligned for WMMA loads.
   addUpstream(pm, "gpu.module(convert-gpu-to-nvvm,convert-math-to-llvm,"
-                  "reconcile-unrealized-casts,canonicalize,cse)");
+                  "reconcile-unrealized-casts,canonicalize,cse,"
+                  "graph-gpu-align-shared-memory)");
   if (!options.lowerHost) {
     addUpstream(pm, std::string("gpu-module-to-binary{format=") +
                         options.format + "}");

@@ -11,12 +11,15 @@
 // the accumulator remains (its zeros are registers).
 // ZERO-NOT: wmma.load.c
 // ZERO-NOT: linalg.fill
+// The dynamic shared memory is declared as the launch's (`.extern ... []`),
+// not demoted to a one-byte kernel-local variable the tiles index past.
+// ZERO-NOT: demoted
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
 // CHECK: gpu.binary @f16_kernel [
-// CHECK-SAME: .shared .align 16
+// CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
 // The first K tile copied to shared memory with 16-byte vectors, then a
 // barrier (the accumulators start at zero: no C load).
 // CHECK-SAME: ld.global.v4.b32
@@ -47,7 +50,7 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 // CHECK: gpu.launch_func @f32_kernel::@f32_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @f32_kernel [
-// CHECK-SAME: .shared .align 16
+// CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: st.shared.b32
 // CHECK-SAME: st.shared.v4.b32
@@ -74,7 +77,7 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // widens the tiles to f32 in shared memory.
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.binary @bf16_kernel [
-// CHECK-SAME: .shared .align 16
+// CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
 // CHECK-SAME: st.shared
 // CHECK-SAME: bar.sync
 // CHECK-NOT: mma

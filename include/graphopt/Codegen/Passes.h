@@ -35,6 +35,7 @@ class LinalgDialect;
 }
 namespace gpu {
 class GPUDialect;
+class GPUModuleOp;
 }
 namespace memref {
 class MemRefDialect;

@@ -160,6 +160,31 @@ def GraphGPUSerialKernelsPass : Pass<"graph-gpu-serial-kernels", "::mlir::func::
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GraphGPUAlignSharedMemoryPass : Pass<"graph-gpu-align-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the kernels' dynamic shared memory as such, aligned to 128 bytes";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` (which
+    graph-gpu-matmul's shared tiles are views of) to an *internal*
+    zero-length array global in the shared address space, aligned to 16
+    bytes. LLVM's NVPTX backend "demotes" such a global into the kernel
+    as `.shared .align 16 .b8 NAME;`: a one-byte static variable that the
+    kernel indexes far past, relying on the dynamic shared memory being
+    placed right after it; and WMMA fragment loads need 32-byte aligned
+    addresses. This pass makes every such global (address space 3, a
+    zero-length array, no initializer) external, which NVPTX declares as
+    `.extern .shared .align A .b8 NAME[]`, the launch's dynamic shared
+    memory, and raises its alignment to `alignment` bytes (default 128).
+    Other globals are left as they are.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"128",
+           "Alignment in bytes (a power of two, at least 16)">,
+  ];
+  let statistics = [
+    Statistic<"numAligned", "aligned", "Dynamic shared memory symbols aligned">,
+  ];
+}
+
 def GraphGPUSimplifyTileBoundsPass : Pass<"graph-gpu-simplify-tile-bounds", "::mlir::func::FuncOp"> {
   let summary = "Fold constants into the bounds of tiled parallel loops";
   let description = [{
