@@ -164,7 +164,8 @@ static inline int graphopt_aot_error_(char *msg, size_t size, const char *fmt,
 static inline int graphopt_aot_check_input_(
     const char *entry, int index, const char *type, const void *aligned,
     int64_t offset, int64_t rank, const int64_t *sizes,
-    const int64_t *strides, const int64_t *want, char *msg, size_t size) {
+    const int64_t *strides, const int64_t *want, int64_t alignment,
+    char *msg, size_t size) {
   int64_t d, elements = 1, expect = 1;
   int empty = 0;
   for (d = 0; d < rank; ++d) {
@@ -199,6 +200,14 @@ static inline int graphopt_aot_check_input_(
                                "input %d of @%s: the buffer (aligned) is "
                                "NULL (%s)",
                                index, entry, type);
+  if (alignment > 1 && (uintptr_t)aligned % (uintptr_t)alignment != 0)
+    return graphopt_aot_error_(msg, size,
+                               "input %d of @%s: the device buffer %p is not "
+                               "%lld-byte aligned (the kernels read inputs "
+                               "with vector loads): copy it to a buffer from "
+                               "graphoptCudaMalloc (%s)",
+                               index, entry, aligned, (long long)alignment,
+                               type);
   if (offset != 0)
     return graphopt_aot_error_(msg, size,
                                "input %d of @%s: offset is %lld; the compiled "
@@ -735,8 +744,8 @@ mlir::graphopt::runtime::aotHeaderText(const EntrySignature &sig, bool cuda,
        << "    status = graphopt_aot_check_input_(\"" << entry << "\", " << i
        << ", \"" << type << "\", " << p << "->aligned, " << p << "->offset, "
        << rank << ", " << (rank ? p + "->sizes" : std::string("NULL")) << ", "
-       << (rank ? p + "->strides" : std::string("NULL"))
-       << ", want, msg, msg_size);\n"
+       << (rank ? p + "->strides" : std::string("NULL")) << ", want, "
+       << (cuda ? 16 : 0) << ", msg, msg_size);\n"
        << "    if (status != GRAPHOPT_AOT_OK)\n      return status;\n"
        << "  }\n";
   }

@@ -66,6 +66,10 @@ def _type_str(t: dict) -> str:
     return f"tensor<{dims + 'x' if dims else ''}{t['dtype']}>"
 
 
+#: Device buffers the CUDA kernels read with 16-byte vector loads must be
+#: aligned to this many bytes; a torch CUDA tensor that is not is copied.
+_CUDA_ALIGNMENT = 16
+
 class LoadedModel:
     """A compiled model loaded from a shared library (see :func:`load`).
 
@@ -148,7 +152,7 @@ class LoadedModel:
         return ExecutionError(f"@{self.entry} ({self.path}): {what}: "
                               f"{e.decode() if e else 'CUDA error'}")
 
-    def _call_cuda(self, args):
+    def _call_cuda(self, args):  # noqa: C901 (one pass over the arguments)
         """A CUDA object: torch CUDA tensors are passed as they are (their
         memory is the device buffer; PyTorch's stream is synchronized
         first, since the program runs on the runtime's own stream); NumPy
@@ -166,7 +170,13 @@ class LoadedModel:
                 torch_in = torch_in if torch_in is not None else a
                 if a.is_cuda:
                     cuda_in = cuda_in if cuda_in is not None else a
-                    views.append(a.detach().contiguous())
+                    v = a.detach().contiguous()
+                    if v.data_ptr() % _CUDA_ALIGNMENT:
+                        # A view into its storage at an odd offset (x[1:]):
+                        # the kernels' 16-byte vector loads would fault and
+                        # end the CUDA context. A fresh (aligned) copy.
+                        v = v.clone()
+                    views.append(v)
                     checked.append(np.lib.stride_tricks.as_strided(
                         np.empty(1, _torch_dtype_name(a)), tuple(a.shape),
                         (0,) * a.dim()))
