@@ -110,6 +110,7 @@ mlir::graphopt::chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
   CPUMatmulBlocking b;
   b.mr = mr;
   b.nr = nr;
+  b.l2 = caches.l2;
   // Per k step the kernel broadcasts mr floats of the A micro-panel, which
   // stays in L1 while every column panel of B streams past it (nr floats
   // per step, from L2 or beyond, which the hardware prefetchers follow).
@@ -439,9 +440,20 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   //    4 column panels. Below that the copy costs more than the strided
   //    reads it saves (a 64 x 576 x 3136 convolution matmul: 1.7 ms with B
   //    read in place, 2.1 ms packed).
-  bool packB = isConstantSource(rewriter, b, 1, nr) ||
+  bool constB = isConstantSource(rewriter, b, 1, nr);
+  bool constA = isConstantSource(rewriter, a, 0, mr);
+  // Two run-time operands that together fit in a quarter of L2 are read in
+  // place faster than they are copied: the register kernel's strided reads
+  // hit L2 (graph-run, one Zen 4 core with 1 MiB of L2, matmul + add,
+  // packed / in place: 128^3 39.1 / 36.1 us; 256^3, half of L2, 0.301 /
+  // 0.287 ms, left packed to keep a margin; at 1024^3 packing wins, 20.0 /
+  // 20.6 ms: the 4 KiB row pitch maps a panel's rows to few L1 sets).
+  if (!constA && !constB && blocking.l2 > 0 &&
+      (m * k + k * n) * 4 <= blocking.l2 / 4)
+    return failure();
+  bool packB = constB ||
                (m / mr >= kMinPanelReuse && !rowsSpreadOverL1Sets(rowPitch(b)));
-  bool packA = isConstantSource(rewriter, a, 0, mr) || n / nr >= 4;
+  bool packA = constA || n / nr >= 4;
   Value bPacked, aPacked;
   OpFoldResult bOffset, aOffset;
   if (packB)

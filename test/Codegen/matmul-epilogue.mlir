@@ -35,6 +35,8 @@ func.func @two_k_blocks(%x: tensor<128x512xf32>, %w: tensor<512x256xf32>, %b: te
   return %r : tensor<128x256xf32>
 }
 
+// (K = 1024 in the functions below: two run-time operands that together
+// fit in a quarter of L2 are read in place, not packed.)
 // 196 columns: the matmul and its residual add split at column 192, the
 // packed 8 x 32 blocks and the 8 x 4 remainder each add the residual's row
 // segment in registers; no zero fill is left.
@@ -48,8 +50,8 @@ func.func @two_k_blocks(%x: tensor<128x512xf32>, %w: tensor<512x256xf32>, %b: te
 // CHECK: arith.addf %{{.+}} : vector<4xf32>
 // CHECK-NOT: linalg
 // CHECK: return
-func.func @split_columns(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>, %res: tensor<64x196xf32>) -> tensor<64x196xf32> {
-  %m = graph.matmul %x, %w : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+func.func @split_columns(%x: tensor<64x1024xf32>, %w: tensor<1024x196xf32>, %res: tensor<64x196xf32>) -> tensor<64x196xf32> {
+  %m = graph.matmul %x, %w : tensor<64x1024xf32>, tensor<1024x196xf32> -> tensor<64x196xf32>
   %a = graph.add %m, %res : tensor<64x196xf32>, tensor<64x196xf32> -> tensor<64x196xf32>
   return %a : tensor<64x196xf32>
 }
@@ -66,13 +68,13 @@ func.func @split_columns(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>, %res: 
 // CHECK: -> (tensor<64x192xf32>)
 // CHECK-NOT: -> (tensor<64x196xf32>)
 // CHECK: %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [64, 192] [1, 1] : tensor<64x192xf32> into tensor<64x196xf32>
-// CHECK: tensor.extract_slice %arg1[0, 180] [128, 16] [1, 1] : tensor<128x196xf32> to tensor<128x16xf32>
+// CHECK: tensor.extract_slice %arg1[0, 180] [1024, 16] [1, 1] : tensor<1024x196xf32> to tensor<1024x16xf32>
 // CHECK: -> (tensor<64x16xf32>)
 // CHECK-NOT: -> (tensor<64x196xf32>)
 // CHECK: tensor.insert_slice %{{.+}} into %[[HEAD]][0, 180] [64, 16] [1, 1] : tensor<64x16xf32> into tensor<64x196xf32>
 // CHECK: return
-func.func @split_plain(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>) -> tensor<64x196xf32> {
-  %m = graph.matmul %x, %w : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+func.func @split_plain(%x: tensor<64x1024xf32>, %w: tensor<1024x196xf32>) -> tensor<64x196xf32> {
+  %m = graph.matmul %x, %w : tensor<64x1024xf32>, tensor<1024x196xf32> -> tensor<64x196xf32>
   return %m : tensor<64x196xf32>
 }
 
@@ -90,8 +92,8 @@ func.func @split_plain(%x: tensor<64x128xf32>, %w: tensor<128x196xf32>) -> tenso
 // BUF-NOT: memref.alloc() {{.*}} : memref<64x196xf32>
 // BUF-NOT: memref.load
 // BUF: return
-func.func @same_shapes(%x: tensor<64x128xf32>, %w1: tensor<128x196xf32>, %w2: tensor<128x196xf32>) -> (tensor<64x196xf32>, tensor<64x196xf32>) {
-  %a = graph.matmul %x, %w1 : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
-  %b = graph.matmul %x, %w2 : tensor<64x128xf32>, tensor<128x196xf32> -> tensor<64x196xf32>
+func.func @same_shapes(%x: tensor<64x1024xf32>, %w1: tensor<1024x196xf32>, %w2: tensor<1024x196xf32>) -> (tensor<64x196xf32>, tensor<64x196xf32>) {
+  %a = graph.matmul %x, %w1 : tensor<64x1024xf32>, tensor<1024x196xf32> -> tensor<64x196xf32>
+  %b = graph.matmul %x, %w2 : tensor<64x1024xf32>, tensor<1024x196xf32> -> tensor<64x196xf32>
   return %a, %b : tensor<64x196xf32>, tensor<64x196xf32>
 }

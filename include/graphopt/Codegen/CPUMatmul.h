@@ -71,6 +71,8 @@ struct CPUMatmulBlocking {
   /// L2-resident `m x kc` block of A streams past it. Chosen where B is
   /// larger than L2 and A's rows few (weights streamed from memory).
   bool panelsOuter = false;
+  /// The L2 size the blocking was chosen for (bytes; 0: unknown).
+  int64_t l2 = 0;
 };
 
 /// Chooses the blocking of an `m x n x k` f32 matmul whose register tile is
