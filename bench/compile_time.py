@@ -360,20 +360,19 @@ def main() -> int:
             r = spawn("graphopt", family, n, threads, "off", args.timeout)
             results.append(r)
             _log(f"{family} {n}: graphopt {r.get('total', r.get('error'))}")
-            spawn("graphopt", family, n, threads, cache, args.timeout)
-            r = spawn("graphopt", family, n, threads, cache, args.timeout)
-            r["system"] = "graphopt-cached"
-            results.append(r)
-            _log(f"{family} {n}: cached {r.get('total', r.get('error'))} "
-                 f"({r.get('cache')})")
-            # The import cache on: the first compile records the import,
+            # The compile cache: the first compile stores, the second loads.
+            # Then the import cache on too: the first records the import,
             # the second skips torch.export.
-            spawn("graphopt-import", family, n, threads, cache, args.timeout)
-            r = spawn("graphopt-import", family, n, threads, cache, args.timeout)
-            r["system"] = "graphopt-import-hit"
-            results.append(r)
-            _log(f"{family} {n}: import cache {r.get('total', r.get('error'))} "
-                 f"({r.get('import_cache')})")
+            for system, row, what, status in (
+                    ("graphopt", "graphopt-cached", "cached", "cache"),
+                    ("graphopt-import", "graphopt-import-hit", "import cache",
+                     "import_cache")):
+                spawn(system, family, n, threads, cache, args.timeout)
+                r = spawn(system, family, n, threads, cache, args.timeout)
+                r["system"] = row
+                results.append(r)
+                _log(f"{family} {n}: {what} {r.get('total', r.get('error'))} "
+                     f"({r.get(status)})")
         for p in peers:
             r = spawn(p, family, n, threads, "off", args.timeout)
             results.append(r)

@@ -1,7 +1,9 @@
 // graph-cpu-prefetch: the k loop of a register block that reads a packed B
 // panel prefetches the same row of the next panel (K rows further on in
 // the [N/nr][K][nr] buffer) into L2, one prefetch per 64-byte line. B here
-// is packed at run time (128 rows of A: 16 micro-panels reuse each panel).
+// is packed at run time (4096 rows of A: 512 micro-panels reuse each panel;
+// the operands, 1.1 MiB together, are over a quarter of L2, below which
+// run-time operands are read in place, not packed).
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-after=graph-cpu-prefetch -o /dev/null 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @runtime_b
@@ -14,9 +16,9 @@
 // CHECK-NEXT: memref.prefetch %[[ROW]][%[[NEXT]], %c0], read, locality<2>, data
 // CHECK: memref.prefetch %[[ROW]][%[[NEXT]], %{{.+}}], read, locality<2>, data
 // CHECK-NEXT: vector.transfer_read %[[ROW]][%c0, %c0]
-func.func @runtime_b(%x: tensor<128x64xf32>, %y: tensor<64x512xf32>) -> tensor<128x512xf32> {
-  %r = graph.matmul %x, %y : tensor<128x64xf32>, tensor<64x512xf32> -> tensor<128x512xf32>
-  return %r : tensor<128x512xf32>
+func.func @runtime_b(%x: tensor<4096x64xf32>, %y: tensor<64x512xf32>) -> tensor<4096x512xf32> {
+  %r = graph.matmul %x, %y : tensor<4096x64xf32>, tensor<64x512xf32> -> tensor<4096x512xf32>
+  return %r : tensor<4096x512xf32>
 }
 
 // A splat weight folds to one constant row: no panel, no prefetch.
