@@ -8,8 +8,9 @@
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" --mlir-disable-threading --mlir-print-ir-before=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 \
 // RUN:   | graph-opt --pass-pipeline="builtin.module(func.func(graph-cpu-tile-and-vectorize{vector-width=16 fuse-matmul-epilogues=false}))" | FileCheck %s --check-prefix=OFF
 
-// K = 512 in two reduction blocks of 256: the bias and ReLU apply where the
-// block loop is in its last block.
+// K = 512 in two reduction blocks of 256 (1024 rows: the run-time operands,
+// 2.5 MB, are packed on any host with up to 10 MiB of L2): the bias and
+// ReLU apply where the block loop is in its last block.
 // CHECK-LABEL: func.func @two_k_blocks
 // CHECK-NOT: linalg.generic
 // CHECK: scf.for %[[KB:.+]] = %c0 to %c512 step %c256
@@ -28,11 +29,11 @@
 // OFF-LABEL: func.func @two_k_blocks
 // OFF-NOT: scf.if %{{.+}} -> (vector<8x32xf32>)
 // OFF: arith.maximumf %{{.+}} : vector<1x16xf32>
-func.func @two_k_blocks(%x: tensor<128x512xf32>, %w: tensor<512x256xf32>, %b: tensor<256xf32>) -> tensor<128x256xf32> {
-  %m = graph.matmul %x, %w : tensor<128x512xf32>, tensor<512x256xf32> -> tensor<128x256xf32>
-  %a = graph.add %m, %b : tensor<128x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
-  %r = graph.relu %a : tensor<128x256xf32> -> tensor<128x256xf32>
-  return %r : tensor<128x256xf32>
+func.func @two_k_blocks(%x: tensor<1024x512xf32>, %w: tensor<512x256xf32>, %b: tensor<256xf32>) -> tensor<1024x256xf32> {
+  %m = graph.matmul %x, %w : tensor<1024x512xf32>, tensor<512x256xf32> -> tensor<1024x256xf32>
+  %a = graph.add %m, %b : tensor<1024x256xf32>, tensor<256xf32> -> tensor<1024x256xf32>
+  %r = graph.relu %a : tensor<1024x256xf32> -> tensor<1024x256xf32>
+  return %r : tensor<1024x256xf32>
 }
 
 // (K = 1024 in the functions below: two run-time operands that together
