@@ -152,7 +152,7 @@ class LoadedModel:
         return ExecutionError(f"@{self.entry} ({self.path}): {what}: "
                               f"{e.decode() if e else 'CUDA error'}")
 
-    def _call_cuda(self, args):  # noqa: C901 (one pass over the arguments)
+    def _call_cuda(self, args):
         """A CUDA object: torch CUDA tensors are passed as they are (their
         memory is the device buffer; PyTorch's stream is synchronized
         first, since the program runs on the runtime's own stream); NumPy

@@ -297,7 +297,7 @@ class _Fingerprint:
         # Bytes of any dtype: viewed as uint8 (bfloat16, bool, ...).
         raw = data.reshape(-1).view(torch.uint8).numpy() if data.numel() else \
             np.zeros(0, np.uint8)
-        return f"tensor({data.dtype},{tuple(t.shape)},{hash128(raw)})"
+        return f"tensor({data.dtype},{tuple(t.shape)},{_native.hash128(raw)})"
 
     def value(self, v, depth: int = 0) -> str:
         import torch
@@ -326,7 +326,7 @@ class _Fingerprint:
             return self.tensor(v)
         if isinstance(v, (np.ndarray, np.generic)):
             a = np.ascontiguousarray(v)
-            return f"ndarray({a.dtype},{a.shape},{hash128(a.view(np.uint8).reshape(-1))})"
+            return f"ndarray({a.dtype},{a.shape},{_native.hash128(a.view(np.uint8).reshape(-1))})"
         if isinstance(v, torch.nn.Module):
             # Its attributes and state are covered where it is in the
             # model's tree; elsewhere it is not accounted for.
@@ -395,11 +395,6 @@ def _autocast(torch) -> tuple:
         except (TypeError, RuntimeError):
             out.append(None)
     return tuple(out)
-
-
-def hash128(array: np.ndarray) -> str:
-    """The xxh3-128 hash of a contiguous array's bytes, as hex."""
-    return _native.hash128(array)
 
 
 # --------------------------------------------------------------------------

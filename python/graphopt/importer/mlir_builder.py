@@ -307,6 +307,11 @@ def _bits(flat: np.ndarray, element: str) -> np.ndarray:
     return le.view(f"<u{le.dtype.itemsize}")
 
 
+def _hex_dense(bits: np.ndarray) -> str:
+    """``dense<"0x...">`` of the raw little-endian element bits ``bits``."""
+    return 'dense<"0x' + bits.tobytes().hex() + '">'
+
+
 def format_dense(a: np.ndarray, element: Optional[str] = None) -> str:
     """The ``dense<...>`` attribute (without its type) for the array ``a``
     of MLIR element type ``element`` (by default, ``a``'s NumPy dtype's).
@@ -333,9 +338,9 @@ def format_dense(a: np.ndarray, element: Optional[str] = None) -> str:
         if splat and finite:
             return f"dense<{_element_literal(flat[0], element)}>"
         if splat:
-            return 'dense<"0x' + bits[:1].tobytes().hex() + '">'
+            return _hex_dense(bits[:1])
         if a.size > HEX_THRESHOLD or not finite:
-            return 'dense<"0x' + bits.tobytes().hex() + '">'
+            return _hex_dense(bits)
 
     def nested(x):
         if x.ndim == 0:
@@ -395,7 +400,7 @@ class ConstantData:
                 return format_dense(*source)
             bits = self.raw.get(m.group(1))
             if bits is not None:  # data without its array (graphopt.import_cache)
-                return 'dense<"0x' + np.ascontiguousarray(bits).tobytes().hex() + '">'
+                return _hex_dense(bits)
             return m.group(0)
         return _RESOURCE_RE.sub(dense, text)
 
