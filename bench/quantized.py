@@ -104,6 +104,16 @@ def timed(fn, round_time: float) -> float:
             return t / n
 
 
+def host_has_amx() -> bool:
+    """Whether this CPU has AMX-INT8 tiles (graphopt then uses them for
+    integer matmuls; the table adds a column without them)."""
+    try:
+        flags = open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+    return " amx_int8" in flags and " amx_tile" in flags
+
+
 def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) -> dict:
     import graphopt
     from graphopt.importer.onnx import import_onnx
@@ -115,6 +125,10 @@ def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) ->
     compile_int8 = time.perf_counter() - t0
     g_qdq = graphopt.Program(qtext, specialize=shapes, threads=threads, int8_matmul=False)
     g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=threads)
+    amx = host_has_amx()
+    if amx:  # the same integer kernels' VNNI form
+        g_vnni = graphopt.Program(qtext, specialize=shapes, threads=threads,
+                                  target_features="-amx-int8")
     ort_int8 = models.ort_session(qpath, threads=threads)
     ort_f32 = models.ort_session(path, threads=threads)
 
@@ -128,12 +142,15 @@ def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) ->
         "share one step or more off ORT int8":
             float((np.abs(got - want) > 0.5 * step).mean()),
         "max |int8 - QDQ in f32| (steps)": float(np.abs(got - qdq).max()) / step,
+        **({"max |int8 - int8 without AMX| (steps)":
+            float(np.abs(got - g_vnni.run(inputs)[0]).max()) / step} if amx else {}),
         "max |ORT int8 - f32| / max |f32|":
             float(np.abs(want - ref).max() / np.abs(ref).max()),
         "max |int8 - f32| / max |f32|": float(np.abs(got - ref).max() / np.abs(ref).max()),
     }
     systems = {
         "graphopt int8": lambda: g_int8.run(inputs),
+        **({"graphopt int8 without AMX": lambda: g_vnni.run(inputs)} if amx else {}),
         "graphopt QDQ in f32": lambda: g_qdq.run(inputs),
         "graphopt f32": lambda: g_f32.run(inputs),
         "ORT int8": lambda: models.ort_run(ort_int8, inputs),
@@ -179,10 +196,13 @@ def main() -> int:
     ap.add_argument("--markdown", help="also write the table to this file")
     args = ap.parse_args()
     vnni = "avx512_vnni" in open("/proc/cpuinfo").read()
-    lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}); "
+    amx = host_has_amx()
+    lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}; "
+             f"AMX-INT8: {'yes' if amx else 'no'}); "
              f"{os.sched_getaffinity(0).__len__()} core(s) allowed; {args.threads} thread(s) each; "
              f"{args.rounds} rounds of {args.round_time} s per system, medians (ms)", ""]
-    cols = ["graphopt int8", "graphopt QDQ in f32", "graphopt f32", "ORT int8", "ORT f32"]
+    cols = (["graphopt int8"] + (["graphopt int8 without AMX"] if amx else []) +
+            ["graphopt QDQ in f32", "graphopt f32", "ORT int8", "ORT f32"])
     lines.append("| model | " + " | ".join(cols) +
                  " | int8 / ORT int8 | int8 / graphopt f32 |")
     lines.append("|" + " --- |" * (len(cols) + 3))

@@ -31,6 +31,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,7 +102,7 @@ namespace mlir::graphopt {
 
 inline void registerUsedUpstreamDialects(DialectRegistry &registry) {
   registry
-      .insert<affine::AffineDialect, arith::ArithDialect,
+      .insert<affine::AffineDialect, amx::AMXDialect, arith::ArithDialect,
               bufferization::BufferizationDialect, cf::ControlFlowDialect,
               complex::ComplexDialect, DLTIDialect, func::FuncDialect,
               gpu::GPUDialect, index::IndexDialect, linalg::LinalgDialect,

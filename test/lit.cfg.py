@@ -102,6 +102,10 @@ try:
         config.available_features.add("avx2")
     if " avx512_vnni" in flags:
         config.available_features.add("avx512vnni")
+    # AMX-INT8 tiles (graph-cpu-quantized-matmul uses them where Linux
+    # grants the tile state, which every kernel since 5.16 does on request).
+    if " amx_int8" in flags and " amx_tile" in flags:
+        config.available_features.add("amx-int8")
 except OSError:
     pass
 

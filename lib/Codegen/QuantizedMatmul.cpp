@@ -28,8 +28,12 @@
 #include "graphopt/Dialect/Graph/IR/ConstantEval.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -177,6 +181,10 @@ struct KernelShape {
   int64_t rowsPerBlock;
   bool signedA;
   std::optional<ConvGeometry> conv;
+  /// AMX tiles (`tdpbssd`/`tdpbusd`) rather than VNNI registers: static
+  /// rows, K a multiple of 4; `a` is multiplied as it is (signed or not),
+  /// no sign flip.
+  bool amx = false;
 
   /// k-groups of 4 bytes (the last one zero-padded).
   int64_t groups() const { return (k + kGroup - 1) / kGroup; }
@@ -196,6 +204,8 @@ struct KernelShape {
       s += rows == ShapedType::kDynamic ? std::string("d") : str(rows);
       s += "x" + str(k) + "x" + str(n);
     }
+    if (amx)
+      return s + "_amx" + (signedA ? "_s" : "_u");
     return s + "_" + str(rowsPerBlock) + "x" + str(vectors) +
            (signedA ? "_s" : "_u");
   }
@@ -536,6 +546,300 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   return fn;
 }
 
+/// AMX tile limits: 16 rows of 64 bytes; an i32 accumulator tile is 16 x 16.
+constexpr int64_t kTileRows = 16;
+constexpr int64_t kTileBytes = 64;
+
+/// 64-byte chunks of K (the last one partial).
+int64_t amxChunks(const KernelShape &s) {
+  return (s.k + kTileBytes - 1) / kTileBytes;
+}
+
+/// The weights w'[k][n] for AMX: [blocks][chunks][16][64] bytes, one
+/// B tile per 16 columns and 64 k values in the layout `tdpb*d` reads
+/// (row r of a chunk holds, for each of its 16 columns c, the 4 bytes
+/// k = 4 r .. 4 r + 3 at bytes 4 c .. 4 c + 3); zero past K or N.
+DenseElementsAttr packWeightsAMX(MLIRContext *ctx, ArrayRef<int64_t> w,
+                                 const KernelShape &s) {
+  int64_t chunks = amxChunks(s);
+  std::vector<int8_t> packed(s.blocks * chunks * kTileRows * kTileBytes, 0);
+  for (int64_t kk = 0; kk < s.k; ++kk)
+    for (int64_t nn = 0; nn < s.n; ++nn) {
+      int64_t b = nn / kLanes, c = nn % kLanes, ch = kk / kTileBytes,
+              r = (kk % kTileBytes) / kGroup, j = kk % kGroup;
+      packed[((b * chunks + ch) * kTileRows + r) * kTileBytes + c * kGroup +
+             j] = int8_t(w[kk * s.n + nn]);
+    }
+  auto type = RankedTensorType::get({s.blocks, chunks, kTileRows, kTileBytes},
+                                    IntegerType::get(ctx, 8));
+  return DenseElementsAttr::get(type, ArrayRef<int8_t>(packed));
+}
+
+/// `func.func private @__graphopt_amx_permission()`: asks Linux for the
+/// AMX tile state (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA));
+/// without it the first tile instruction raises SIGILL. Permission is per
+/// process and the request idempotent (a system call per kernel call, ~0.1
+/// us): inline in the generated code, so JIT and ahead-of-time objects
+/// alike need no runtime library.
+func::FuncOp getOrDeclareAMXPermission(ModuleOp module) {
+  constexpr llvm::StringLiteral name = "__graphopt_amx_permission";
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType({}, {}));
+  fn.setPrivate();
+  b.setInsertionPointToStart(fn.addEntryBlock());
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+        .getResult();
+  };
+  // x86-64 Linux: arch_prctl is system call 158; ARCH_REQ_XCOMP_PERM
+  // 0x1023; XFEATURE_XTILEDATA 18.
+  SmallVector<Value> args{c(158), c(0x1023), c(18)};
+  LLVM::InlineAsmOp::create(b, loc, i64, args, "syscall",
+                            "={rax},{rax},{rdi},{rsi},~{rcx},~{r11},~{memory}",
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None,
+                            /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                            /*operand_attrs=*/ArrayAttr());
+  func::ReturnOp::create(b, loc);
+  return fn;
+}
+
+/// The AMX kernel's operand and result sizes: rows to a multiple of 16, K
+/// to one of 64, N to one of 16. Every tile is then 16 rows of 64 bytes:
+/// LLVM gives each of AMX's 8 tile registers one shape for a whole
+/// function, so blocks with tiles of other shapes beside full ones run out
+/// of registers.
+/// A convolution's rows are output pixels in strips of 16 along W (the
+/// output width padded to a multiple of 16): a strip's taps are 16 input
+/// pixels a constant stride apart, one tile load.
+struct AMXPadded {
+  int64_t rows, k, n;
+  int64_t outW = 0; // convolutions: the padded output width
+};
+AMXPadded amxPadded(const KernelShape &s) {
+  auto up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
+  if (s.conv) {
+    const ConvGeometry &g = *s.conv;
+    int64_t outW = up(g.outW, kTileRows);
+    return {g.images * g.outH * outW, s.k, s.blocks * kLanes, outW};
+  }
+  return {up(s.rows, kTileRows), up(s.k, kTileBytes), s.blocks * kLanes};
+}
+
+/// The AMX kernel for `s`: `a: [M', K'] i8, w: packed, init: [N'] i32 ->
+/// [M', N'] i32` (the padded sizes, amxPadded). Output blocks of 2 x 2
+/// tiles (32 x 32: four i32 accumulator tiles, two tiles of a and two of w,
+/// AMX's 8 registers), then blocks of 1 x 2, 2 x 1 and 1 x 1 tiles for an
+/// odd 16 rows or columns. Per block: the accumulators loaded from the
+/// column corrections (a tile load with row stride 0 repeats them on every
+/// row), then each 64-byte chunk of K (unrolled: a tile is a value the
+/// LLVM dialect cannot carry through a loop): two tiles of a (rows of
+/// [M', K'] as they are), two of the packed weights, four `tdpb[su]sd`;
+/// then four tile stores. The outer loop over column pairs is the parallel
+/// one.
+func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
+                            func::FuncOp permission) {
+  MLIRContext *ctx = mb.getContext();
+  Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
+  AMXPadded p = amxPadded(s);
+  int64_t chunks = amxChunks(s);
+  const ConvGeometry *g = s.conv ? &*s.conv : nullptr;
+  auto aType = g ? RankedTensorType::get(
+                       {g->images, g->padH, g->padW, kGroup * g->channels4}, i8)
+                 : RankedTensorType::get({p.rows, p.k}, i8);
+  auto wType =
+      RankedTensorType::get({s.blocks, chunks, kTileRows, kTileBytes}, i8);
+  auto initType = RankedTensorType::get({p.n}, i32);
+  auto outType =
+      g ? RankedTensorType::get({g->images, g->outH, p.outW, p.n}, i32)
+        : RankedTensorType::get({p.rows, p.n}, i32);
+  auto fn = func::FuncOp::create(
+      mb, loc, s.name(),
+      FunctionType::get(ctx, {aType, wType, initType}, {outType}));
+  fn.setPrivate();
+  Block *entry = fn.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  func::CallOp::create(b, loc, permission, ValueRange{});
+  auto toBuffer = [&](Value t) {
+    auto tt = cast<RankedTensorType>(t.getType());
+    return bufferization::ToBufferOp::create(
+               b, loc, MemRefType::get(tt.getShape(), tt.getElementType()), t,
+               /*read_only=*/true)
+        .getResult();
+  };
+  Value a = toBuffer(entry->getArgument(0));
+  Value w = toBuffer(entry->getArgument(1));
+  Value init = toBuffer(entry->getArgument(2));
+  Value out =
+      memref::AllocOp::create(b, loc, MemRefType::get(outType.getShape(), i32));
+  Value c0 = indexConst(b, loc, 0);
+  auto accType = amx::TileType::get({kTileRows, kLanes}, i32);
+  auto bytesType = amx::TileType::get({kTileRows, kTileBytes}, i8);
+
+  // One block: `rowTiles` tiles of rows from m0, `colTiles` of columns
+  // from n0.
+  auto block = [&](OpBuilder &bb, Value m0, Value n0, int64_t rowTiles,
+                   int64_t colTiles) {
+    // The block's addresses offset by a zero LLVM cannot see through (an
+    // empty asm statement): otherwise its optimizer merges the same tile
+    // loads of neighbouring blocks (the weights of the next block of rows)
+    // or hoists them out of the row loop, keeping more than 8 tiles live.
+    Value zero64 = arith::ConstantOp::create(bb, loc, bb.getI64Type(),
+                                             bb.getI64IntegerAttr(0));
+    Value opaque =
+        LLVM::InlineAsmOp::create(
+            bb, loc, bb.getI64Type(), ValueRange{zero64}, "", "=r,0",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+    Value offset =
+        arith::IndexCastOp::create(bb, loc, bb.getIndexType(), opaque);
+    m0 = arith::AddIOp::create(bb, loc, m0, offset);
+    n0 = arith::AddIOp::create(bb, loc, n0, offset);
+    SmallVector<Value> rows, cols, blocks;
+    for (int64_t i = 0; i < rowTiles; ++i)
+      rows.push_back(arith::AddIOp::create(bb, loc, m0,
+                                           indexConst(bb, loc, kTileRows * i)));
+    // A convolution's row tile i is the strip rows[i] / 16 = (image, oh,
+    // ow0 / 16) of the [N, Ho, W'/16] strips.
+    SmallVector<Value> image, oh, ow0;
+    if (g) {
+      int64_t strips = p.outW / kTileRows;
+      for (int64_t i = 0; i < rowTiles; ++i) {
+        Value t = arith::DivUIOp::create(bb, loc, rows[i],
+                                         indexConst(bb, loc, kTileRows));
+        Value plane = indexConst(bb, loc, g->outH * strips);
+        image.push_back(arith::DivUIOp::create(bb, loc, t, plane));
+        Value r = arith::RemUIOp::create(bb, loc, t, plane);
+        oh.push_back(
+            arith::DivUIOp::create(bb, loc, r, indexConst(bb, loc, strips)));
+        ow0.push_back(arith::MulIOp::create(
+            bb, loc,
+            arith::RemUIOp::create(bb, loc, r, indexConst(bb, loc, strips)),
+            indexConst(bb, loc, kTileRows)));
+      }
+    }
+    // Row tile i's bytes of chunk ch: a[row, 64 ch...], or for a
+    // convolution the strip's 16 input pixels at tap (kh, kw) (chunk ch
+    // is tap ch / (C / 64), channels 64 (ch mod (C / 64))...), a stride
+    // of sw pixels apart.
+    auto loadA = [&](OpBuilder &lb, int64_t i, int64_t ch) -> Value {
+      if (!g)
+        return amx::TileLoadOp::create(
+            lb, loc, bytesType, a,
+            ValueRange{rows[i], indexConst(lb, loc, ch * kTileBytes)}, Value());
+      int64_t perTap = kGroup * g->channels4 / kTileBytes;
+      int64_t tap = ch / perTap, kh = tap / g->kernelW, kw = tap % g->kernelW;
+      Value ih = arith::AddIOp::create(
+          lb, loc,
+          arith::MulIOp::create(lb, loc, oh[i],
+                                indexConst(lb, loc, g->strideH)),
+          indexConst(lb, loc, kh * g->dilationH));
+      Value iw = arith::AddIOp::create(
+          lb, loc,
+          arith::MulIOp::create(lb, loc, ow0[i],
+                                indexConst(lb, loc, g->strideW)),
+          indexConst(lb, loc, kw * g->dilationW));
+      return amx::TileLoadOp::create(
+          lb, loc, bytesType, a,
+          ValueRange{image[i], ih, iw,
+                     indexConst(lb, loc, (ch % perTap) * kTileBytes)},
+          indexConst(lb, loc, g->strideW * kGroup * g->channels4));
+    };
+    auto store = [&](OpBuilder &lb, int64_t i, Value col, Value tile) {
+      if (!g) {
+        amx::TileStoreOp::create(lb, loc, out, ValueRange{rows[i], col}, tile,
+                                 Value());
+        return;
+      }
+      amx::TileStoreOp::create(lb, loc, out,
+                               ValueRange{image[i], oh[i], ow0[i], col}, tile,
+                               indexConst(lb, loc, p.n));
+    };
+    for (int64_t j = 0; j < colTiles; ++j) {
+      cols.push_back(
+          arith::AddIOp::create(bb, loc, n0, indexConst(bb, loc, kLanes * j)));
+      blocks.push_back(arith::DivUIOp::create(bb, loc, cols.back(),
+                                              indexConst(bb, loc, kLanes)));
+    }
+    SmallVector<Value> acc;
+    for (int64_t i = 0; i < rowTiles; ++i)
+      for (int64_t j = 0; j < colTiles; ++j)
+        acc.push_back(amx::TileLoadOp::create(bb, loc, accType, init,
+                                              ValueRange{cols[j]},
+                                              /*stride=*/c0));
+    for (int64_t ch = 0; ch < chunks; ++ch) {
+      Value chunk = indexConst(bb, loc, ch);
+      SmallVector<Value> at, wt;
+      for (int64_t i = 0; i < rowTiles; ++i)
+        at.push_back(loadA(bb, i, ch));
+      for (int64_t j = 0; j < colTiles; ++j)
+        wt.push_back(amx::TileLoadOp::create(
+            bb, loc, bytesType, w, ValueRange{blocks[j], chunk, c0, c0},
+            Value()));
+      for (int64_t i = 0; i < rowTiles; ++i)
+        for (int64_t j = 0; j < colTiles; ++j) {
+          Value &c = acc[i * colTiles + j];
+          c = amx::TileMulIOp::create(bb, loc, accType, at[i], wt[j], c,
+                                      /*isZextLhs=*/!s.signedA,
+                                      /*isZextRhs=*/false);
+        }
+    }
+    for (int64_t i = 0; i < rowTiles; ++i)
+      for (int64_t j = 0; j < colTiles; ++j)
+        store(bb, i, cols[j], acc[i * colTiles + j]);
+  };
+  // Pieces of a padded size: `count` steps of `tiles` tiles from `first`
+  // (pairs, then an odd tile).
+  struct Piece {
+    int64_t first, count, tiles;
+  };
+  auto pieces = [](int64_t size) {
+    SmallVector<Piece> out;
+    int64_t tiles = size / 16;
+    if (tiles / 2)
+      out.push_back({0, tiles / 2, 2});
+    if (tiles % 2)
+      out.push_back({16 * (tiles - 1), 1, 1});
+    return out;
+  };
+  auto overPiece = [&](OpBuilder &bb, const Piece &piece,
+                       llvm::function_ref<void(OpBuilder &, Value)> body) {
+    if (piece.count == 1) {
+      body(bb, indexConst(bb, loc, piece.first));
+      return scf::ForOp();
+    }
+    int64_t step = 16 * piece.tiles;
+    return scf::ForOp::create(
+        bb, loc, indexConst(bb, loc, piece.first),
+        indexConst(bb, loc, piece.first + piece.count * step),
+        indexConst(bb, loc, step), ValueRange{},
+        [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+          body(lb, iv);
+          scf::YieldOp::create(lb, loc);
+        });
+  };
+  SmallVector<Piece> rowPieces = pieces(p.rows), colPieces = pieces(p.n);
+  for (const Piece &cp : colPieces) {
+    scf::ForOp loop = overPiece(b, cp, [&](OpBuilder &cb, Value n0) {
+      for (const Piece &rp : rowPieces)
+        overPiece(cb, rp, [&](OpBuilder &rb, Value m0) {
+          block(rb, m0, n0, rp.tiles, cp.tiles);
+        });
+    });
+    if (loop)
+      graphopt::markParallelLoop(loop);
+  }
+  Value result = bufferization::ToTensorOp::create(
+      b, loc, outType, out, /*restrict=*/true, /*writable=*/true);
+  func::ReturnOp::create(b, loc, result);
+  return fn;
+}
+
 /// A call of the kernel for `s` (built once per shape): `a` as signless
 /// bytes (uint8 has the same bits), the weights `w` ([K][N] values)
 /// packed and the column corrections `init` as constants.
@@ -544,8 +848,21 @@ Value callKernel(ModuleOp module, OpBuilder &b, Location loc,
                  ArrayRef<int64_t> init) {
   if (!s.signedA)
     a = g::CastOp::create(b, loc, a, b.getI8Type());
+  // AMX: rows and K padded with zeros to whole tiles (zeros times the
+  // packed weights' zeros past K; the padded rows are sliced off below).
+  std::optional<AMXPadded> padded;
+  if (s.amx) {
+    padded = amxPadded(s);
+    if (!s.conv && (padded->rows != s.rows || padded->k != s.k))
+      a = g::PadOp::create(
+          b, loc, a, ArrayRef<int64_t>{0, 0},
+          ArrayRef<int64_t>{padded->rows - s.rows, padded->k - s.k},
+          llvm::APFloat(0.0));
+  }
   Value packed =
-      g::ConstantOp::create(b, loc, packWeights(b.getContext(), w, s))
+      g::ConstantOp::create(b, loc,
+                            s.amx ? packWeightsAMX(b.getContext(), w, s)
+                                  : packWeights(b.getContext(), w, s))
           .getResult();
   auto initType = RankedTensorType::get({s.blocks * kLanes}, b.getI32Type());
   SmallVector<int32_t> init32(init.begin(), init.end());
@@ -556,10 +873,32 @@ Value callKernel(ModuleOp module, OpBuilder &b, Location loc,
   func::FuncOp kernel = module.lookupSymbol<func::FuncOp>(s.name());
   if (!kernel) {
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    kernel = buildKernel(mb, loc, s, getOrDeclareDot(module));
+    kernel = s.amx
+                 ? buildAMXKernel(mb, loc, s, getOrDeclareAMXPermission(module))
+                 : buildKernel(mb, loc, s, getOrDeclareDot(module));
   }
-  return func::CallOp::create(b, loc, kernel, ValueRange{a, packed, initValue})
-      .getResult(0);
+  Value result =
+      func::CallOp::create(b, loc, kernel, ValueRange{a, packed, initValue})
+          .getResult(0);
+  if (padded && s.conv) {
+    // [N, Ho, W', N'] -> [N * Ho * Wo, N] as the VNNI kernel's result.
+    const ConvGeometry &g = *s.conv;
+    if (padded->outW != g.outW || padded->n != s.n)
+      result = g::SliceOp::create(
+          b, loc,
+          RankedTensorType::get({g.images, g.outH, g.outW, s.n},
+                                b.getI32Type()),
+          result, ArrayRef<int64_t>{0, 0, 0, 0},
+          ArrayRef<int64_t>{g.images, g.outH, g.outW, s.n},
+          ArrayRef<int64_t>{1, 1, 1, 1});
+    return g::ReshapeOp::create(b, loc, result, ArrayRef<int64_t>{s.rows, s.n});
+  }
+  if (padded && (padded->rows != s.rows || padded->n != s.n))
+    result = g::SliceOp::create(
+        b, loc, RankedTensorType::get({s.rows, s.n}, b.getI32Type()), result,
+        ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{s.rows, s.n},
+        ArrayRef<int64_t>{1, 1});
+  return result;
 }
 
 struct GraphCPUQuantizedMatmulPass
@@ -576,7 +915,7 @@ struct GraphCPUQuantizedMatmulPass
     for (g::MaxPool2DOp op : pools)
       if (succeeded(rewritePool(op)))
         ++numRewrittenPools;
-    if (!vnni)
+    if (!vnni && !amx)
       return;
     SmallVector<g::MatMulOp> matmuls;
     module.walk([&](g::MatMulOp op) { matmuls.push_back(op); });
@@ -847,9 +1186,15 @@ struct GraphCPUQuantizedMatmulPass
     if (llvm::any_of(wv, [](int64_t x) { return x < -128 || x > 127; }))
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
-    // The kernel multiplies x as unsigned bytes: x itself (uint8) or
-    // x + 128 (int8, sign bits flipped); x - za is that minus `offset`.
-    int64_t offset = *za + (signedA ? 128 : 0);
+    // AMX tiles where the channels are whole 64-byte tile rows; VNNI
+    // registers otherwise.
+    bool useAMX = amx && channels % kTileBytes == 0;
+    if (!useAMX && !vnni)
+      return failure();
+    // The VNNI kernel multiplies x as unsigned bytes: x itself (uint8) or
+    // x + 128 (int8, sign bits flipped); AMX x as it is. x - za is that
+    // minus `offset`.
+    int64_t offset = *za + (signedA && !useAMX ? 128 : 0);
     int64_t taps = channels * kh * kw;
     if ((255 * 128 + std::abs(offset) * 128) * taps >= (int64_t(1) << 31))
       return failure();
@@ -869,10 +1214,21 @@ struct GraphCPUQuantizedMatmulPass
     geo.strideW = strides[1];
     geo.dilationH = dil[0];
     geo.dilationW = dil[1];
+    // AMX computes whole strips of 16 output pixels along W: the input's
+    // right padding widened so the last strip's taps stay inside.
+    int64_t extraW = 0;
+    if (useAMX) {
+      int64_t outW = (geo.outW + kTileRows - 1) / kTileRows * kTileRows;
+      extraW =
+          std::max<int64_t>(0, (outW - 1) * geo.strideW +
+                                   (kw - 1) * geo.dilationW + 1 - geo.padW);
+      geo.padW += extraW;
+    }
     int64_t cp = kGroup * geo.channels4;
     KernelShape s = chooseShape(images * geo.outH * geo.outW, kh * kw * cp,
                                 filters, signedA);
     s.conv = geo;
+    s.amx = useAMX;
 
     // w'[k][f] with k = (kh, kw, channel), channels padded with zeros.
     SmallVector<int64_t> wk(s.k * filters, 0);
@@ -894,10 +1250,12 @@ struct GraphCPUQuantizedMatmulPass
     // padded channels, whose weights are 0, get the zero point too.)
     Value x =
         g::TransposeOp::create(b, loc, a->q, ArrayRef<int64_t>{0, 2, 3, 1});
-    if (llvm::any_of(pad, [](int64_t p) { return p != 0; }) || cp != channels)
-      x = g::PadOp::create(b, loc, x, ArrayRef<int64_t>{0, pad[0], pad[1], 0},
-                           ArrayRef<int64_t>{0, pad[2], pad[3], cp - channels},
-                           llvm::APFloat(double(*za)));
+    if (llvm::any_of(pad, [](int64_t p) { return p != 0; }) || cp != channels ||
+        extraW)
+      x = g::PadOp::create(
+          b, loc, x, ArrayRef<int64_t>{0, pad[0], pad[1], 0},
+          ArrayRef<int64_t>{0, pad[2], pad[3] + extraW, cp - channels},
+          llvm::APFloat(double(*za)));
     Value acc = callKernel(module, b, loc, s, x, wk, init);
     acc = g::ReshapeOp::create(
         b, loc, acc, ArrayRef<int64_t>{images, geo.outH, geo.outW, filters});
@@ -996,14 +1354,21 @@ struct GraphCPUQuantizedMatmulPass
     if (!za)
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
+    // AMX tiles where the rows are known and K is whole 4-byte groups (a
+    // tile row is read whole); VNNI registers otherwise.
+    bool useAMX = amx && !dynamic && k % kGroup == 0;
+    if (!useAMX && !vnni)
+      return failure();
     // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.
-    // As for convolutions: a - za is the kernel's bytes minus `offset`.
-    int64_t offset = *za + (signedA ? 128 : 0);
+    // As for convolutions: a - za is the kernel's bytes minus `offset`
+    // (VNNI multiplies a signed a as a + 128; AMX as it is).
+    int64_t offset = *za + (signedA && !useAMX ? 128 : 0);
     if ((255 * 128 + std::abs(offset) * 128) * k >= (int64_t(1) << 31))
       return failure();
 
     KernelShape s =
         chooseShape(dynamic ? ShapedType::kDynamic : rows, k, n, signedA);
+    s.amx = useAMX;
     SmallVector<int64_t> init(s.blocks * kLanes, 0);
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t nn = 0; nn < n; ++nn)

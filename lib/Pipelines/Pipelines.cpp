@@ -20,6 +20,11 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 using namespace mlir;
 using namespace mlir::graphopt;
 
@@ -93,6 +98,28 @@ bool mlir::graphopt::targetHasFeature(llvm::StringRef cpu,
   return targetFeatureMap(cpu, features).lookup(feature);
 }
 
+/// Whether this process may use AMX tiles: Linux grants the tile state
+/// on request (arch_prctl ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA; kernels
+/// before 5.16 do not know the request). Asked once.
+static bool hostGrantsAMX() {
+#if defined(__linux__) && defined(__x86_64__)
+  static const bool granted = syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+  return granted;
+#else
+  return false;
+#endif
+}
+
+bool mlir::graphopt::targetHasAMXInt8(llvm::StringRef cpu,
+                                      llvm::StringRef features) {
+  llvm::StringMap<bool> has = targetFeatureMap(cpu, features);
+  if (!has.lookup("amx-int8") || !has.lookup("amx-tile"))
+    return false;
+  // Code for this host runs here: the kernel must grant the tiles too.
+  bool host = (cpu.empty() || cpu == "host");
+  return !host || hostGrantsAMX();
+}
+
 void mlir::graphopt::buildGraphOptimizePipeline(
     OpPassManager &pm, const GraphOptimizeOptions &options) {
   graph::GraphOptimizePassOptions opts;
@@ -118,6 +145,8 @@ static void buildGraphToLinalg(OpPassManager &pm,
                      (options.vectorWidth <= 0 || options.vectorWidth == 16) &&
                      targetHasFeature(options.targetCPU, options.targetFeatures,
                                       "avx512vnni");
+    quantized.amx = options.vectorize &&
+                    targetHasAMXInt8(options.targetCPU, options.targetFeatures);
     pm.addPass(createGraphCPUQuantizedMatmulPass(quantized));
   }
   if (options.optimize)
@@ -269,7 +298,8 @@ static void buildLoopsToLLVM(OpPassManager &pm,
   // on vectors too; the rest become libm calls (scalarized for vectors),
   // before the vector dialect is lowered.
   addUpstream(pm, "convert-math-to-llvm,convert-math-to-libm,"
-                  "convert-vector-to-llvm{reassociate-fp-reductions=true}");
+                  "convert-vector-to-llvm{reassociate-fp-reductions=true "
+                  "enable-amx=true}");
   if (gpuRuntime)
     addUpstream(pm, "gpu-to-llvm");
   addUpstream(pm, options.runtimeAllocator

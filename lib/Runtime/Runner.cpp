@@ -196,6 +196,8 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
                               std::optional<AOTWeights> &weights) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly in the generated code (AMX kernels' permission request).
+  llvm::InitializeNativeTargetAsmParser();
   // Only the _mlir_ciface_ wrappers are the object's interface: the
   // functions they wrap (an entry called "main" among them) become
   // internal, so the object links into any program.
@@ -672,6 +674,8 @@ struct LoadedProgram {
 static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachine() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly in the generated code (AMX kernels' permission request).
+  llvm::InitializeNativeTargetAsmParser();
   return llvm::orc::JITTargetMachineBuilder::detectHost();
 }
 

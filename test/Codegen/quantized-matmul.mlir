@@ -1,5 +1,6 @@
 // RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=true | FileCheck %s
 // RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=false | FileCheck %s --check-prefix=OFF
+// RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul="vnni=true amx=true" | FileCheck %s --check-prefix=AMX
 
 // matmul(dq(a), dq(w)) with a uint8 a (zero point 5, scale 0.5) and a
 // constant int8 w (scale 0.25) becomes the integer kernel, then f32 and
@@ -27,6 +28,30 @@
 // OFF-LABEL: func.func @unsigned_a
 // OFF: graph.matmul
 // OFF-NOT: call @
+// With AMX tiles, a is padded with zeros to whole tiles (16 rows of 64 bytes), the
+// weights packed as one [16 x 64] tile per 16 columns and 64 k values (row
+// r holds k = 4r..4r+3 of each column: 1, 3, 5, 7 and 2, 4, 6, 8 in row 0),
+// the same correction, the 16 x 16 result sliced to 3 x 2.
+// AMX-LABEL: func.func @unsigned_a
+// AMX: %[[A8:.*]] = graph.cast %arg0 : tensor<3x4xui8> -> tensor<3x4xi8>
+// AMX: %[[P:.*]] = graph.pad %[[A8]] {high = array<i64: 13, 60>, low = array<i64: 0, 0>} : tensor<3x4xi8> -> tensor<16x64xi8>
+// AMX: %[[W:.*]] = graph.constant dense<"0x0103050702040608{{(00)+}}"> : tensor<1x1x16x64xi8>
+// AMX: %[[INIT:.*]] = graph.constant dense<[-80, -100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// AMX: %[[ACC:.*]] = call @__graphopt_int8_matmul_3x4x2_amx_u(%[[P]], %[[W]], %[[INIT]])
+// AMX: graph.slice %[[ACC]] [0, 0] [3, 2] [1, 1] : tensor<16x16xi32> -> tensor<3x2xi32>
+// The kernel: the permission request, the accumulator loaded from the
+// corrections with row stride 0, a's and w's tiles, tdpbusd (zext: a is
+// unsigned), the store.
+// AMX: func.func private @__graphopt_amx_permission()
+// AMX: llvm.inline_asm has_side_effects "syscall"
+// AMX: func.func private @__graphopt_int8_matmul_3x4x2_amx_u(%{{.*}}: tensor<16x64xi8>, %{{.*}}: tensor<1x1x16x64xi8>, %{{.*}}: tensor<16xi32>) -> tensor<16x16xi32>
+// AMX: call @__graphopt_amx_permission()
+// AMX: %[[C0:.*]] = arith.constant 0 : index
+// AMX: amx.tile_load %{{.*}}[%{{.*}}], %[[C0]] : memref<16xi32> into !amx.tile<16x16xi32>
+// AMX: amx.tile_load %{{.*}} : memref<16x64xi8> into !amx.tile<16x64xi8>
+// AMX: amx.tile_load %{{.*}} : memref<1x1x16x64xi8> into !amx.tile<16x64xi8>
+// AMX: amx.tile_muli %{{.*}} zext, %{{.*}}, %{{.*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
+// AMX: amx.tile_store %{{.*}} : memref<16x16xi32>, !amx.tile<16x16xi32>
 func.func @unsigned_a(%a: tensor<3x4xui8>) -> tensor<3x2xf32> {
   %w = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
   %wf = graph.cast %w : tensor<4x2xi8> -> tensor<4x2xf32>
@@ -54,6 +79,13 @@ func.func @unsigned_a(%a: tensor<3x4xui8>) -> tensor<3x2xf32> {
 // CHECK: func.func private @__graphopt_int8_matmul_3x4x2_8x1_s
 // CHECK: %[[FLIP:.*]] = arith.constant dense<-128> : vector<64xi8>
 // CHECK: arith.xori %{{.*}}, %[[FLIP]] : vector<64xi8>
+// AMX multiplies a signed a as it is (tdpbssd): no correction.
+// AMX-LABEL: func.func @signed_a
+// AMX: graph.constant dense<0> : tensor<16xi32>
+// AMX: call @__graphopt_int8_matmul_3x4x2_amx_s(
+// AMX: func.func private @__graphopt_int8_matmul_3x4x2_amx_s
+// AMX-NOT: arith.xori
+// AMX: amx.tile_muli %{{[^ ]*}}, %{{.*}}, %{{.*}} : !amx.tile<16x64xi8>
 func.func @signed_a(%a: tensor<3x4xi8>) -> tensor<3x2xf32> {
   %w = graph.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi8>
   %wf = graph.cast %w : tensor<4x2xi8> -> tensor<4x2xf32>

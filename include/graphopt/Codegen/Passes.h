@@ -43,6 +43,12 @@ class MemRefDialect;
 namespace bufferization {
 class BufferizationDialect;
 }
+namespace amx {
+class AMXDialect;
+}
+namespace LLVM {
+class LLVMDialect;
+}
 class RewritePatternSet;
 } // namespace mlir
 

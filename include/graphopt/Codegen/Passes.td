@@ -310,7 +310,7 @@ def GraphCPUExpandCopiesPass : Pass<"graph-cpu-expand-copies", "::mlir::func::Fu
 }
 
 def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::ModuleOp"> {
-  let summary = "Products of dequantized 8-bit tensors as integer matmuls with AVX-512 VNNI";
+  let summary = "Products of dequantized 8-bit tensors as integer matmuls with AMX tiles or AVX-512 VNNI";
   let description = [{
     A QDQ model multiplies dequantized tensors, `matmul(dq(a), dq(w))` with
     `dq(x) = (x - zero_point) * scale` on 8-bit integers, which the
@@ -343,6 +343,20 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
     (the compile pipeline sets it when the target CPU has `avx512vnni`);
     elsewhere the f32 product stays.
 
+    With `amx` (the compile pipeline sets it when the target CPU has
+    `amx-tile` and `amx-int8` and, for the host, Linux grants the process
+    the tile state), a matmul whose rows are known at compile time and
+    whose K is a multiple of 4 uses AMX tiles instead
+    (`@__graphopt_int8_matmul_<M>x<K>x<N>_amx_<u|s>`): `a` padded with zeros
+    to whole tiles (rows to a multiple of 16, K to one of 64), the weights
+    packed as one 16 x 64-byte tile per 16 columns and 64 k values, blocks
+    of 2 x 2 i32 accumulator tiles (32 x 32 outputs) loaded from the column
+    corrections, `tdpbusd` for an unsigned `a` and `tdpbssd` for a signed
+    one (no sign flip, so `s` = 0), and the padded result sliced back. The
+    kernel first asks Linux for the tile state (`arch_prctl`, an inline
+    system call, so ahead-of-time objects need no runtime library).
+    Convolutions keep the VNNI kernels.
+
     Also, with or without `vnni`: `max_pool2d(dq(x))` becomes
     `dq(max_pool2d(x))` where every scale is a positive constant, scale and
     zero point are the same along H and W (per tensor, per channel) and
@@ -355,9 +369,16 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
   }];
   let options = [
     Option<"vnni", "vnni", "bool", /*default=*/"false",
-           "The target has AVX-512 VNNI (vpdpbusd); without it the pass does nothing">
+           "The target has AVX-512 VNNI (vpdpbusd)">,
+    Option<"amx", "amx", "bool", /*default=*/"false",
+           "The target has AMX-INT8 tiles (tdpbusd/tdpbssd), usable by the process; "
+           "with neither this nor vnni the pass rewrites pools only">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::amx::AMXDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",

@@ -79,9 +79,10 @@ struct CompilePipelineOptions
   PassOptions::Option<bool> int8Matmul{
       *this, "int8-matmul",
       llvm::cl::desc("CPU: products of dequantized 8-bit tensors (QDQ "
-                     "models) as exact integer matmuls with AVX-512 VNNI "
-                     "where the target CPU has it (graph-cpu-quantized-"
-                     "matmul; off: they compute in f32)"),
+                     "models) as exact integer matmuls with AMX tiles or "
+                     "AVX-512 VNNI where the target CPU has them (graph-cpu-"
+                     "quantized-matmul; target-features=-amx-int8 keeps "
+                     "VNNI; off: they compute in f32)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
@@ -226,6 +227,10 @@ int64_t getTargetVectorWidth(llvm::StringRef cpu, llvm::StringRef features);
 /// `feature` (an LLVM feature name such as "avx512vnni").
 bool targetHasFeature(llvm::StringRef cpu, llvm::StringRef features,
                       llvm::StringRef feature);
+
+/// Whether that CPU has AMX-INT8 tiles (`amx-tile`, `amx-int8`) and, when
+/// it is the host, the operating system grants this process their state.
+bool targetHasAMXInt8(llvm::StringRef cpu, llvm::StringRef features);
 
 /// Registers `graph-optimize-pipeline`, `graph-compile-pipeline`,
 /// `graph-cpu-pipeline` and `graph-cuda-pipeline` for textual
