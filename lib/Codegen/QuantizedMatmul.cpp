@@ -170,6 +170,11 @@ struct ConvGeometry {
   int64_t kernelH = 0, kernelW = 0, channels4 = 0; // padded channels / 4
   int64_t padH = 0, padW = 0;                      // padded input H and W
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  /// AMX with dilation 1 along W: a kernel row's taps are KW * C
+  /// consecutive bytes of the NHWC input, read as this many 64-byte chunks
+  /// (k = (kh, 64-byte chunk); the weights past KW * C are zero). 0: one
+  /// chunk per tap (C a multiple of 64).
+  int64_t runChunks = 0;
 };
 
 /// The shape of one kernel: which function serves a call.
@@ -613,19 +618,24 @@ func::FuncOp getOrDeclareAMXPermission(ModuleOp module) {
 /// LLVM gives each of AMX's 8 tile registers one shape for a whole
 /// function, so blocks with tiles of other shapes beside full ones run out
 /// of registers.
-/// A convolution's rows are output pixels in strips of 16 along W (the
-/// output width padded to a multiple of 16): a strip's taps are 16 input
-/// pixels a constant stride apart, one tile load.
+/// A convolution's rows are output pixels in strips along W, a tile's
+/// rows: a strip's taps are input pixels a constant stride apart, one tile
+/// load. Strips of 16 (the output width padded to a multiple of 16), or
+/// the whole row where it is narrower (7 x 7 outputs: 7-row tiles rather
+/// than 16 with 9 wasted).
+int64_t amxStripRows(int64_t outW) { return std::min(outW, kTileRows); }
+
 struct AMXPadded {
   int64_t rows, k, n;
-  int64_t outW = 0; // convolutions: the padded output width
+  int64_t outW = 0;             // convolutions: the padded output width
+  int64_t tileRows = kTileRows; // rows of a's and the accumulators' tiles
 };
 AMXPadded amxPadded(const KernelShape &s) {
   auto up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
   if (s.conv) {
     const ConvGeometry &g = *s.conv;
-    int64_t outW = up(g.outW, kTileRows);
-    return {g.images * g.outH * outW, s.k, s.blocks * kLanes, outW};
+    int64_t r = amxStripRows(g.outW), outW = up(g.outW, r);
+    return {g.images * g.outH * outW, s.k, s.blocks * kLanes, outW, r};
   }
   return {up(s.rows, kTileRows), up(s.k, kTileBytes), s.blocks * kLanes};
 }
@@ -677,8 +687,12 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   Value out =
       memref::AllocOp::create(b, loc, MemRefType::get(outType.getShape(), i32));
   Value c0 = indexConst(b, loc, 0);
-  auto accType = amx::TileType::get({kTileRows, kLanes}, i32);
-  auto bytesType = amx::TileType::get({kTileRows, kTileBytes}, i8);
+  // a's and the accumulators' tiles have p.tileRows rows (one shape each:
+  // LLVM fixes a tile register's shape for the function).
+  int64_t tr = p.tileRows;
+  auto accType = amx::TileType::get({tr, kLanes}, i32);
+  auto bytesType = amx::TileType::get({tr, kTileBytes}, i8);
+  auto weightType = amx::TileType::get({kTileRows, kTileBytes}, i8);
 
   // One block: `rowTiles` tiles of rows from m0, `colTiles` of columns
   // from n0.
@@ -702,16 +716,16 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
     n0 = arith::AddIOp::create(bb, loc, n0, offset);
     SmallVector<Value> rows, cols, blocks;
     for (int64_t i = 0; i < rowTiles; ++i)
-      rows.push_back(arith::AddIOp::create(bb, loc, m0,
-                                           indexConst(bb, loc, kTileRows * i)));
-    // A convolution's row tile i is the strip rows[i] / 16 = (image, oh,
-    // ow0 / 16) of the [N, Ho, W'/16] strips.
+      rows.push_back(
+          arith::AddIOp::create(bb, loc, m0, indexConst(bb, loc, tr * i)));
+    // A convolution's row tile i is the strip rows[i] / tr = (image, oh,
+    // ow0 / tr) of the [N, Ho, W' / tr] strips.
     SmallVector<Value> image, oh, ow0;
     if (g) {
-      int64_t strips = p.outW / kTileRows;
+      int64_t strips = p.outW / tr;
       for (int64_t i = 0; i < rowTiles; ++i) {
-        Value t = arith::DivUIOp::create(bb, loc, rows[i],
-                                         indexConst(bb, loc, kTileRows));
+        Value t =
+            arith::DivUIOp::create(bb, loc, rows[i], indexConst(bb, loc, tr));
         Value plane = indexConst(bb, loc, g->outH * strips);
         image.push_back(arith::DivUIOp::create(bb, loc, t, plane));
         Value r = arith::RemUIOp::create(bb, loc, t, plane);
@@ -720,7 +734,7 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
         ow0.push_back(arith::MulIOp::create(
             bb, loc,
             arith::RemUIOp::create(bb, loc, r, indexConst(bb, loc, strips)),
-            indexConst(bb, loc, kTileRows)));
+            indexConst(bb, loc, tr)));
       }
     }
     // Row tile i's bytes of chunk ch: a[row, 64 ch...], or for a
@@ -732,8 +746,19 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
         return amx::TileLoadOp::create(
             lb, loc, bytesType, a,
             ValueRange{rows[i], indexConst(lb, loc, ch * kTileBytes)}, Value());
-      int64_t perTap = kGroup * g->channels4 / kTileBytes;
-      int64_t tap = ch / perTap, kh = tap / g->kernelW, kw = tap % g->kernelW;
+      // (kh, the chunk's first pixel along W and channel).
+      int64_t cp = kGroup * g->channels4, kh, dw, c;
+      if (g->runChunks) {
+        kh = ch / g->runChunks;
+        int64_t byte = (ch % g->runChunks) * kTileBytes;
+        dw = byte / cp;
+        c = byte % cp;
+      } else {
+        int64_t perTap = cp / kTileBytes, tap = ch / perTap;
+        kh = tap / g->kernelW;
+        dw = (tap % g->kernelW) * g->dilationW;
+        c = (ch % perTap) * kTileBytes;
+      }
       Value ih = arith::AddIOp::create(
           lb, loc,
           arith::MulIOp::create(lb, loc, oh[i],
@@ -743,12 +768,11 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
           lb, loc,
           arith::MulIOp::create(lb, loc, ow0[i],
                                 indexConst(lb, loc, g->strideW)),
-          indexConst(lb, loc, kw * g->dilationW));
+          indexConst(lb, loc, dw));
       return amx::TileLoadOp::create(
           lb, loc, bytesType, a,
-          ValueRange{image[i], ih, iw,
-                     indexConst(lb, loc, (ch % perTap) * kTileBytes)},
-          indexConst(lb, loc, g->strideW * kGroup * g->channels4));
+          ValueRange{image[i], ih, iw, indexConst(lb, loc, c)},
+          indexConst(lb, loc, g->strideW * cp));
     };
     auto store = [&](OpBuilder &lb, int64_t i, Value col, Value tile) {
       if (!g) {
@@ -779,7 +803,7 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
         at.push_back(loadA(bb, i, ch));
       for (int64_t j = 0; j < colTiles; ++j)
         wt.push_back(amx::TileLoadOp::create(
-            bb, loc, bytesType, w, ValueRange{blocks[j], chunk, c0, c0},
+            bb, loc, weightType, w, ValueRange{blocks[j], chunk, c0, c0},
             Value()));
       for (int64_t i = 0; i < rowTiles; ++i)
         for (int64_t j = 0; j < colTiles; ++j) {
@@ -796,15 +820,15 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   // Pieces of a padded size: `count` steps of `tiles` tiles from `first`
   // (pairs, then an odd tile).
   struct Piece {
-    int64_t first, count, tiles;
+    int64_t first, count, tiles, unit;
   };
-  auto pieces = [](int64_t size) {
+  auto pieces = [](int64_t size, int64_t unit) {
     SmallVector<Piece> out;
-    int64_t tiles = size / 16;
+    int64_t tiles = size / unit;
     if (tiles / 2)
-      out.push_back({0, tiles / 2, 2});
+      out.push_back({0, tiles / 2, 2, unit});
     if (tiles % 2)
-      out.push_back({16 * (tiles - 1), 1, 1});
+      out.push_back({unit * (tiles - 1), 1, 1, unit});
     return out;
   };
   auto overPiece = [&](OpBuilder &bb, const Piece &piece,
@@ -813,7 +837,7 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
       body(bb, indexConst(bb, loc, piece.first));
       return scf::ForOp();
     }
-    int64_t step = 16 * piece.tiles;
+    int64_t step = piece.unit * piece.tiles;
     return scf::ForOp::create(
         bb, loc, indexConst(bb, loc, piece.first),
         indexConst(bb, loc, piece.first + piece.count * step),
@@ -823,7 +847,8 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
           scf::YieldOp::create(lb, loc);
         });
   };
-  SmallVector<Piece> rowPieces = pieces(p.rows), colPieces = pieces(p.n);
+  SmallVector<Piece> rowPieces = pieces(p.rows, tr),
+                     colPieces = pieces(p.n, kLanes);
   for (const Piece &cp : colPieces) {
     scf::ForOp loop = overPiece(b, cp, [&](OpBuilder &cb, Value n0) {
       for (const Piece &rp : rowPieces)
@@ -1186,9 +1211,11 @@ struct GraphCPUQuantizedMatmulPass
     if (llvm::any_of(wv, [](int64_t x) { return x < -128 || x > 127; }))
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
-    // AMX tiles where the channels are whole 64-byte tile rows; VNNI
-    // registers otherwise.
-    bool useAMX = amx && channels % kTileBytes == 0;
+    // AMX tiles where a kernel row's taps are consecutive bytes (dilation
+    // 1 along W) or the channels whole 64-byte tile rows; VNNI registers
+    // otherwise.
+    bool useAMX =
+        amx && (op.getDilations()[1] == 1 || channels % kTileBytes == 0);
     if (!useAMX && !vnni)
       return failure();
     // The VNNI kernel multiplies x as unsigned bytes: x itself (uint8) or
@@ -1217,16 +1244,24 @@ struct GraphCPUQuantizedMatmulPass
     // AMX computes whole strips of 16 output pixels along W: the input's
     // right padding widened so the last strip's taps stay inside.
     int64_t extraW = 0;
+    int64_t cp = kGroup * geo.channels4;
     if (useAMX) {
-      int64_t outW = (geo.outW + kTileRows - 1) / kTileRows * kTileRows;
+      int64_t r = amxStripRows(geo.outW), outW = (geo.outW + r - 1) / r * r;
+      // The pixels a strip's last row reads along W.
+      int64_t reach = (kw - 1) * geo.dilationW + 1;
+      if (geo.dilationW == 1) {
+        geo.runChunks = (kw * cp + kTileBytes - 1) / kTileBytes;
+        reach = (geo.runChunks * kTileBytes + cp - 1) / cp;
+      }
       extraW =
-          std::max<int64_t>(0, (outW - 1) * geo.strideW +
-                                   (kw - 1) * geo.dilationW + 1 - geo.padW);
+          std::max<int64_t>(0, (outW - 1) * geo.strideW + reach - geo.padW);
       geo.padW += extraW;
     }
-    int64_t cp = kGroup * geo.channels4;
-    KernelShape s = chooseShape(images * geo.outH * geo.outW, kh * kw * cp,
-                                filters, signedA);
+    // k: (kh, kw, channel), or with AMX chunks (kh, byte of the kernel
+    // row's KW * C run, zero-padded to whole chunks).
+    int64_t rowK = geo.runChunks ? geo.runChunks * kTileBytes : kw * cp;
+    KernelShape s =
+        chooseShape(images * geo.outH * geo.outW, kh * rowK, filters, signedA);
     s.conv = geo;
     s.amx = useAMX;
 
@@ -1238,7 +1273,7 @@ struct GraphCPUQuantizedMatmulPass
         for (int64_t i = 0; i < kh; ++i)
           for (int64_t j = 0; j < kw; ++j) {
             int64_t v = wv[((f * channels + c) * kh + i) * kw + j];
-            wk[((i * kw + j) * cp + c) * filters + f] = v;
+            wk[(i * rowK + j * cp + c) * filters + f] = v;
             init[f] -= offset * v;
           }
 

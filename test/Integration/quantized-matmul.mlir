@@ -96,12 +96,17 @@ func.func @dynamic_rows(%a: tensor<?x64xui8>) -> tensor<?x16xf32> {
 // zero point before), 5 channels (padded to 8 for the kernel's 4-byte
 // groups), stride 2, padding [1, 0, 2, 1], a bias and a scale per output
 // channel; @conv_s8's is int8 without a zero point, dilation 2, 20 filters
-// (a partial vector).
+// (a partial vector). On a host with AMX-INT8, @conv_u8 uses AMX tiles
+// (its kernel rows' 3 x 8 bytes as one 64-byte chunk) and is run without
+// them too.
 // RUN: %reference quantized_conv %t/conv
 // RUN: graph-run %s --entry=conv_u8 --quiet --input=@%t/conv/x0.npy \
 // RUN:   --expected-output=@%t/conv/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s
 // RUN: graph-run %s --entry=conv_s8 --quiet --input=@%t/conv/x1.npy \
 // RUN:   --expected-output=@%t/conv/expected1.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s
+// RUN: graph-run %s --entry=conv_u8 --quiet --input=@%t/conv/x0.npy \
+// RUN:   --pipeline-options="target-features=-amx-int8" \
+// RUN:   --expected-output=@%t/conv/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s
 // RUN: graph-run %s --entry=conv_u8 --quiet --input=@%t/conv/x0.npy \
 // RUN:   --pipeline-options="int8-matmul=false" \
 // RUN:   --expected-output=@%t/conv/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s
