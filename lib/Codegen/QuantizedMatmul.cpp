@@ -554,6 +554,10 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
 /// AMX tile limits: 16 rows of 64 bytes; an i32 accumulator tile is 16 x 16.
 constexpr int64_t kTileRows = 16;
 constexpr int64_t kTileBytes = 64;
+/// The AMX kernels unroll K (64-byte chunks): beyond this many chunks (K
+/// of 32 KiB) the code would grow past what is worth compiling, and the
+/// VNNI kernel (a loop over K) takes the product.
+constexpr int64_t kMaxAMXChunks = 512;
 
 /// 64-byte chunks of K (the last one partial).
 int64_t amxChunks(const KernelShape &s) {
@@ -1212,10 +1216,16 @@ struct GraphCPUQuantizedMatmulPass
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
     // AMX tiles where a kernel row's taps are consecutive bytes (dilation
-    // 1 along W) or the channels whole 64-byte tile rows; VNNI registers
-    // otherwise.
-    bool useAMX =
-        amx && (op.getDilations()[1] == 1 || channels % kTileBytes == 0);
+    // 1 along W) or the channels whole 64-byte tile rows, and K is at most
+    // kMaxAMXChunks chunks; VNNI registers otherwise.
+    int64_t cp4 = (channels + kGroup - 1) / kGroup * kGroup;
+    int64_t amxChunkCount =
+        op.getDilations()[1] == 1
+            ? kh * ((kw * cp4 + kTileBytes - 1) / kTileBytes)
+            : kh * kw * channels / kTileBytes;
+    bool useAMX = amx &&
+                  (op.getDilations()[1] == 1 || channels % kTileBytes == 0) &&
+                  amxChunkCount <= kMaxAMXChunks;
     if (!useAMX && !vnni)
       return failure();
     // The VNNI kernel multiplies x as unsigned bytes: x itself (uint8) or
@@ -1391,7 +1401,8 @@ struct GraphCPUQuantizedMatmulPass
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
     // AMX tiles where the rows are known and K is whole 4-byte groups (a
     // tile row is read whole); VNNI registers otherwise.
-    bool useAMX = amx && !dynamic && k % kGroup == 0;
+    bool useAMX = amx && !dynamic && k % kGroup == 0 &&
+                  (k + kTileBytes - 1) / kTileBytes <= kMaxAMXChunks;
     if (!useAMX && !vnni)
       return failure();
     // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.

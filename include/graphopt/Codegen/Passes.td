@@ -346,7 +346,8 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
     With `amx` (the compile pipeline sets it when the target CPU has
     `amx-tile` and `amx-int8` and, for the host, Linux grants the process
     the tile state), a matmul whose rows are known at compile time and
-    whose K is a multiple of 4 uses AMX tiles instead
+    whose K is a multiple of 4 (and at most 32 KiB: the kernel unrolls K)
+    uses AMX tiles instead
     (`@__graphopt_int8_matmul_<M>x<K>x<N>_amx_<u|s>`): `a` padded with zeros
     to whole tiles (rows to a multiple of 16, K to one of 64), the weights
     packed as one 16 x 64-byte tile per 16 columns and 64 k values, blocks
@@ -355,7 +356,12 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
     one (no sign flip, so `s` = 0), and the padded result sliced back. The
     kernel first asks Linux for the tile state (`arch_prctl`, an inline
     system call, so ahead-of-time objects need no runtime library).
-    Convolutions keep the VNNI kernels.
+    Convolutions use AMX where the dilation along W is 1 (a kernel row's
+    KW x C bytes are consecutive in the NHWC input: read as 64-byte
+    chunks, the weights zero past them) or the channels are a multiple of
+    64 (a chunk per tap); rows are strips of 16 output pixels along W (the
+    whole row where it is narrower), the input's right padding widened so
+    the last strip's reads stay inside.
 
     Also, with or without `vnni`: `max_pool2d(dq(x))` becomes
     `dq(max_pool2d(x))` where every scale is a positive constant, scale and
