@@ -641,7 +641,8 @@ AMXPadded amxPadded(const KernelShape &s) {
     int64_t r = amxStripRows(g.outW), outW = up(g.outW, r);
     return {g.images * g.outH * outW, s.k, s.blocks * kLanes, outW, r};
   }
-  return {up(s.rows, kTileRows), up(s.k, kTileBytes), s.blocks * kLanes};
+  int64_t rows = ShapedType::isDynamic(s.rows) ? s.rows : up(s.rows, kTileRows);
+  return {rows, up(s.k, kTileBytes), s.blocks * kLanes};
 }
 
 /// The AMX kernel for `s`: `a: [M', K'] i8, w: packed, init: [N'] i32 ->
@@ -688,9 +689,18 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   Value a = toBuffer(entry->getArgument(0));
   Value w = toBuffer(entry->getArgument(1));
   Value init = toBuffer(entry->getArgument(2));
-  Value out =
-      memref::AllocOp::create(b, loc, MemRefType::get(outType.getShape(), i32));
   Value c0 = indexConst(b, loc, 0);
+  // Rows known at run time: whole tiles of a and out as they are, the last
+  // M mod 16 rows through 16-row scratch tiles (mRows: M).
+  bool dynamicRows = !g && ShapedType::isDynamic(p.rows);
+  Value mRows;
+  SmallVector<Value> outSizes;
+  if (dynamicRows) {
+    mRows = memref::DimOp::create(b, loc, a, 0);
+    outSizes.push_back(mRows);
+  }
+  Value out = memref::AllocOp::create(
+      b, loc, MemRefType::get(outType.getShape(), i32), outSizes);
   // a's and the accumulators' tiles have p.tileRows rows (one shape each:
   // LLVM fixes a tile register's shape for the function).
   int64_t tr = p.tileRows;
@@ -701,7 +711,7 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   // One block: `rowTiles` tiles of rows from m0, `colTiles` of columns
   // from n0.
   auto block = [&](OpBuilder &bb, Value m0, Value n0, int64_t rowTiles,
-                   int64_t colTiles) {
+                   int64_t colTiles, Value a, Value out) {
     // The block's addresses offset by a zero LLVM cannot see through (an
     // empty asm statement): otherwise its optimizer merges the same tile
     // loads of neighbouring blocks (the weights of the next block of rows)
@@ -851,17 +861,75 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
           scf::YieldOp::create(lb, loc);
         });
   };
-  SmallVector<Piece> rowPieces = pieces(p.rows, tr),
-                     colPieces = pieces(p.n, kLanes);
-  for (const Piece &cp : colPieces) {
-    scf::ForOp loop = overPiece(b, cp, [&](OpBuilder &cb, Value n0) {
-      for (const Piece &rp : rowPieces)
-        overPiece(cb, rp, [&](OpBuilder &rb, Value m0) {
-          block(rb, m0, n0, rp.tiles, cp.tiles);
-        });
+  SmallVector<Piece> colPieces = pieces(p.n, kLanes);
+  if (!dynamicRows) {
+    SmallVector<Piece> rowPieces = pieces(p.rows, tr);
+    for (const Piece &cp : colPieces) {
+      scf::ForOp loop = overPiece(b, cp, [&](OpBuilder &cb, Value n0) {
+        for (const Piece &rp : rowPieces)
+          overPiece(cb, rp, [&](OpBuilder &rb, Value m0) {
+            block(rb, m0, n0, rp.tiles, cp.tiles, a, out);
+          });
+      });
+      if (loop)
+        graphopt::markParallelLoop(loop);
+    }
+  } else {
+    // M32 and M16: M rounded down to 32 and 16 rows. Rows [M16, M) are
+    // copied into a scratch tile of a, computed into a scratch tile of out
+    // (the rows past M are whatever the scratch held: each output row
+    // depends on its own row of a only, and they are not copied out).
+    auto rem = [&](int64_t m) {
+      return arith::SubIOp::create(
+          b, loc, mRows,
+          arith::RemUIOp::create(b, loc, mRows, indexConst(b, loc, m)));
+    };
+    Value m32 = rem(32), m16 = rem(16);
+    Value hasSingle =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, m32, m16);
+    Value hasRest =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, m16, mRows);
+    Value restRows = arith::SubIOp::create(b, loc, mRows, m16);
+    Value scratchA =
+        memref::AllocOp::create(b, loc, MemRefType::get({kTileRows, p.k}, i8));
+    Value scratchOut =
+        memref::AllocOp::create(b, loc, MemRefType::get({kTileRows, p.n}, i32));
+    auto rowsView = [&](OpBuilder &bb, Value m, Value row0, int64_t cols) {
+      return memref::SubViewOp::create(
+          bb, loc, m, ArrayRef<OpFoldResult>{row0, bb.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{restRows, bb.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{bb.getIndexAttr(1), bb.getIndexAttr(1)});
+    };
+    scf::IfOp::create(b, loc, hasRest, [&](OpBuilder &ib, Location) {
+      memref::CopyOp::create(ib, loc, rowsView(ib, a, m16, p.k),
+                             rowsView(ib, scratchA, c0, p.k));
+      scf::YieldOp::create(ib, loc);
     });
-    if (loop)
-      graphopt::markParallelLoop(loop);
+    for (const Piece &cp : colPieces) {
+      scf::ForOp loop = overPiece(b, cp, [&](OpBuilder &cb, Value n0) {
+        scf::ForOp::create(cb, loc, c0, m32, indexConst(cb, loc, 32),
+                           ValueRange{},
+                           [&](OpBuilder &lb, Location, Value m0, ValueRange) {
+                             block(lb, m0, n0, 2, cp.tiles, a, out);
+                             scf::YieldOp::create(lb, loc);
+                           });
+        scf::IfOp::create(cb, loc, hasSingle, [&](OpBuilder &ib, Location) {
+          block(ib, m32, n0, 1, cp.tiles, a, out);
+          scf::YieldOp::create(ib, loc);
+        });
+        scf::IfOp::create(cb, loc, hasRest, [&](OpBuilder &ib, Location) {
+          block(ib, c0, n0, 1, cp.tiles, scratchA, scratchOut);
+          scf::YieldOp::create(ib, loc);
+        });
+      });
+      if (loop)
+        graphopt::markParallelLoop(loop);
+    }
+    scf::IfOp::create(b, loc, hasRest, [&](OpBuilder &ib, Location) {
+      memref::CopyOp::create(ib, loc, rowsView(ib, scratchOut, c0, p.n),
+                             rowsView(ib, out, m16, p.n));
+      scf::YieldOp::create(ib, loc);
+    });
   }
   Value result = bufferization::ToTensorOp::create(
       b, loc, outType, out, /*restrict=*/true, /*writable=*/true);
@@ -1399,10 +1467,13 @@ struct GraphCPUQuantizedMatmulPass
     if (!za)
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
-    // AMX tiles where the rows are known and K is whole 4-byte groups (a
-    // tile row is read whole); VNNI registers otherwise.
-    bool useAMX = amx && !dynamic && k % kGroup == 0 &&
-                  (k + kTileBytes - 1) / kTileBytes <= kMaxAMXChunks;
+    // AMX tiles where K is whole 4-byte groups (a tile row is read whole)
+    // and at most kMaxAMXChunks chunks, and, with rows known at run time
+    // only, N whole 16-column tiles (the result is not sliced); VNNI
+    // registers otherwise.
+    bool useAMX = amx && k % kGroup == 0 &&
+                  (k + kTileBytes - 1) / kTileBytes <= kMaxAMXChunks &&
+                  (!dynamic || n % kLanes == 0);
     if (!useAMX && !vnni)
       return failure();
     // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.

@@ -1388,6 +1388,18 @@ def quantized_matmul_amx(rng):
     return [a], [as_f32(y)]
 
 
+# The same product with rows known at run time (quantized-matmul-amx.mlir's
+# @dynamic_rows: whole tiles of a and the result used as they are, the
+# last M mod 16 rows through scratch tiles), N = 48: 17 rows (one tile and
+# 1 row) and 50 (a pair, a tile, 2 rows).
+@case
+def quantized_matmul_amx_dynamic(rng):
+    k, n = np.indices((136, 48))
+    w = ((11 * k + 7 * n) % 255) - 127
+    xs = [rng.integers(0, 256, (m, 136)).astype(np.uint8) for m in (17, 50)]
+    return xs, [as_f32(((x.astype(np.int64) - 100) @ w) * 0.125 / 64) for x in xs]
+
+
 # Convolutions of dequantized 8-bit tensors with AMX tiles
 # (quantized-matmul-amx.mlir): 64 channels (one 64-byte tile row per tap).
 @case

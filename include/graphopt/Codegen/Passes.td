@@ -345,15 +345,16 @@ def GraphCPUQuantizedMatmulPass : Pass<"graph-cpu-quantized-matmul", "::mlir::Mo
 
     With `amx` (the compile pipeline sets it when the target CPU has
     `amx-tile` and `amx-int8` and, for the host, Linux grants the process
-    the tile state), a matmul whose rows are known at compile time and
-    whose K is a multiple of 4 (and at most 32 KiB: the kernel unrolls K)
-    uses AMX tiles instead
+    the tile state), a matmul whose K is a multiple of 4 (and at most 32
+    KiB: the kernel unrolls K) uses AMX tiles instead
     (`@__graphopt_int8_matmul_<M>x<K>x<N>_amx_<u|s>`): `a` padded with zeros
     to whole tiles (rows to a multiple of 16, K to one of 64), the weights
     packed as one 16 x 64-byte tile per 16 columns and 64 k values, blocks
     of 2 x 2 i32 accumulator tiles (32 x 32 outputs) loaded from the column
     corrections, `tdpbusd` for an unsigned `a` and `tdpbssd` for a signed
-    one (no sign flip, so `s` = 0), and the padded result sliced back. The
+    one (no sign flip, so `s` = 0), and the padded result sliced back.
+    Rows known at run time only (`<M>` is `d`; N a multiple of 16): whole
+    tiles in place, the last M mod 16 rows through scratch tiles. The
     kernel first asks Linux for the tile state (`arch_prctl`, an inline
     system call, so ahead-of-time objects need no runtime library).
     Convolutions use AMX where the dilation along W is 1 (a kernel row's
