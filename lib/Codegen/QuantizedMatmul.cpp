@@ -443,11 +443,21 @@ func::FuncOp getOrDeclareDot(ModuleOp module) {
   return fn;
 }
 
+/// `func.func private @name(a, w, init) -> out` with its entry block: the
+/// signature every integer kernel has.
+func::FuncOp createKernelFunction(OpBuilder &mb, Location loc, StringRef name,
+                                  Type a, Type w, Type init, Type out) {
+  auto fn = func::FuncOp::create(
+      mb, loc, name, FunctionType::get(mb.getContext(), {a, w, init}, {out}));
+  fn.setPrivate();
+  fn.addEntryBlock();
+  return fn;
+}
+
 /// `func.func private @name(a: [M, K] i8, w: packed, init: [blocks*16] i32)
 /// -> [M, N] i32`.
 func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
                          func::FuncOp dot) {
-  MLIRContext *ctx = mb.getContext();
   Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
   int64_t groups = s.groups();
   auto aType =
@@ -458,11 +468,9 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   auto wType = RankedTensorType::get({s.blocks, groups, kLanes * kGroup}, i8);
   auto initType = RankedTensorType::get({s.blocks * kLanes}, i32);
   auto outType = RankedTensorType::get({s.rows, s.n}, i32);
-  auto fn = func::FuncOp::create(
-      mb, loc, s.name(),
-      FunctionType::get(ctx, {aType, wType, initType}, {outType}));
-  fn.setPrivate();
-  Block *entry = fn.addEntryBlock();
+  func::FuncOp fn =
+      createKernelFunction(mb, loc, s.name(), aType, wType, initType, outType);
+  Block *entry = &fn.front();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   Value a = entry->getArgument(0), w = entry->getArgument(1),
         init = entry->getArgument(2);
@@ -658,7 +666,6 @@ AMXPadded amxPadded(const KernelShape &s) {
 /// one.
 func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
                             func::FuncOp permission) {
-  MLIRContext *ctx = mb.getContext();
   Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
   AMXPadded p = amxPadded(s);
   int64_t chunks = amxChunks(s);
@@ -672,11 +679,9 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
   auto outType =
       g ? RankedTensorType::get({g->images, g->outH, p.outW, p.n}, i32)
         : RankedTensorType::get({p.rows, p.n}, i32);
-  auto fn = func::FuncOp::create(
-      mb, loc, s.name(),
-      FunctionType::get(ctx, {aType, wType, initType}, {outType}));
-  fn.setPrivate();
-  Block *entry = fn.addEntryBlock();
+  func::FuncOp fn =
+      createKernelFunction(mb, loc, s.name(), aType, wType, initType, outType);
+  Block *entry = &fn.front();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   func::CallOp::create(b, loc, permission, ValueRange{});
   auto toBuffer = [&](Value t) {

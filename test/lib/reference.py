@@ -1373,19 +1373,23 @@ def quantized_matmul(rng):
     return [a1, a2, a3], [as_f32(y1), as_f32(y2), as_f32(y3)]
 
 
+def _amx_product(x, n):
+    """(x - 100) / 8 times w / 64 with w[k, n] = (11k + 7n) mod 255 - 127."""
+    k, j = np.indices((x.shape[1], n))
+    w = ((11 * k + 7 * j) % 255) - 127
+    return as_f32(((x.astype(np.int64) - 100) @ w) * 0.125 / 64)
+
+
 # A dequantized uint8 x int8 product for AMX's padding and blocks
 # (quantized-matmul-amx.mlir): 40 rows, K = 136, N = 40 (padded to 48,
 # 192, 48). a has zero point 100 and scale 1/8 with rows at 0 and 255;
 # w[k, n] = (11k + 7n) mod 255 - 127, scale 1/64.
 @case
 def quantized_matmul_amx(rng):
-    k, n = np.indices((136, 40))
-    w = ((11 * k + 7 * n) % 255) - 127
     a = rng.integers(0, 256, (40, 136)).astype(np.uint8)
     a[0, :] = 255
     a[39, :] = 0
-    y = ((a.astype(np.int64) - 100) @ w) * 0.125 / 64
-    return [a], [as_f32(y)]
+    return [a], [_amx_product(a, 40)]
 
 
 # The same product with rows known at run time (quantized-matmul-amx.mlir's
@@ -1394,48 +1398,43 @@ def quantized_matmul_amx(rng):
 # 1 row) and 50 (a pair, a tile, 2 rows).
 @case
 def quantized_matmul_amx_dynamic(rng):
-    k, n = np.indices((136, 48))
-    w = ((11 * k + 7 * n) % 255) - 127
     xs = [rng.integers(0, 256, (m, 136)).astype(np.uint8) for m in (17, 50)]
-    return xs, [as_f32(((x.astype(np.int64) - 100) @ w) * 0.125 / 64) for x in xs]
+    return xs, [_amx_product(x, 48) for x in xs]
+
+
+def _quantized_convs(rng, filters_a, channels_a, channels_b, scale_a, bias_a):
+    """Two 3x3 convolutions of dequantized 8-bit tensors: a uint8 x (zero
+    point 3, scale 1/2) with stride 2, padding [1, 0, 2, 1], a scale per
+    output channel and a bias; an int8 x (scale 1/4) with dilation 2 and
+    padding 2, 20 filters, scale 1/128. The weight formulas are written as
+    literals in the tests."""
+    f, c, i, j = np.indices((filters_a, channels_a, 3, 3))
+    wa = ((7 * f + 3 * c + 5 * i + j) % 251) - 125
+    f, c, i, j = np.indices((20, channels_b, 3, 3))
+    wb = ((11 * f + 5 * c + 3 * i + 7 * j) % 256) - 128
+    xa = rng.integers(0, 256, (2, channels_a, 9, 11)).astype(np.uint8)
+    xb = rng.integers(-128, 128, (1, channels_b, 10, 12)).astype(np.int8)
+    xb[0, :, 0, 0] = -128
+    ya = conv2d((xa.astype(np.int64) - 3) * 0.5, wa * scale_a.reshape(-1, 1, 1, 1),
+                bias_a, (2, 2), (1, 0, 2, 1))
+    yb = conv2d(xb.astype(np.int64) * 0.25, wb * 0.0078125, None, (1, 1), (2, 2, 2, 2),
+                (2, 2))
+    return [xa, xb], [as_f32(ya), as_f32(yb)]
 
 
 # Convolutions of dequantized 8-bit tensors with AMX tiles
 # (quantized-matmul-amx.mlir): 64 channels (one 64-byte tile row per tap).
 @case
 def quantized_conv_amx(rng):
-    f, c, i, j = np.indices((24, 64, 3, 3))
-    wa = ((7 * f + 3 * c + 5 * i + j) % 251) - 125
-    f, c, i, j = np.indices((20, 64, 3, 3))
-    wb = ((11 * f + 5 * c + 3 * i + 7 * j) % 256) - 128
-    xa = rng.integers(0, 256, (2, 64, 9, 11)).astype(np.uint8)
-    xb = rng.integers(-128, 128, (1, 64, 10, 12)).astype(np.int8)
-    xb[0, :, 0, 0] = -128
-    sa = ((np.arange(24) + 1) / 32).reshape(24, 1, 1, 1)
-    bias = np.arange(24) * 0.5 - 6
-    ya = conv2d((xa.astype(np.int64) - 3) * 0.5, wa * sa, bias, (2, 2), (1, 0, 2, 1))
-    yb = conv2d(xb.astype(np.int64) * 0.25, wb * 0.0078125, None, (1, 1), (2, 2, 2, 2),
-                (2, 2))
-    return [xa, xb], [as_f32(ya), as_f32(yb)]
+    return _quantized_convs(rng, 24, 64, 64, (np.arange(24) + 1) / 32,
+                            np.arange(24) * 0.5 - 6)
 
 
-# Convolutions of dequantized 8-bit tensors (quantized-matmul.mlir): the
-# weight formulas written there as literals.
+# Convolutions of dequantized 8-bit tensors (quantized-matmul.mlir).
 @case
 def quantized_conv(rng):
-    f, c, i, j = np.indices((6, 5, 3, 3))
-    wa = ((7 * f + 3 * c + 5 * i + j) % 251) - 125
-    f, c, i, j = np.indices((20, 8, 3, 3))
-    wb = ((11 * f + 5 * c + 3 * i + 7 * j) % 256) - 128
-    xa = rng.integers(0, 256, (2, 5, 9, 11)).astype(np.uint8)
-    xb = rng.integers(-128, 128, (1, 8, 10, 12)).astype(np.int8)
-    xb[0, :, 0, 0] = -128
-    sa = ((np.arange(6) + 1) / 32).reshape(6, 1, 1, 1)
-    bias = np.array([1.0, -2.0, 0.5, 0.0, 3.0, -0.25])
-    ya = conv2d((xa.astype(np.int64) - 3) * 0.5, wa * sa, bias, (2, 2), (1, 0, 2, 1))
-    yb = conv2d(xb.astype(np.int64) * 0.25, wb * 0.0078125, None, (1, 1), (2, 2, 2, 2),
-                (2, 2))
-    return [xa, xb], [as_f32(ya), as_f32(yb)]
+    return _quantized_convs(rng, 6, 5, 8, (np.arange(6) + 1) / 32,
+                            np.array([1.0, -2.0, 0.5, 0.0, 3.0, -0.25]))
 
 
 # Max pooling of dequantized uint8 values (quantized-matmul.mlir): zero
