@@ -102,10 +102,16 @@ try:
         config.available_features.add("avx2")
     if " avx512_vnni" in flags:
         config.available_features.add("avx512vnni")
-    # AMX-INT8 tiles (graph-cpu-quantized-matmul uses them where Linux
-    # grants the tile state, which every kernel since 5.16 does on request).
+    # AMX-INT8 tiles, where Linux grants the tile state on request
+    # (arch_prctl ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA; kernels since
+    # 5.16): graph-cpu-quantized-matmul uses them under the same condition.
     if " amx_int8" in flags and " amx_tile" in flags:
-        config.available_features.add("amx-int8")
+        import ctypes
+        try:
+            if ctypes.CDLL(None, use_errno=True).syscall(158, 0x1023, 18) == 0:
+                config.available_features.add("amx-int8")
+        except (OSError, AttributeError):
+            pass
 except OSError:
     pass
 
