@@ -104,17 +104,18 @@ def timed(fn, round_time: float) -> float:
             return t / n
 
 
-def host_has_amx() -> bool:
-    """Whether this CPU has AMX-INT8 tiles (graphopt then uses them for
-    integer matmuls; the table adds a column without them)."""
+def cpu_flags() -> str:
+    """/proc/cpuinfo's text ('' where there is none)."""
     try:
-        flags = open("/proc/cpuinfo").read()
+        return open("/proc/cpuinfo").read()
     except OSError:
-        return False
-    return " amx_int8" in flags and " amx_tile" in flags
+        return ""
 
 
-def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) -> dict:
+def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int,
+          amx: bool) -> dict:
+    """``amx``: the CPU has AMX-INT8 tiles (graphopt then uses them for
+    integer matmuls; the table adds a column without them)."""
     import graphopt
     from graphopt.importer.onnx import import_onnx
     path, qpath, inputs, out_scale = quantize(name, tmp)
@@ -125,7 +126,6 @@ def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int) ->
     compile_int8 = time.perf_counter() - t0
     g_qdq = graphopt.Program(qtext, specialize=shapes, threads=threads, int8_matmul=False)
     g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=threads)
-    amx = host_has_amx()
     if amx:  # the same integer kernels' VNNI form
         g_vnni = graphopt.Program(qtext, specialize=shapes, threads=threads,
                                   target_features="-amx-int8")
@@ -195,8 +195,9 @@ def main() -> int:
                     help="threads of every system (pin the process to as many cores)")
     ap.add_argument("--markdown", help="also write the table to this file")
     args = ap.parse_args()
-    vnni = "avx512_vnni" in open("/proc/cpuinfo").read()
-    amx = host_has_amx()
+    flags = cpu_flags()
+    vnni = " avx512_vnni" in flags
+    amx = " amx_int8" in flags and " amx_tile" in flags
     lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}; "
              f"AMX-INT8: {'yes' if amx else 'no'}); "
              f"{os.sched_getaffinity(0).__len__()} core(s) allowed; {args.threads} thread(s) each; "
@@ -209,7 +210,7 @@ def main() -> int:
     checks = []
     with tempfile.TemporaryDirectory() as d:
         for name in args.models:
-            r = bench(name, Path(d), args.rounds, args.round_time, args.threads)
+            r = bench(name, Path(d), args.rounds, args.round_time, args.threads, amx)
             ms = r["ms"]
             lines.append(f"| {name} | " + " | ".join(f"{ms[c]:.3g}" for c in cols) +
                          f" | {ms['graphopt int8'] / ms['ORT int8']:.2f}"

@@ -43,6 +43,7 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -186,9 +187,9 @@ struct KernelShape {
   int64_t rowsPerBlock;
   bool signedA;
   std::optional<ConvGeometry> conv;
-  /// AMX tiles (`tdpbssd`/`tdpbusd`) rather than VNNI registers: static
-  /// rows, K a multiple of 4; `a` is multiplied as it is (signed or not),
-  /// no sign flip.
+  /// AMX tiles (`tdpbssd`/`tdpbusd`) rather than VNNI registers (K a
+  /// multiple of 4); `a` is multiplied as it is (signed or not), no sign
+  /// flip.
   bool amx = false;
 
   /// k-groups of 4 bytes (the last one zero-padded).
@@ -569,7 +570,7 @@ constexpr int64_t kMaxAMXChunks = 512;
 
 /// 64-byte chunks of K (the last one partial).
 int64_t amxChunks(const KernelShape &s) {
-  return (s.k + kTileBytes - 1) / kTileBytes;
+  return llvm::divideCeil(s.k, kTileBytes);
 }
 
 /// The weights w'[k][n] for AMX: [blocks][chunks][16][64] bytes, one
@@ -625,11 +626,6 @@ func::FuncOp getOrDeclareAMXPermission(ModuleOp module) {
   return fn;
 }
 
-/// The AMX kernel's operand and result sizes: rows to a multiple of 16, K
-/// to one of 64, N to one of 16. Every tile is then 16 rows of 64 bytes:
-/// LLVM gives each of AMX's 8 tile registers one shape for a whole
-/// function, so blocks with tiles of other shapes beside full ones run out
-/// of registers.
 /// A convolution's rows are output pixels in strips along W, a tile's
 /// rows: a strip's taps are input pixels a constant stride apart, one tile
 /// load. Strips of 16 (the output width padded to a multiple of 16), or
@@ -637,20 +633,29 @@ func::FuncOp getOrDeclareAMXPermission(ModuleOp module) {
 /// than 16 with 9 wasted).
 int64_t amxStripRows(int64_t outW) { return std::min(outW, kTileRows); }
 
+/// The AMX kernel's operand and result sizes: rows to a multiple of 16
+/// (rows known at run time stay as they are), K to one of 64, N to one of
+/// 16; a convolution's output width to whole strips. Every tile then has
+/// one shape (a's and the accumulators' tileRows rows, the weights' 16):
+/// LLVM gives each of AMX's 8 tile registers one shape for a whole
+/// function, so blocks with tiles of other shapes beside full ones run out
+/// of registers.
 struct AMXPadded {
   int64_t rows, k, n;
   int64_t outW = 0;             // convolutions: the padded output width
   int64_t tileRows = kTileRows; // rows of a's and the accumulators' tiles
 };
 AMXPadded amxPadded(const KernelShape &s) {
-  auto up = [](int64_t v, int64_t m) { return (v + m - 1) / m * m; };
   if (s.conv) {
     const ConvGeometry &g = *s.conv;
-    int64_t r = amxStripRows(g.outW), outW = up(g.outW, r);
+    int64_t r = amxStripRows(g.outW);
+    int64_t outW = llvm::alignTo(g.outW, r);
     return {g.images * g.outH * outW, s.k, s.blocks * kLanes, outW, r};
   }
-  int64_t rows = ShapedType::isDynamic(s.rows) ? s.rows : up(s.rows, kTileRows);
-  return {rows, up(s.k, kTileBytes), s.blocks * kLanes};
+  int64_t rows = ShapedType::isDynamic(s.rows)
+                     ? s.rows
+                     : int64_t(llvm::alignTo(s.rows, kTileRows));
+  return {rows, int64_t(llvm::alignTo(s.k, kTileBytes)), s.blocks * kLanes};
 }
 
 /// The AMX kernel for `s`: `a: [M', K'] i8, w: packed, init: [N'] i32 ->
@@ -757,9 +762,10 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
       }
     }
     // Row tile i's bytes of chunk ch: a[row, 64 ch...], or for a
-    // convolution the strip's 16 input pixels at tap (kh, kw) (chunk ch
-    // is tap ch / (C / 64), channels 64 (ch mod (C / 64))...), a stride
-    // of sw pixels apart.
+    // convolution the strip's input pixels a stride of sw pixels apart, each
+    // from chunk ch's first byte on: kernel row ch / runChunks, byte 64 (ch
+    // mod runChunks) of its KW x C run; or, one chunk per tap, tap ch / (C /
+    // 64), channels 64 (ch mod (C / 64))....
     auto loadA = [&](OpBuilder &lb, int64_t i, int64_t ch) -> Value {
       if (!g)
         return amx::TileLoadOp::create(
@@ -1288,16 +1294,18 @@ struct GraphCPUQuantizedMatmulPass
     if (llvm::any_of(wv, [](int64_t x) { return x < -128 || x > 127; }))
       return failure();
     bool signedA = !getElementTypeOrSelf(a->q.getType()).isUnsignedInteger();
+    ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
+                      dil = op.getDilations();
+    // Channels padded to whole 4-byte groups.
+    int64_t cp = llvm::alignTo(channels, kGroup);
     // AMX tiles where a kernel row's taps are consecutive bytes (dilation
-    // 1 along W) or the channels whole 64-byte tile rows, and K is at most
-    // kMaxAMXChunks chunks; VNNI registers otherwise.
-    int64_t cp4 = (channels + kGroup - 1) / kGroup * kGroup;
+    // 1 along W: read as runChunks 64-byte chunks) or the channels whole
+    // 64-byte tile rows (a chunk per tap), and K is at most kMaxAMXChunks
+    // chunks; VNNI registers otherwise.
+    int64_t runChunks = dil[1] == 1 ? llvm::divideCeil(kw * cp, kTileBytes) : 0;
     int64_t amxChunkCount =
-        op.getDilations()[1] == 1
-            ? kh * ((kw * cp4 + kTileBytes - 1) / kTileBytes)
-            : kh * kw * channels / kTileBytes;
-    bool useAMX = amx &&
-                  (op.getDilations()[1] == 1 || channels % kTileBytes == 0) &&
+        runChunks ? kh * runChunks : kh * kw * channels / kTileBytes;
+    bool useAMX = amx && (runChunks || channels % kTileBytes == 0) &&
                   amxChunkCount <= kMaxAMXChunks;
     if (!useAMX && !vnni)
       return failure();
@@ -1309,33 +1317,29 @@ struct GraphCPUQuantizedMatmulPass
     if ((255 * 128 + std::abs(offset) * 128) * taps >= (int64_t(1) << 31))
       return failure();
 
-    ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
-                      dil = op.getDilations();
     ConvGeometry geo;
     geo.images = images;
     geo.outH = resultType.getDimSize(2);
     geo.outW = resultType.getDimSize(3);
     geo.kernelH = kh;
     geo.kernelW = kw;
-    geo.channels4 = (channels + kGroup - 1) / kGroup;
+    geo.channels4 = cp / kGroup;
     geo.padH = height + pad[0] + pad[2];
     geo.padW = width + pad[1] + pad[3];
     geo.strideH = strides[0];
     geo.strideW = strides[1];
     geo.dilationH = dil[0];
     geo.dilationW = dil[1];
-    // AMX computes whole strips of 16 output pixels along W: the input's
-    // right padding widened so the last strip's taps stay inside.
+    // AMX computes whole strips of output pixels along W (amxStripRows):
+    // the input's right padding widened so the last strip's reads stay
+    // inside.
     int64_t extraW = 0;
-    int64_t cp = kGroup * geo.channels4;
     if (useAMX) {
-      int64_t r = amxStripRows(geo.outW), outW = (geo.outW + r - 1) / r * r;
+      int64_t outW = llvm::alignTo(geo.outW, amxStripRows(geo.outW));
+      geo.runChunks = runChunks;
       // The pixels a strip's last row reads along W.
-      int64_t reach = (kw - 1) * geo.dilationW + 1;
-      if (geo.dilationW == 1) {
-        geo.runChunks = (kw * cp + kTileBytes - 1) / kTileBytes;
-        reach = (geo.runChunks * kTileBytes + cp - 1) / cp;
-      }
+      int64_t reach = runChunks ? llvm::divideCeil(runChunks * kTileBytes, cp)
+                                : (kw - 1) * geo.dilationW + 1;
       extraW =
           std::max<int64_t>(0, (outW - 1) * geo.strideW + reach - geo.padW);
       geo.padW += extraW;
@@ -1477,7 +1481,7 @@ struct GraphCPUQuantizedMatmulPass
     // only, N whole 16-column tiles (the result is not sliced); VNNI
     // registers otherwise.
     bool useAMX = amx && k % kGroup == 0 &&
-                  (k + kTileBytes - 1) / kTileBytes <= kMaxAMXChunks &&
+                  int64_t(llvm::divideCeil(k, kTileBytes)) <= kMaxAMXChunks &&
                   (!dynamic || n % kLanes == 0);
     if (!useAMX && !vnni)
       return failure();

@@ -59,13 +59,18 @@ int64_t mlir::graphopt::getHostVectorWidth() {
   return vectorWidthOf(llvm::sys::getHostCPUFeatures());
 }
 
+/// Whether `cpu` names the host's CPU ("host" or empty).
+static bool isHostCPU(llvm::StringRef cpu) {
+  return cpu.empty() || cpu == "host";
+}
+
 /// The features of the CPU code is generated for: `cpu`'s (the host's for
 /// "host" or empty, none for an unknown name: the backend reports that),
 /// then the explicit `features`, in order.
 static llvm::StringMap<bool> targetFeatureMap(llvm::StringRef cpu,
                                               llvm::StringRef features) {
   llvm::StringMap<bool> has;
-  if (cpu.empty() || cpu == "host") {
+  if (isHostCPU(cpu)) {
     has = llvm::sys::getHostCPUFeatures();
   } else {
     llvm::SmallVector<llvm::StringRef> cpuFeatures;
@@ -116,8 +121,7 @@ bool mlir::graphopt::targetHasAMXInt8(llvm::StringRef cpu,
   if (!has.lookup("amx-int8") || !has.lookup("amx-tile"))
     return false;
   // Code for this host runs here: the kernel must grant the tiles too.
-  bool host = (cpu.empty() || cpu == "host");
-  return !host || hostGrantsAMX();
+  return !isHostCPU(cpu) || hostGrantsAMX();
 }
 
 void mlir::graphopt::buildGraphOptimizePipeline(

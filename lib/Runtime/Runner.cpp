@@ -186,6 +186,14 @@ llvm::Error mlir::graphopt::runtime::specializeEntry(
   return llvm::Error::success();
 }
 
+/// The host's LLVM target, its code emitter and its assembly parser (the
+/// generated code's inline assembly: the AMX kernels' permission request).
+static void initializeNativeTarget() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+}
+
 /// Step 7 (ahead of time): compiles the LLVM-dialect `module` to a
 /// relocatable, position-independent object for the host.
 /// With `weightsPath`, the large constants go to that file instead
@@ -194,10 +202,7 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
                               StringRef weightsPath, unsigned optLevel,
                               const EntrySignature &sig, bool cuda,
                               std::optional<AOTWeights> &weights) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // Inline assembly in the generated code (AMX kernels' permission request).
-  llvm::InitializeNativeTargetAsmParser();
+  initializeNativeTarget();
   // Only the _mlir_ciface_ wrappers are the object's interface: the
   // functions they wrap (an entry called "main" among them) become
   // internal, so the object links into any program.
@@ -672,10 +677,7 @@ struct LoadedProgram {
 
 /// The JIT's description of this machine (the native target initialized).
 static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachine() {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // Inline assembly in the generated code (AMX kernels' permission request).
-  llvm::InitializeNativeTargetAsmParser();
+  initializeNativeTarget();
   return llvm::orc::JITTargetMachineBuilder::detectHost();
 }
 
