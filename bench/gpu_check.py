@@ -22,7 +22,9 @@ a few MiB plus the wheel, well under what a device call carries.
    kernel for the same work (cuBLAS, SDPA, ...) with CUDA events, median
    of --reps calls after warm-ups; a device-to-device copy gives the
    bandwidth roofline;
-2. the e2e suite (test/e2e/run.py --target cuda) against eager PyTorch on
+2. graphopt.load of a CUDA object (test/Python/Inputs/load_cuda_check.py:
+   arrays, CPU and CUDA tensors, a misaligned CUDA view), and the JIT;
+3. the e2e suite (test/e2e/run.py --target cuda) against eager PyTorch on
    the GPU, with the wheel's compiler (no LLVM/MLIR needed there).
 It prints a markdown table and writes it, with the e2e log, to $OUT when
 set (the device tool's output folder), else DIR/results.
@@ -230,6 +232,19 @@ def prepare(opts) -> int:
         manifest["workloads"].append(entry)
         print(f"[gpu_check] {w['name']}: {lib.stat().st_size // 1024} KiB "
               f"({time.time() - start:.1f} s)", flush=True)
+    # graphopt.load's CUDA path (python/graphopt/aot.py): the program of
+    # test/Python/load-cuda*.test, with a dynamic row count.
+    obj = work / "load_cuda.o"
+    cmd = [str(graph_run), str(ROOT / "test" / "Python" / "Inputs" / "load_cuda.mlir"),
+           "--target=cuda", "--compile-only", "--specialize-shapes=false",
+           f"--emit-object={obj}"]
+    cmd += ["--cuda-emulate"] if opts.emulate else \
+        [f"--cuda-chip={opts.chip}", "--cuda-format=bin"]
+    subprocess.run(cmd, check=True)
+    subprocess.run([cc, "-shared", "-o", str(out / "lib" / "libload_cuda.so"),
+                    str(obj), f"-L{out / 'lib'}", "-lGraphOptCUDARuntime",
+                    "-Wl,-rpath,$ORIGIN"], check=True)
+    manifest["load"] = "lib/libload_cuda.so"
     shutil.rmtree(work)
     if not opts.emulate and not opts.no_wheel:
         wheel = Path(opts.wheel) if opts.wheel else _find_or_build_wheel(build)
@@ -552,8 +567,10 @@ def run(opts) -> int:
     for line in table:
         say(line)
 
+    lib_dir = _wheel_libs(d, manifest) if manifest.get("wheel") else None
+    if manifest.get("load") and not opts.skip_jit:
+        failures += _run_load(d, manifest, emulate, lib_dir, results_dir, say)
     if manifest.get("wheel") and not opts.skip_jit:
-        lib_dir = _wheel_libs(d, manifest)
         worked = _run_jit(lib_dir, results_dir, say)
         failures += 2 - len(worked)
         if worked and not opts.skip_e2e:
@@ -586,6 +603,38 @@ want = np.maximum(a + b, 0)
 print("max |error|", float(np.abs(r - want).max()), flush=True)
 sys.exit(0 if np.array_equal(r, want) else 1)
 """
+
+
+def _run_load(d, manifest, emulate, lib_dir, results_dir, say) -> int:
+    """graphopt.load of a CUDA object (test/Python/Inputs/load_cuda_check.py,
+    as load-cuda-gpu.test runs it): NumPy arrays, CPU tensors and, on a GPU,
+    torch CUDA tensors (also a view at an odd offset) in. Returns the
+    failure count."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1",
+               PYTHONPATH=str(ROOT / "python"))
+    if lib_dir is not None:
+        env["GRAPHOPT_LIBRARY"] = str(lib_dir / "libGraphOpt.so")
+    argv = [sys.executable,
+            str(ROOT / "test" / "Python" / "Inputs" / "load_cuda_check.py"),
+            str(d / manifest["load"])]
+    if emulate:
+        env["GRAPHOPT_CUDA_DRIVER"] = str(d / "lib" / "libGraphOptCUDAEmulator.so")
+    else:
+        argv.append("gpu")
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, env=env,
+                           timeout=120)
+        out, rc = p.stdout + p.stderr, p.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = "", "timeout"
+    (results_dir / "load.log").write_text(out)
+    checks = [line for line in out.splitlines()
+              if line.endswith((" True", " False"))]
+    for line in checks:
+        say(f"load: {line}")
+    bad = rc != 0 or not checks or any(c.endswith("False") for c in checks)
+    say(f"load: exit {rc}" + ("" if not bad else " FAILED: see load.log"))
+    return 1 if bad else 0
 
 
 def _wheel_libs(d, manifest) -> Path:

@@ -219,6 +219,10 @@ class Worker:
         self.verbose, self.fresh = verbose, fresh
         self.proc = None
         self.log = None
+        # The cases this process ran before the current one: a crash that
+        # only happens after others (state one case leaves behind) is
+        # reproduced by running them in this order with -j 1 (--order).
+        self.history: list = []
 
     def _start(self):
         import tempfile
@@ -252,6 +256,9 @@ class Worker:
         if self.proc is None or self.proc.poll() is not None:
             self.stop()
             self._start()
+            self.history = []
+        before = list(self.history)
+        self.history.append(name)
         log_start = self.log.seek(0, os.SEEK_END)
         start = time.perf_counter()
         self.proc.stdin.write(name.encode() + b"\n")
@@ -284,11 +291,16 @@ class Worker:
                 self.stop()
                 why = f"signal {-rc}" if rc < 0 else f"exit code {rc}"
                 last = tail.strip().splitlines()[-1] if tail.strip() else ""
+                ran = (f"after {len(before)} other cases in this process"
+                       if before else "as the process's first case")
+                replay = ("\nTo replay this process's cases in order: run.py "
+                          f"--isolate -j 1 --order {','.join(before + [name])}\n"
+                          if before else "")
                 return {"name": name, "status": "FAIL", "category": "crash",
-                        "message": f"the case's process died ({why}) "
+                        "message": f"the case's process died ({why}) {ran}; "
                                    f"{_first_line(last)}",
-                        "detail": tail, "seconds": time.perf_counter() - start,
-                        "timings": {}}
+                        "detail": tail + replay,
+                        "seconds": time.perf_counter() - start, "timings": {}}
             self.buf += chunk
         if self.fresh:
             self.stop()
@@ -335,6 +347,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Run the graphopt e2e suite (compile with graphopt, "
                     "compare with eager PyTorch).")
+    parser.add_argument("--order", metavar="NAME,NAME,...",
+                        help="exactly these cases, in this order (with --isolate -j 1: "
+                             "one process, as a crash report's replay line "
+                             "gives them)")
     parser.add_argument("--filter", metavar="REGEX",
                         help="run only cases whose name matches (re.search)")
     parser.add_argument("--tag", action="append", default=[],
@@ -414,6 +430,11 @@ def main(argv=None) -> int:
         return 0
 
     names = sorted(REGISTRY)
+    if args.order:
+        names = args.order.split(",")
+        unknown = [n for n in names if n not in REGISTRY]
+        if unknown:
+            parser.error(f"--order: no such case: {', '.join(unknown)}")
     if args.filter:
         names = [n for n in names if re.search(args.filter, n)]
     if args.exclude:

@@ -33,3 +33,9 @@ if len(sys.argv) > 2 and sys.argv[2] == "gpu":
     rc, mc = m(xc * 1, bc)  # written by PyTorch on its stream just before
     print("CUDA tensors in, CUDA tensors out:", rc.device.type,
           torch.equal(rc.cpu(), torch.from_numpy(np.maximum(x + b, 0))))
+    # A view 4 bytes into its storage: not 16-byte aligned, copied first.
+    storage = torch.from_numpy(np.concatenate([np.zeros(1, np.float32), x.ravel()])).cuda()
+    xv = storage[1:].view(5, 4)
+    rv, mv = m(xv, bc)
+    print("misaligned CUDA view in:", xv.data_ptr() % 16 != 0,
+          torch.equal(rv.cpu(), torch.from_numpy(np.maximum(x + b, 0))))

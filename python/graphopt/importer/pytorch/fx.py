@@ -31,6 +31,7 @@ Details:
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, List, Optional, Sequence
 
 import torch
@@ -275,6 +276,44 @@ def _parameter_names(fn, n: int) -> Optional[List[str]]:
     return names[:n] if len(names) >= n else None
 
 
+def _fix_rnn_state_shapes(ep) -> None:
+    """Reshapes the final states of `aten.lstm`/`aten.gru`/`aten.rnn_*` in
+    `ep` to their initial states' shapes, which the ops define them to have.
+    PyTorch 2.11's shape function for a bidirectional LSTM gives h_n and c_n
+    as (2, 1, batch, hidden), and its decomposition computes that shape,
+    where eager PyTorch returns (2, batch, hidden). A no-op where they
+    already agree."""
+    rnn = {"aten::lstm": (1, 2), "aten::gru": (1,), "aten::rnn_tanh": (1,),
+           "aten::rnn_relu": (1,)}
+    graph = ep.graph
+    changed = False
+    for node in list(graph.nodes):
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) \
+                or node.target._schema.name not in rnn or node.target._overloadname != "input":
+            continue
+        positions = rnn[node.target._schema.name]
+        hx = node.args[1]
+        states = list(hx) if isinstance(hx, (list, tuple)) else [hx]
+        for user in list(node.users):
+            if user.target is not operator.getitem or user.args[1] not in positions:
+                continue
+            i = positions.index(user.args[1])
+            want = getattr(states[i], "meta", {}).get("val") if i < len(states) else None
+            got = user.meta.get("val")
+            if not isinstance(want, torch.Tensor) or not isinstance(got, torch.Tensor) \
+                    or tuple(want.shape) == tuple(got.shape) or want.numel() != got.numel():
+                continue
+            with graph.inserting_after(user):
+                r = graph.call_function(torch.ops.aten.reshape.default,
+                                        (user, list(want.shape)))
+            user.replace_all_uses_with(r, delete_user_cb=lambda u: u is not r)
+            r.meta = dict(user.meta)
+            r.meta["val"] = got.reshape(list(want.shape))
+            changed = True
+    if changed:
+        ep.graph_module.recompile()
+
+
 class _ExportImporter(FxGraphImporter):
     def __init__(self, model, example_args, params_as_args, dynamic_dims, entry):
         self.model = model if isinstance(model, torch.nn.Module) else _FunctionModule(model)
@@ -358,6 +397,7 @@ class _ExportImporter(FxGraphImporter):
         written = {e.op for e in errors}  # what the user's model uses
         names = set(written)
         ep = self.ep
+        _fix_rnn_state_shapes(ep)
         for _ in range(4):
             for n in names - by_name.keys():
                 # Not in either table, but defined in terms of other ops
