@@ -91,6 +91,14 @@ if ! "$PYTHON" -c "import onnx, onnxruntime, onnxscript" 2>/dev/null; then
     || log "cannot pip install ${ONNX_PIP[*]}: the ONNX tests will be skipped"
 fi
 
+# PyTorch's PT2E quantization (test/Python/pt2e.test): torchao, optional;
+# without dependencies, so that it never replaces the installed PyTorch.
+if ! "$PYTHON" -c "import torchao" 2>/dev/null; then
+  log "installing Python module torchao for $PYTHON"
+  "$PYTHON" -m pip install -q --no-deps torchao 2>/dev/null \
+    || log "cannot pip install torchao: the PT2E test will be skipped"
+fi
+
 # What builds and checks the self-contained wheel (scripts/build-wheel.sh,
 # test/Python/wheel.test): optional, without them that test is unsupported.
 if ! "$PYTHON" -c "import auditwheel, wheel" 2>/dev/null; then

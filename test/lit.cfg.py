@@ -142,6 +142,17 @@ try:
 except Exception:
     pass
 
+# PyTorch's PT2E quantization (test/Python/pt2e.test): torchao, which
+# scripts/setup.sh installs where pip can (imported here: a torchao that
+# does not match the installed PyTorch fails at import).
+try:
+    if subprocess.run([config.python_executable, "-c",
+                       "import torchao.quantization.pt2e.quantize_pt2e"],
+                      capture_output=True, timeout=120).returncode == 0:
+        config.available_features.add("torchao")
+except Exception:
+    pass
+
 # The self-contained wheel (scripts/build-wheel.sh, test/Python/wheel.test):
 # lld links it from MLIR's static archives; auditwheel and wheel tag it;
 # its test hides /usr/lib/llvm-22 in a private mount namespace (root).

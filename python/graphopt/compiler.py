@@ -622,8 +622,9 @@ class CompiledModule:
                 or not all(type(a) is torch.Tensor for a in args)):
             return
         _torch_dtype_maps(torch)
-        if not all(dtype in _NUMPY_OF_TORCH for dtype, _ in key):
-            return
+        if not all(dtype in _NUMPY_OF_TORCH for dtype, _ in key) or not all(
+                np.dtype(o.dtype) in _TORCH_OF_NUMPY for o in program.outputs):
+            return  # a uint8 result, say: the general path converts it
         self._torch_calls[key] = _TorchCall(program, key, torch)
 
     def _call(self, args, key):

@@ -466,6 +466,17 @@ def uint8_image_ops():
 
 
 @case(tags=("op", "dtypes"))
+def float_to_8bit_results():
+    """float32 tensors in, uint8 and int8 results out (a hand-written
+    quantization): the direct call path for CPU tensors, which maps result
+    dtypes to torch's, leaves these to the general one (it raised KeyError)."""
+    def f(x):
+        q = torch.round(x * 20.0) + 100.0
+        return q.clamp(0, 255).to(torch.uint8), (q - 128.0).clamp(-128, 127).to(torch.int8)
+    return f, (torch.randn(4, 8, generator=torch.Generator().manual_seed(0)) * 3,)
+
+
+@case(tags=("op", "dtypes"))
 def argmin_integer_extremes():
     """argmin / min(dim) of uint8 with 0 present and of int32 with INT_MIN
     present (the importer reverses the order with ~x: -x would map 0 and
