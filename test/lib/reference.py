@@ -521,6 +521,18 @@ def cast_from_i1(rng):
 
 
 @case
+def bitcast(rng):
+    # The bits as the other type (NumPy's view): f32 -> i32 with -0.0, inf,
+    # NaN and a subnormal; i64 -> f64; i1 -> ui8 as bytes 0 and 1.
+    x = np.concatenate([uniform(rng, (8,), -100.0, 100.0),
+                        np.array([-0.0, np.inf, -np.inf, np.nan, 1e-45], dtype=F32)])
+    y = np.array([0, 1, -1, 4607182418800017408, -4616189618054758400,
+                  9218868437227405312], dtype=I64)
+    b = rng.integers(0, 2, (7,)).astype(bool)
+    return [x, y, b], [x.view(I32), y.view(np.float64), b.view(np.uint8)]
+
+
+@case
 def cast_int_widths(rng):
     x = np.concatenate([ints(rng, (10,), -1000, 1000),
                         np.array([-2147483648, 2147483647, -1], dtype=I32)])

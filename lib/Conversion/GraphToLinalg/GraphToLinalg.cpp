@@ -707,6 +707,25 @@ struct CastLowering : OpRewritePattern<CastOp> {
   }
 };
 
+struct BitcastLowering : OpRewritePattern<BitcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BitcastOp op,
+                                PatternRewriter &rewriter) const override {
+    Type to = op.getType().getElementType();
+    Value r = buildElementwise(
+        rewriter, op.getLoc(), op.getType(), {op.getInput()},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          if (args[0].getType() == to)
+            return args[0];
+          if (args[0].getType().isInteger(1)) // a byte 0 or 1
+            return arith::ExtUIOp::create(b, loc, to, args[0]);
+          return arith::BitcastOp::create(b, loc, to, args[0]);
+        });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
 /// Broadcast `v` (NumPy alignment) to `shape` with the sizes `sizes`.
 Value broadcastTo(OpBuilder &b, Location loc, Value v,
                   RankedTensorType resultType, ArrayRef<OpFoldResult> sizes) {
@@ -1506,9 +1525,9 @@ void mlir::graphopt::populateGraphToLinalgConversionPatterns(
     RewritePatternSet &patterns, bool winograd) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantLowering, CompareLowering, SelectLowering, CastLowering,
-               MatMulLowering, TransposeLowering, ReshapeLowering,
-               BroadcastToLowering, ConcatLowering, SliceLowering,
-               ReduceLowering, SoftmaxLowering>(ctx);
+               BitcastLowering, MatMulLowering, TransposeLowering,
+               ReshapeLowering, BroadcastToLowering, ConcatLowering,
+               SliceLowering, ReduceLowering, SoftmaxLowering>(ctx);
   patterns
       .add<BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
            BinaryLowering<DivOp>, BinaryLowering<MaxOp>, BinaryLowering<MinOp>,

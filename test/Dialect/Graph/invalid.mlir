@@ -874,3 +874,30 @@ func.func @add_float8(%a: tensor<4xf8E4M3FN>) {
   %0 = graph.add %a, %a : tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN> -> tensor<4xf8E4M3FN>
   return
 }
+
+// -----
+
+// graph.bitcast: (C2) the same bit width (or i1 to an 8-bit integer).
+func.func @bitcast_width(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.bitcast' op bitcast from 'f32' (32 bits) to 'i64' (64 bits): the widths must be equal (or i1 to an 8-bit integer)}}
+  %0 = graph.bitcast %a : tensor<4xf32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @bitcast_to_i1(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'graph.bitcast' op bitcast from 'i8' (8 bits) to 'i1' (1 bits): the widths must be equal (or i1 to an 8-bit integer)}}
+  %0 = graph.bitcast %a : tensor<4xi8> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// graph.bitcast: (C1) the same shape.
+func.func @bitcast_shape(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'graph.bitcast' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<2xi32>'}}
+  // expected-error @+1 {{'graph.bitcast' op failed to infer returned types}}
+  %0 = graph.bitcast %a : tensor<4xf32> -> tensor<2xi32>
+  return
+}

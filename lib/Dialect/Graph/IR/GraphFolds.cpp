@@ -191,6 +191,20 @@ OpFoldResult CastOp::fold(FoldAdaptor a) {
   return foldSplats(*this, a.getOperands());
 }
 
+OpFoldResult BitcastOp::fold(FoldAdaptor a) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // A constant: the same bits (an i1 constant is left to the lowering).
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(a.getInput());
+  auto out = cast<RankedTensorType>(getType());
+  if (!dense || !out.hasStaticShape() ||
+      dense.getElementType().getIntOrFloatBitWidth() !=
+          out.getElementType().getIntOrFloatBitWidth() ||
+      dense.getElementType().isInteger(1))
+    return {};
+  return dense.bitcast(out.getElementType());
+}
+
 OpFoldResult TransposeOp::fold(FoldAdaptor a) {
   if (llvm::equal(getPermutation(),
                   llvm::seq<int64_t>(0, getPermutation().size())) &&

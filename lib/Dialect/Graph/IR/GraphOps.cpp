@@ -377,6 +377,39 @@ bool CastOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 }
 
 //===----------------------------------------------------------------------===//
+// graph.bitcast
+//===----------------------------------------------------------------------===//
+
+LogicalResult BitcastOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          BitcastOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  // As graph.cast: the shape is the input's, the element type the written
+  // one.
+  inferred.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+// (C1) the same shape.
+bool BitcastOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return CastOp::isCompatibleReturnTypes(l, r);
+}
+
+LogicalResult BitcastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getType());
+  // (C2) the same bit width, or i1 to an 8-bit integer.
+  unsigned a = in.getElementType().getIntOrFloatBitWidth();
+  unsigned b = out.getElementType().getIntOrFloatBitWidth();
+  if (a != b && !(a == 1 && b == 8 && out.getElementType().isInteger()))
+    return emitOpError() << "bitcast from " << in.getElementType() << " (" << a
+                         << " bits) to " << out.getElementType() << " (" << b
+                         << " bits): the widths must be equal (or i1 to "
+                         << "an 8-bit integer)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // graph.matmul
 //===----------------------------------------------------------------------===//
 

@@ -542,7 +542,13 @@ class _Importer:
                                   for i, name, code in uses)
                 reasons.append(f"inputs of type {constraint} must have one element type: {shown}")
         for a in proto.attribute:
-            if a.name in _FLAG_ATTRIBUTES and a.type == a.INT and a.i not in (0, 1):
+            declared = schema.attributes.get(a.name)
+            if a.type == a.UNDEFINED:
+                reasons.append(f"attribute {a.name} has no type")
+            elif declared is not None and declared.type != a.type:
+                reasons.append(f"attribute {a.name} is {_attr_type_name(a.type)}; the "
+                               f"op takes {_attr_type_name(declared.type)}")
+            elif a.name in _FLAG_ATTRIBUTES and a.type == a.INT and a.i not in (0, 1):
                 reasons.append(f"attribute {a.name} is {a.i}; it must be 0 or 1")
         return reasons
 
@@ -695,12 +701,20 @@ class _Importer:
 
 
 #: Integer attributes that ONNX defines as flags (0 or 1).
+def _attr_type_name(code: int) -> str:
+    import onnx
+    try:
+        return onnx.AttributeProto.AttributeType.Name(code).lower()
+    except ValueError:
+        return f"type {code}"
+
+
 _FLAG_ATTRIBUTES = frozenset({
     "keepdims", "fmod", "select_last_index", "noop_with_empty_axes", "ceil_mode",
     "count_include_pad", "transA", "transB", "exclusive", "reverse", "upper",
     "largest", "sorted", "center_point_box", "detect_negative", "detect_positive",
     "input_forget", "layout", "is_causal", "training_mode", "allowzero",
-    "stash_type_is_float"})
+    "stash_type_is_float", "periodic", "onesided", "inverse"})
 
 
 def _first_line(e: Exception) -> str:

@@ -357,6 +357,28 @@ def Graph_CastOp : Graph_Op<"cast"> {
 }
 
 //===----------------------------------------------------------------------===//
+// graph.bitcast
+//===----------------------------------------------------------------------===//
+
+def Graph_BitcastOp : Graph_Op<"bitcast"> {
+  let summary = "Elementwise reinterpretation of the bits as another type";
+  let description = [{
+    Each element's bits read as the result element type, of the same bit
+    width (ONNX's BitCast). An i1 element, stored as a byte, becomes an
+    8-bit integer 0 or 1.
+
+    ```mlir
+    %r = graph.bitcast %x : tensor<4xf32> -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // graph.matmul
 //===----------------------------------------------------------------------===//
 

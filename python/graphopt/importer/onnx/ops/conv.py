@@ -112,6 +112,48 @@ def conv_of(n: Node, x: Value, w: Value, bias: Optional[Value]) -> Value:
     return _from_2d(n, y) if one_d else y
 
 
+@register("CausalConvWithState", dtypes=FLOATS, typed=(0, 1, 2, 3),
+          attrs={"activation": one_of("none", "silu", "swish")},
+          doc="`concat(past_state, input)` along the length (zeros when there is "
+              "no past state), a depthwise `graph.conv2d` over it with no padding "
+              "(through a unit H dim), plus bias, then SiLU for 'silu'/'swish'; "
+              "present_state is the concatenation's last k - 1 positions")
+def _causal_conv_with_state(n: Node):
+    b, x, w = n.b, n.value(0), n.value(1)
+    if x.rank != 3 or w.rank != 3:
+        raise Unsupported(f"invalid model: input {x.type} and weight {w.type} must "
+                          "be rank 3")
+    if None in tuple(x.shape) + tuple(w.shape):
+        raise Unsupported("dynamic shapes (CausalConvWithState needs static ones)")
+    batch, channels, length = x.shape
+    k = w.shape[2]
+    if w.shape[0] != channels or w.shape[1] != 1:
+        raise Unsupported(f"invalid model: weight {w.type} for {channels} channels "
+                          f"(expected ({channels}, 1, k))")
+    if n.has(3):
+        past = n.value(3)
+        if tuple(past.shape) != (batch, channels, k - 1):
+            raise Unsupported(f"invalid model: past_state {past.type}, expected "
+                              f"({batch}, {channels}, {k - 1})")
+    else:
+        past = b.constant(np.zeros((batch, channels, k - 1), dtype=x.dtype))
+    full = b.concat([past, x], 2) if k > 1 else x
+    total = full.shape[2]
+    w2 = reshape_dims(b, w, [channels, 1, 1, k])
+    x2 = reshape_dims(b, full, [full.shape[0], channels, 1, total])
+    operands = [x2, w2] + ([n.value(2)] if n.has(2) else [])
+    y = b.generic("conv2d", operands,
+                  {"strides": [1, 1], "padding": [0, 0, 0, 0], "dilations": [1, 1],
+                   "groups": channels},
+                  x2.type.with_shape([x2.shape[0], channels, 1, length]))
+    y = reshape_dims(b, y, [y.shape[0], channels, length])
+    if n.attr("activation", "none") in ("silu", "swish"):
+        y = b.unary("silu", y)
+    present = b.slice(full, [0, 0, total - (k - 1)], [full.shape[0], channels, total],
+                      [1, 1, 1])
+    return [y, present]
+
+
 _POOL_ATTRS = {
     "auto_pad": _CONV_ATTRS["auto_pad"], "ceil_mode": ANY_VALUE,
     "kernel_shape": ANY_VALUE, "pads": Attr(">= 0"), "strides": ANY_VALUE,

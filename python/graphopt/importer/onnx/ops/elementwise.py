@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 import numpy as np
 
@@ -775,6 +775,32 @@ def _fold_cast(n: Node, ins):
           fold=_fold_cast)
 def _cast(n: Node):
     return [_cast_to(n, n.value(0), numpy_dtype(n.attr("to")))]
+
+
+def _check_bitcast_to(v, node) -> Optional[str]:
+    try:
+        to = numpy_dtype(v)
+    except Unsupported as e:
+        return str(e)
+    if to not in ANY:
+        return f"bitcast to {dtype_name(to)} is not supported"
+    return None
+
+
+@register("BitCast", dtypes=ANY,
+          attrs={"to": Attr("float, float16, bfloat16, double, int8 ... int64, uint8 ... "
+                            "uint64, bool", _check_bitcast_to)},
+          doc="`graph.bitcast`: each element's bits read as `to` (of the same width; "
+              "bool, stored as a byte, to an 8-bit integer 0 or 1)")
+def _bitcast(n: Node):
+    x, to = n.value(0), numpy_dtype(n.attr("to"))
+    if x.dtype.itemsize != to.itemsize or (to == BOOL and x.dtype != BOOL):
+        raise Unsupported(f"invalid model: BitCast from {dtype_name(x.dtype)} "
+                          f"({8 * x.dtype.itemsize} bits) to {dtype_name(to)} "
+                          f"({8 * to.itemsize} bits): the widths must be equal")
+    if to == x.dtype:
+        return [x]
+    return [n.b.with_attrs("bitcast", x, {}, x.type.with_dtype(to))]
 
 
 @register("CastLike", dtypes=ANY + FLOAT8 + SUBBYTE, typed=(0, 1),
