@@ -191,3 +191,74 @@ def _det(n: Node):
     if x.rank < 2 or None in x.shape or x.shape[-1] != x.shape[-2]:
         raise Unsupported(f"Det of {x.type}: static square matrices are supported")
     return [composites.gauss_jordan(n.b, x, full=False)[0]]
+
+
+@register("DFT", dtypes=FLOATS, typed=(0,),
+          attrs={"axis": ANY_VALUE, "inverse": ANY_VALUE, "onesided": ANY_VALUE},
+          doc="`graph.matmul` of the real and imaginary parts (the transformed axis "
+              "moved last) by constant cosine and sine matrices of the DFT length "
+              "(zero padding and truncation folded into them), 1/n for the inverse, "
+              "in f64 and rounded once; one-sided forward (RFFT) too; static shapes; "
+              "the inverse one-sided (IRFFT) is not supported")
+def _dft(n: Node):
+    b, x = n.b, n.value(0)
+    r = x.rank
+    if None in x.shape:
+        raise Unsupported("DFT needs static shapes")
+    if r < 2 or x.shape[-1] not in (1, 2):
+        raise Unsupported(f"invalid model: DFT input {x.type} must end in a dim of 1 "
+                          "(real) or 2 (complex)")
+    if n.has(2):  # opset 20: the axis is an input (default -2)
+        axis = n.ints(2, "axis")[0]
+    else:  # opset 17: an attribute (default 1); opset 20 without the input: -2
+        a = n.attr("axis")
+        axis = int(a) if a is not None else -2
+    if not (-r <= axis <= -2 or 0 <= axis <= r - 2):
+        raise Unsupported(f"invalid model: DFT axis {axis} of a rank-{r} input "
+                          f"(the last dim holds the complex parts)")
+    axis %= r
+    inverse, onesided = int(n.attr("inverse", 0)), int(n.attr("onesided", 0))
+    complex_in = x.shape[-1] == 2
+    if inverse and onesided:
+        raise Unsupported("the inverse one-sided DFT (IRFFT) is not supported")
+    if onesided and complex_in:
+        raise Unsupported("invalid model: a one-sided forward DFT takes real input")
+    m = x.shape[axis]
+    length = n.ints(1, "dft_length")[0] if n.has(1) and n.proto.input[1] else m
+    if length < 1:
+        raise Unsupported(f"invalid model: dft_length {length}")
+    k_out = length // 2 + 1 if onesided else length
+    rows = min(m, length)  # past the signal: zeros (padding) or dropped
+    jk = (np.arange(rows)[:, None] * np.arange(k_out)[None, :]) % length
+    angle = 2.0 * np.pi * jk / length
+    scale = 1.0 / length if inverse else 1.0
+    sign = 1.0 if inverse else -1.0
+    # In f64, rounded once at the end: terms that cancel (a spectrum's zeros)
+    # come out as small as NumPy's FFT gives them, not f32 rounding's 1e-7.
+    ft = np.dtype(np.float64)
+    cos = b.constant(np.cos(angle) * scale)
+    sin = b.constant(sign * np.sin(angle) * scale)
+
+    # The parts as rank r - 1 tensors with the axis last, cut to `rows`.
+    perm = [d for d in range(r - 1) if d != axis] + [axis]
+    inv = [perm.index(d) for d in range(r - 1)]
+
+    def part(i):
+        p = b.slice(x, [0] * (r - 1) + [i], list(x.shape[:-1]) + [i + 1], [1] * r)
+        p = b.transpose(b.reshape(b.cast(p, ft), list(x.shape[:-1])), perm)
+        if rows < m:
+            p = b.slice(p, [0] * (r - 1), list(p.shape[:-1]) + [rows], [1] * (r - 1))
+        return p
+
+    re = part(0)
+    # (re + i im)(cos + i sin) with `sin` already signed.
+    y_re = b.matmul(re, cos)
+    y_im = b.matmul(re, sin)
+    if complex_in:
+        im = part(1)
+        y_re = b.binary("sub", y_re, b.matmul(im, sin))
+        y_im = b.binary("add", y_im, b.matmul(im, cos))
+    out_shape = list(x.shape[:-1])
+    out_shape[axis] = k_out
+    parts = [b.reshape(b.transpose(v, inv), out_shape + [1]) for v in (y_re, y_im)]
+    return [b.cast(b.concat(parts, r - 1), x.dtype)]
