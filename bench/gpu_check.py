@@ -605,6 +605,17 @@ sys.exit(0 if np.array_equal(r, want) else 1)
 """
 
 
+def _run_script(argv, env, timeout=120):
+    """``(output, exit status)`` of a check's own process; "timeout" when
+    it runs past ``timeout`` seconds."""
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, env=env,
+                           timeout=timeout)
+        return p.stdout + p.stderr, p.returncode
+    except subprocess.TimeoutExpired:
+        return "", "timeout"
+
+
 def _run_load(d, manifest, emulate, lib_dir, results_dir, say) -> int:
     """graphopt.load of a CUDA object (test/Python/Inputs/load_cuda_check.py,
     as load-cuda-gpu.test runs it): NumPy arrays, CPU tensors and, on a GPU,
@@ -621,12 +632,7 @@ def _run_load(d, manifest, emulate, lib_dir, results_dir, say) -> int:
         env["GRAPHOPT_CUDA_DRIVER"] = str(d / "lib" / "libGraphOptCUDAEmulator.so")
     else:
         argv.append("gpu")
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, env=env,
-                           timeout=120)
-        out, rc = p.stdout + p.stderr, p.returncode
-    except subprocess.TimeoutExpired:
-        out, rc = "", "timeout"
+    out, rc = _run_script(argv, env)
     (results_dir / "load.log").write_text(out)
     checks = [line for line in out.splitlines()
               if line.endswith((" True", " False"))]
@@ -661,12 +667,7 @@ def _run_jit(lib_dir, results_dir, say) -> list:
     worked = []
     for fmt in ("bin", "isa"):
         argv = [sys.executable, str(script), fmt, str(ROOT / "python")]
-        try:
-            p = subprocess.run(argv, capture_output=True, text=True, env=env,
-                               timeout=120)
-            out, rc = p.stdout + p.stderr, p.returncode
-        except subprocess.TimeoutExpired:
-            out, rc = "", "timeout"
+        out, rc = _run_script(argv, env)
         (results_dir / f"jit_{fmt}.log").write_text(out)
         lines = out.strip().splitlines()
         say(f"jit format={fmt}: exit {rc}; " + " / ".join(lines[-3:]))

@@ -110,12 +110,18 @@ def _quantize_per_tensor(ctx, a):
     return _quantize(ctx, x, inv, b.splat(float(zp), torch.float32), a, dt)
 
 
-@op("quantized_decomposed.dequantize_per_tensor", foldable=False)
-def _dequantize_per_tensor(ctx, a):
+def _quantized_input(ctx, a) -> Value:
+    """A dequantize op's input, checked to be of the op's dtype."""
     dt = _qtype(ctx, a)
     q = ctx.tensor(a.input)
     if q.dtype != dt:
         raise Unsupported(f"input is {q.dtype}, the op says {dt}")
+    return q
+
+
+@op("quantized_decomposed.dequantize_per_tensor", foldable=False)
+def _dequantize_per_tensor(ctx, a):
+    q = _quantized_input(ctx, a)
     scale, zp = _per_tensor(ctx, a)
     b = ctx.b
     return _dequantize(ctx, q, b.splat(float(np.float32(scale)), torch.float32),
@@ -161,10 +167,7 @@ def _quantize_per_channel(ctx, a):
 
 @op("quantized_decomposed.dequantize_per_channel", foldable=False)
 def _dequantize_per_channel(ctx, a):
-    dt = _qtype(ctx, a)
-    q = ctx.tensor(a.input)
-    if q.dtype != dt:
-        raise Unsupported(f"input is {q.dtype}, the op says {dt}")
+    q = _quantized_input(ctx, a)
     axis = _axis(ctx, a, q)
     scales = ctx.tensor(a.scales)
     if not scales.dtype.is_floating_point:
