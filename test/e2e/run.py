@@ -221,7 +221,8 @@ class Worker:
         self.log = None
         # The cases this process ran before the current one: a crash that
         # only happens after others (state one case leaves behind) is
-        # reproduced by running them in this order with -j 1 (--order).
+        # reproduced by running them in this order in one process
+        # (--isolate -j 1 --order).
         self.history: list = []
 
     def _start(self):

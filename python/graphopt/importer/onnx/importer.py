@@ -700,7 +700,6 @@ class _Importer:
                     f"{shape_text(dims)}")
 
 
-#: Integer attributes that ONNX defines as flags (0 or 1).
 def _attr_type_name(code: int) -> str:
     import onnx
     try:
@@ -709,6 +708,7 @@ def _attr_type_name(code: int) -> str:
         return f"type {code}"
 
 
+#: Integer attributes that ONNX defines as flags (0 or 1).
 _FLAG_ATTRIBUTES = frozenset({
     "keepdims", "fmod", "select_last_index", "noop_with_empty_axes", "ceil_mode",
     "count_include_pad", "transA", "transB", "exclusive", "reverse", "upper",

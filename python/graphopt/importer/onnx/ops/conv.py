@@ -141,11 +141,8 @@ def _causal_conv_with_state(n: Node):
     total = full.shape[2]
     w2 = reshape_dims(b, w, [channels, 1, 1, k])
     x2 = reshape_dims(b, full, [full.shape[0], channels, 1, total])
-    operands = [x2, w2] + ([n.value(2)] if n.has(2) else [])
-    y = b.generic("conv2d", operands,
-                  {"strides": [1, 1], "padding": [0, 0, 0, 0], "dilations": [1, 1],
-                   "groups": channels},
-                  x2.type.with_shape([x2.shape[0], channels, 1, length]))
+    y = b.conv2d(x2, w2, n.value(2) if n.has(2) else None, strides=[1, 1],
+                 padding=[0, 0, 0, 0], dilations=[1, 1], groups=channels)
     y = reshape_dims(b, y, [y.shape[0], channels, length])
     if n.attr("activation", "none") in ("silu", "swish"):
         y = b.unary("silu", y)

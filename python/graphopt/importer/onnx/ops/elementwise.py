@@ -777,13 +777,10 @@ def _cast(n: Node):
     return [_cast_to(n, n.value(0), numpy_dtype(n.attr("to")))]
 
 
-def _check_bitcast_to(v, node) -> Optional[str]:
-    try:
-        to = numpy_dtype(v)
-    except Unsupported as e:
-        return str(e)
-    if to not in ANY:
-        return f"bitcast to {dtype_name(to)} is not supported"
+def _check_bitcast_to(v, _node) -> Optional[str]:
+    # Cast's types less the storage-only ones (float8, 2/4-bit).
+    if v not in ONNX_TO_NUMPY or numpy_dtype(v) not in ANY:
+        return f"bitcast to {onnx_type_name(v)} is not supported"
     return None
 
 

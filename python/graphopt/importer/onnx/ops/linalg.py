@@ -224,7 +224,7 @@ def _dft(n: Node):
     if onesided and complex_in:
         raise Unsupported("invalid model: a one-sided forward DFT takes real input")
     m = x.shape[axis]
-    length = n.ints(1, "dft_length")[0] if n.has(1) and n.proto.input[1] else m
+    length = n.ints(1, "dft_length")[0] if n.has(1) else m
     if length < 1:
         raise Unsupported(f"invalid model: dft_length {length}")
     k_out = length // 2 + 1 if onesided else length

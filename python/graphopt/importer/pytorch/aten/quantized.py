@@ -62,17 +62,13 @@ def _float_input(ctx, x: Value) -> Value:
 def _per_tensor(ctx, a):
     """``(scale, zero_point)`` of a per-tensor op as Python numbers (the
     ``.tensor`` overloads pass them as one-element constant tensors)."""
-    scale, zp = a.scale, a.zero_point
-    if isinstance(scale, Value) and scale.const is not None:
-        scale = np.asarray(scale.const).reshape(-1)[0]
-    if isinstance(zp, Value) and zp.const is not None:
-        zp = np.asarray(zp.const).reshape(-1)[0]
-    if isinstance(scale, torch.Tensor):
-        scale = scale.reshape(-1)[0].item()
-    if isinstance(zp, torch.Tensor):
-        zp = zp.reshape(-1)[0].item()
-    return ctx.float_(float(scale) if not isinstance(scale, Value) else scale, "scale"), \
-        ctx.int_(int(zp) if not isinstance(zp, Value) else zp, "zero_point")
+    def number(v):
+        if isinstance(v, Value) and v.const is not None:
+            return np.asarray(v.const).reshape(-1)[0].item()
+        if isinstance(v, torch.Tensor):
+            return v.reshape(-1)[0].item()
+        return v  # a number, or a run-time value (refused below)
+    return ctx.float_(number(a.scale), "scale"), ctx.int_(number(a.zero_point), "zero_point")
 
 
 def _quantize(ctx, x: Value, inv_scale: Value, zp: Value, a, dt) -> Value:
@@ -89,8 +85,7 @@ def _dequantize(ctx, q: Value, scale: Value, zp, out_dtype) -> Value:
     qi = b.cast(q, torch.int32)
     if zp is not None:
         qi = b.binary("sub", qi, b.cast(zp, torch.int32))
-    y = b.binary("mul", b.cast(qi, scale.dtype), scale)
-    return b.cast(y, out_dtype) if y.dtype != out_dtype else y
+    return b.cast(b.binary("mul", b.cast(qi, scale.dtype), scale), out_dtype)
 
 
 def _out_dtype(ctx, a) -> torch.dtype:
@@ -159,10 +154,8 @@ def _quantize_per_channel(ctx, a):
     # the promoted one (f64 scales make it f64, as in PyTorch).
     inv = b.binary("div", b.splat(1.0, scales.dtype), _along(ctx, scales, x, axis, "scales"))
     ft = torch.promote_types(x.dtype, scales.dtype)
-    xs = b.cast(x, ft) if ft != x.dtype else x
-    inv = b.cast(inv, ft) if ft != scales.dtype else inv
     zp = b.cast(_along(ctx, ctx.tensor(a.zero_points), x, axis, "zero_points"), ft)
-    return _quantize(ctx, xs, inv, zp, a, dt)
+    return _quantize(ctx, b.cast(x, ft), b.cast(inv, ft), zp, a, dt)
 
 
 @op("quantized_decomposed.dequantize_per_channel", foldable=False)
