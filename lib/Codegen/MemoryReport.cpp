@@ -2,8 +2,9 @@
 //
 // Walks each public function of the bufferized module in program order,
 // adding a static memref.alloc's bytes when it is reached and taking them
-// away at its memref.dealloc: the peak of that sum is the most heap memory
-// the call's buffers hold at once, the sum of all allocations what one
+// away at its memref.dealloc (a call adds what the callee allocates, its
+// temporaries live during the call): the peak of that sum is the most heap
+// memory the call's buffers hold at once, the sum of all allocations what one
 // buffer per tensor would hold.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -41,38 +43,76 @@ struct Buffer {
   Location loc;
 };
 
-void report(func::FuncOp fn, llvm::raw_ostream &os) {
-  llvm::DenseMap<Value, int64_t> live;
+/// What one call of a function allocates, its callees' allocations
+/// included (kernels outlined into functions allocate their temporaries).
+struct Usage {
   SmallVector<Buffer> heap;
-  int64_t total = 0, current = 0, peak = 0, dynamicCount = 0;
+  int64_t total = 0, peak = 0, dynamicCount = 0;
   int64_t stackCount = 0, stackBytes = 0;
   std::optional<Location> peakAt;
+};
+
+const Usage &usage(func::FuncOp fn, SymbolTableCollection &symbols,
+                   llvm::DenseMap<Operation *, Usage> &memo) {
+  if (auto it = memo.find(fn); it != memo.end())
+    return it->second;
+  Usage u;
+  llvm::DenseMap<Value, int64_t> live;
+  int64_t current = 0;
+  auto reach = [&](int64_t bytes, Location loc) {
+    if (current + bytes > u.peak) {
+      u.peak = current + bytes;
+      u.peakAt = loc;
+    }
+  };
   fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::optional<int64_t> bytes = staticBytes(alloc.getType());
       if (!bytes) {
-        ++dynamicCount;
+        ++u.dynamicCount;
         return;
       }
-      heap.push_back({*bytes, alloc.getLoc()});
-      total += *bytes;
+      u.heap.push_back({*bytes, alloc.getLoc()});
+      u.total += *bytes;
       live[alloc.getResult()] = *bytes;
+      reach(*bytes, alloc.getLoc());
       current += *bytes;
-      if (current > peak) {
-        peak = current;
-        peakAt = alloc.getLoc();
-      }
     } else if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
-      ++stackCount;
-      stackBytes += staticBytes(alloca.getType()).value_or(0);
+      ++u.stackCount;
+      u.stackBytes += staticBytes(alloca.getType()).value_or(0);
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       auto it = live.find(dealloc.getMemref());
       if (it != live.end()) {
         current -= it->second;
         live.erase(it);
       }
+    } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      // A kernel's temporaries, live during the call (freed by its end).
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee || callee.isExternal() || callee == fn)
+        return;
+      const Usage &c = usage(callee, symbols, memo);
+      u.heap.append(c.heap.begin(), c.heap.end());
+      u.total += c.total;
+      u.dynamicCount += c.dynamicCount;
+      u.stackCount += c.stackCount;
+      u.stackBytes += c.stackBytes;
+      if (c.peakAt)
+        reach(c.peak, *c.peakAt);
     }
   });
+  return memo[fn] = std::move(u);
+}
+
+void report(func::FuncOp fn, SymbolTableCollection &symbols,
+            llvm::raw_ostream &os) {
+  llvm::DenseMap<Operation *, Usage> memo;
+  const Usage &u = usage(fn, symbols, memo);
+  const SmallVector<Buffer> &heap = u.heap;
+  int64_t total = u.total, peak = u.peak, dynamicCount = u.dynamicCount;
+  int64_t stackCount = u.stackCount, stackBytes = u.stackBytes;
+  std::optional<Location> peakAt = u.peakAt;
   os << "graph-cpu-memory-report: @" << fn.getName() << ": " << heap.size()
      << " heap buffer" << (heap.size() == 1 ? "" : "s") << ", " << total
      << " bytes in all; peak " << peak << " bytes live at once";
@@ -127,9 +167,10 @@ struct GraphCPUMemoryReportPass
       }
       os = &file->os();
     }
+    SymbolTableCollection symbols;
     for (auto fn : getOperation().getOps<func::FuncOp>())
       if (!fn.isExternal() && fn.isPublic())
-        report(fn, *os);
+        report(fn, symbols, *os);
     if (file)
       file->keep();
   }

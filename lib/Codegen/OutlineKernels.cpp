@@ -19,8 +19,10 @@
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -39,14 +41,125 @@ using namespace mlir;
 
 namespace {
 
-/// A top-level loop nest worth a function of its own.
-bool isKernel(Operation *op, int64_t minOps) {
-  if (!isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(op) ||
-      op->getNumResults() != 0)
+/// A view whose buffer is a view of its source's: a slice or a reshape.
+bool isView(Operation *op) {
+  return isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                         tensor::CollapseShapeOp, tensor::CastOp>(op);
+}
+
+/// A slice that is all of its (static) source, unit dims perhaps dropped.
+bool isWholeSlice(tensor::ExtractSliceOp slice) {
+  RankedTensorType source = slice.getSourceType();
+  return source.hasStaticShape() &&
+         llvm::all_of(slice.getStaticOffsets(),
+                      [](int64_t o) { return o == 0; }) &&
+         llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) &&
+         llvm::equal(slice.getStaticSizes(), source.getShape());
+}
+
+/// Whether the buffer of `v` has the identity layout a function argument
+/// gets (`function-boundary-type-conversion=identity-layout-map`), so that
+/// it is passed without a copy: anything but a slice of part of a tensor,
+/// or a reshape of one.
+bool hasIdentityBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(def))
+      return cast<MemRefType>(toTensor.getBuffer().getType())
+          .getLayout()
+          .isIdentity();
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(def);
+    if (slice && !isWholeSlice(slice))
+      return false;
+    if (!isView(def))
+      return true;
+    v = def->getOperand(0);
+  }
+  return true;
+}
+
+/// A tensor of undefined contents: tensor.empty, an alloc_tensor without
+/// a copy.
+bool isNewTensor(Operation *op) {
+  if (auto alloc = dyn_cast_or_null<bufferization::AllocTensorOp>(op))
+    return !alloc.getCopy();
+  return isa_and_nonnull<tensor::EmptyOp>(op);
+}
+
+/// The tensors a loop nest writes in place (its destinations).
+ValueRange destinations(Operation *op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return loop.getInitArgs();
+  if (auto loop = dyn_cast<scf::ForallOp>(op))
+    return loop.getOutputs();
+  return cast<scf::ParallelOp>(op).getInitVals();
+}
+
+/// A top-level loop nest worth a function of its own: on memrefs, one
+/// without results; on tensors, one whose results are all tensors.
+bool isKernel(Operation *op, int64_t minOps, bool tensors) {
+  if (!isa<scf::ForOp, scf::ParallelOp, scf::ForallOp>(op))
+    return false;
+  if (!tensors && op->getNumResults() != 0)
+    return false;
+  if (tensors &&
+      (op->getNumResults() == 0 ||
+       !llvm::all_of(op->getResultTypes(), llvm::IsaPred<TensorType>)))
     return false;
   int64_t count = 0;
   op->walk([&](Operation *) { ++count; });
   return count >= minOps;
+}
+
+/// On tensors, the ops that move into a function with the loop nest
+/// `kernel`, in program order, or none if it must stay: a destination
+/// whose buffer would not have the identity layout at a call must be a
+/// slice that only the nest uses and whose result is inserted back into
+/// the sliced tensor in the same place (a nest computing one part of a
+/// tensor); the slice and the insertion then move in too, and the function
+/// returns the whole tensor.
+SmallVector<Operation *> kernelUnit(Operation *kernel) {
+  SmallVector<Operation *> before, after;
+  for (auto [dest, result] :
+       llvm::zip(destinations(kernel), kernel->getResults())) {
+    if (hasIdentityBuffer(dest))
+      continue;
+    auto slice = dest.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice->hasOneUse() || !result.hasOneUse() ||
+        !hasIdentityBuffer(slice.getSource()))
+      return {};
+    auto insert = dyn_cast<tensor::InsertSliceOp>(*result.user_begin());
+    if (!insert || insert.getSource() != result ||
+        insert.getDest() != slice.getSource() ||
+        insert->getBlock() != kernel->getBlock() ||
+        insert.getMixedOffsets() != slice.getMixedOffsets() ||
+        insert.getMixedSizes() != slice.getMixedSizes() ||
+        insert.getMixedStrides() != slice.getMixedStrides())
+      return {};
+    before.push_back(slice);
+    after.push_back(insert);
+  }
+  SmallVector<Operation *> unit(before.begin(), before.end());
+  unit.push_back(kernel);
+  unit.append(after.begin(), after.end());
+  llvm::sort(unit,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return unit;
+}
+
+/// A constant cloned into the kernels that use it rather than passed: a
+/// scalar, a vector, or a splat tensor (on tensors; weights are passed, so
+/// that layers of one shape share a kernel).
+bool isClonedConstant(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() != 0 || def->getNumRegions() != 0 ||
+      !def->hasTrait<OpTrait::ConstantLike>())
+    return false;
+  if (v.getType().isIntOrIndexOrFloat() || isa<VectorType>(v.getType()))
+    return true;
+  DenseElementsAttr value;
+  return isa<RankedTensorType>(v.getType()) &&
+         matchPattern(v, m_Constant(&value)) && value.isSplat();
 }
 
 /// A key that is equal for two functions exactly when they are the same
@@ -78,51 +191,127 @@ struct GraphCPUOutlineKernelsPass
     for (func::FuncOp fn : functions) {
       if (fn.isExternal() || !fn.getBody().hasOneBlock())
         continue;
-      SmallVector<Operation *> kernels;
-      for (Operation &op : fn.getBody().front())
-        if (isKernel(&op, minOps))
-          kernels.push_back(&op);
+      SmallVector<SmallVector<Operation *>> kernels;
+      for (Operation &op : fn.getBody().front()) {
+        if (!isKernel(&op, minOps, tensors))
+          continue;
+        SmallVector<Operation *> unit =
+            tensors ? kernelUnit(&op) : SmallVector<Operation *>{&op};
+        if (!unit.empty())
+          kernels.push_back(std::move(unit));
+      }
       // A function that is one kernel gains nothing.
       if (kernels.size() < 2)
         continue;
       // The kernels' functions follow their caller in program order.
       Operation *last = fn;
       unsigned index = 0;
-      for (Operation *kernel : kernels)
-        outline(kernel, fn, index++, symbols, byKey, last);
+      for (ArrayRef<Operation *> unit : kernels)
+        outline(unit, fn, index++, symbols, byKey, last);
     }
   }
 
-  void outline(Operation *kernel, func::FuncOp parent, unsigned index,
+  /// Gives each destination of the loop nest `op` that is a new tensor
+  /// (tensor.empty, an alloc_tensor without a copy) an op of its own,
+  /// created just before the nest.
+  static void freshDestinations(Operation *op) {
+    MutableArrayRef<OpOperand> operands =
+        isa<scf::ForOp>(op) ? cast<scf::ForOp>(op).getInitArgsMutable()
+        : isa<scf::ForallOp>(op)
+            ? cast<scf::ForallOp>(op).getOutputsMutable()
+            : cast<scf::ParallelOp>(op).getInitValsMutable();
+    OpBuilder builder(op);
+    for (OpOperand &operand : operands) {
+      Operation *def = operand.get().getDefiningOp();
+      if (!isNewTensor(def) || def->hasOneUse())
+        continue;
+      operand.set(builder.clone(*def)->getResult(0));
+    }
+  }
+
+  /// Moves `unit` (a loop nest and, on tensors, the slice ops around it; in
+  /// program order) into a function called in place of its last op.
+  void outline(ArrayRef<Operation *> unit, func::FuncOp parent, unsigned index,
                SymbolTable &symbols, llvm::StringMap<func::FuncOp> &byKey,
                Operation *&last) {
-    // The values the kernel reads from outside: its operands and those its
+    // Each new tensor the nest writes, its own: one empty tensor is often
+    // the destination of several results or nests (CSE), which would make
+    // the function allocate the others and return them.
+    if (tensors)
+      for (Operation *op : unit)
+        if (isa<scf::ForOp, scf::ForallOp, scf::ParallelOp>(op))
+          freshDestinations(op);
+    llvm::SmallPtrSet<Operation *, 4> inUnit(unit.begin(), unit.end());
+    // The values the unit reads from outside: its operands and those its
     // regions use. Scalar and vector constants are cloned into the kernel
     // (its loop bounds then stay constants); the rest become arguments.
     llvm::SetVector<Value> used;
-    for (Value v : kernel->getOperands())
-      used.insert(v);
-    getUsedValuesDefinedAbove(kernel->getRegions(), used);
+    for (Operation *op : unit) {
+      for (Value v : op->getOperands())
+        if (!inUnit.contains(v.getDefiningOp()))
+          used.insert(v);
+      getUsedValuesDefinedAbove(op->getRegions(), used);
+    }
+    // The values it returns: its results used outside.
+    SmallVector<Value> results;
+    for (Operation *op : unit)
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(), [&](Operation *user) {
+              return !inUnit.contains(user);
+            }))
+          results.push_back(r);
+    // On tensors, the views the unit only reads move in with it and their
+    // sources are passed: a slice's buffer, a strided view, would be copied
+    // at the call.
+    llvm::SetVector<Operation *> views;
+    llvm::SmallPtrSet<Value, 4> written;
+    if (tensors) {
+      for (Operation *op : unit) {
+        if (isa<scf::ForOp, scf::ForallOp, scf::ParallelOp>(op))
+          written.insert(destinations(op).begin(), destinations(op).end());
+        if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+          written.insert(insert.getDest());
+      }
+      for (size_t i = 0; i < used.size(); ++i) {
+        Value v = used[i];
+        Operation *def = v.getDefiningOp();
+        if (written.contains(v) || !isView(def))
+          continue;
+        views.insert(def);
+        used.insert(def->getOperands().begin(), def->getOperands().end());
+      }
+    }
     SmallVector<Value> arguments;
     SmallVector<Operation *> constants;
     for (Value v : used) {
-      Operation *def = v.getDefiningOp();
-      if (def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-          def->hasTrait<OpTrait::ConstantLike>() &&
-          (v.getType().isIntOrIndexOrFloat() || isa<VectorType>(v.getType())))
-        constants.push_back(def);
+      if (views.contains(v.getDefiningOp()) ||
+          inUnit.contains(v.getDefiningOp()))
+        continue;
+      // A new tensor the unit only uses as scratch space (not one it
+      // returns) is created in the function: passed, its contents would be
+      // unknown there, and copied wherever bufferization puts a tile of it
+      // out of place.
+      if (isClonedConstant(v) ||
+          (tensors && !written.contains(v) && isNewTensor(v.getDefiningOp()) &&
+           v.getDefiningOp()->getNumOperands() == 0))
+        constants.push_back(v.getDefiningOp());
       else
         arguments.push_back(v);
     }
+    SmallVector<Operation *> viewOrder(views.begin(), views.end());
+    llvm::sort(viewOrder, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
     OpBuilder builder(parent);
     builder.setInsertionPointAfter(last);
     SmallVector<Type> types;
     for (Value v : arguments)
       types.push_back(v.getType());
+    Location loc = unit.front()->getLoc();
     auto fn = func::FuncOp::create(
-        builder, kernel->getLoc(),
+        builder, loc,
         (parent.getSymName() + "_kernel" + llvm::Twine(index)).str(),
-        builder.getFunctionType(types, {}));
+        builder.getFunctionType(types, ValueRange(results).getTypes()));
     fn.setPrivate();
     // Kept out of line by LLVM's inliner (convert-func-to-llvm passes
     // `passthrough` on to the llvm.func).
@@ -135,8 +324,14 @@ struct GraphCPUOutlineKernelsPass
     builder.setInsertionPointToStart(body);
     for (Operation *c : constants)
       builder.clone(*c, map);
-    builder.clone(*kernel, map);
-    func::ReturnOp::create(builder, kernel->getLoc());
+    for (Operation *view : viewOrder)
+      builder.clone(*view, map);
+    for (Operation *op : unit)
+      builder.clone(*op, map);
+    SmallVector<Value> returned;
+    for (Value r : results)
+      returned.push_back(map.lookup(r));
+    func::ReturnOp::create(builder, loc, returned);
 
     // The same kernel generated before: call that one.
     std::string key = kernelKey(fn);
@@ -149,9 +344,18 @@ struct GraphCPUOutlineKernelsPass
       symbols.insert(fn);
       last = fn;
     }
-    OpBuilder atKernel(kernel);
-    func::CallOp::create(atKernel, kernel->getLoc(), callee, arguments);
-    kernel->erase();
+    OpBuilder atKernel(unit.back());
+    auto call = func::CallOp::create(atKernel, loc, callee, arguments);
+    for (auto [r, c] : llvm::zip(results, call.getResults()))
+      r.replaceAllUsesWith(c);
+    for (Operation *op : llvm::reverse(unit))
+      op->erase();
+    for (Operation *view : llvm::reverse(viewOrder))
+      if (view->use_empty())
+        view->erase();
+    for (Operation *c : constants)
+      if (c->use_empty() && isNewTensor(c))
+        c->erase();
   }
 };
 

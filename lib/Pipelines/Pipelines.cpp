@@ -230,6 +230,13 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     fn.addPass(createGraphCPUTileAndVectorizePass(tv));
     addUpstream(fn, "canonicalize,cse");
   }
+  // Each distinct kernel bufferized and lowered once: the tiled loop nests
+  // become functions on tensors, the same nest shared (weights passed).
+  if (options.outlineKernels) {
+    GraphCPUOutlineKernelsPassOptions outline;
+    outline.tensors = true;
+    pm.addPass(createGraphCPUOutlineKernelsPass(outline));
+  }
 
   // Buffer planning: one-shot bufferization in place where possible, then
   // ownership-based deallocation so temporaries are freed as soon as dead.
@@ -238,6 +245,11 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGraphFoldEmptyTensorsPass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
+  // A kernel function's results are its destination arguments' buffers:
+  // dropped, so that the caller keeps owning them (the loops' buffer
+  // iter_args folded first).
+  if (options.outlineKernels)
+    addUpstream(pm, "canonicalize,drop-equivalent-buffer-results");
   // Independent tiles on threads: before buffer hoisting, so each tile's
   // temporaries stay inside its (now parallel) loop.
   GraphCPUParallelizePassOptions parallel;

@@ -5,19 +5,20 @@
 // with one thread nothing is parallelized; no graphopt.parallel mark is
 // left. The caches are given (those of the Xeon the blocking was tuned on):
 // the blocking, and so which loop is outermost, follows their sizes.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
+// (outline-kernels=0: the loop nests stay in the function checked.)
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 outline-kernels=0" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=1 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 outline-kernels=0" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // Then OpenMP: a parallel region with a worksharing loop, lowered to LLVM.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 outline-kernels=0" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=convert-scf-to-openmp -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 // The seed's 128 x 128 matmul (~2^17 estimated operations) is split at the
 // default min-work (2^15; the pipeline's parallel-min-work) but not at 2^20;
 // a 32 x 32 one stays on one thread.
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 outline-kernels=0" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
-// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 parallel-min-work=1048576" --mlir-disable-threading \
+// RUN: graph-opt %s --graph-cpu-pipeline="threads=2 vector-width=16 l1-cache-bytes=49152 l2-cache-bytes=2097152 outline-kernels=0 parallel-min-work=1048576" --mlir-disable-threading \
 // RUN:   --mlir-print-ir-after=graph-cpu-parallelize -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINWORK
 
 // CHECK-LABEL: func.func @big
