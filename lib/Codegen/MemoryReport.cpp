@@ -109,29 +109,25 @@ void report(func::FuncOp fn, SymbolTableCollection &symbols,
             llvm::raw_ostream &os) {
   llvm::DenseMap<Operation *, Usage> memo;
   const Usage &u = usage(fn, symbols, memo);
-  const SmallVector<Buffer> &heap = u.heap;
-  int64_t total = u.total, peak = u.peak, dynamicCount = u.dynamicCount;
-  int64_t stackCount = u.stackCount, stackBytes = u.stackBytes;
-  std::optional<Location> peakAt = u.peakAt;
-  os << "graph-cpu-memory-report: @" << fn.getName() << ": " << heap.size()
-     << " heap buffer" << (heap.size() == 1 ? "" : "s") << ", " << total
-     << " bytes in all; peak " << peak << " bytes live at once";
-  if (total > 0)
+  os << "graph-cpu-memory-report: @" << fn.getName() << ": " << u.heap.size()
+     << " heap buffer" << (u.heap.size() == 1 ? "" : "s") << ", " << u.total
+     << " bytes in all; peak " << u.peak << " bytes live at once";
+  if (u.total > 0)
     os << llvm::format(" (%.1f%% of one buffer per tensor: %lld bytes saved "
                        "by freeing dead buffers)",
-                       100.0 * double(peak) / double(total),
-                       (long long)(total - peak));
-  os << "; " << stackCount << " stack buffer" << (stackCount == 1 ? "" : "s")
-     << " (" << stackBytes << " bytes)";
-  if (dynamicCount)
-    os << "; " << dynamicCount << " heap buffer"
-       << (dynamicCount == 1 ? "" : "s")
+                       100.0 * double(u.peak) / double(u.total),
+                       (long long)(u.total - u.peak));
+  os << "; " << u.stackCount << " stack buffer"
+     << (u.stackCount == 1 ? "" : "s") << " (" << u.stackBytes << " bytes)";
+  if (u.dynamicCount)
+    os << "; " << u.dynamicCount << " heap buffer"
+       << (u.dynamicCount == 1 ? "" : "s")
        << " of dynamic size not counted (sized at run time)";
   os << "\n";
-  if (peakAt)
-    os << "  peak reached at the allocation at " << *peakAt << "\n";
+  if (u.peakAt)
+    os << "  peak reached at the allocation at " << *u.peakAt << "\n";
   // The largest buffers, largest first (ties in program order).
-  SmallVector<Buffer> largest(heap);
+  SmallVector<Buffer> largest(u.heap);
   llvm::stable_sort(largest, [](const Buffer &a, const Buffer &b) {
     return a.bytes > b.bytes;
   });

@@ -86,13 +86,14 @@ bool isNewTensor(Operation *op) {
   return isa_and_nonnull<tensor::EmptyOp>(op);
 }
 
-/// The tensors a loop nest writes in place (its destinations).
-ValueRange destinations(Operation *op) {
+/// A loop nest's operands for the tensors it writes in place (its
+/// destinations).
+MutableArrayRef<OpOperand> destinations(Operation *op) {
   if (auto loop = dyn_cast<scf::ForOp>(op))
-    return loop.getInitArgs();
+    return loop.getInitArgsMutable();
   if (auto loop = dyn_cast<scf::ForallOp>(op))
-    return loop.getOutputs();
-  return cast<scf::ParallelOp>(op).getInitVals();
+    return loop.getOutputsMutable();
+  return cast<scf::ParallelOp>(op).getInitValsMutable();
 }
 
 /// A top-level loop nest worth a function of its own: on memrefs, one
@@ -120,8 +121,9 @@ bool isKernel(Operation *op, int64_t minOps, bool tensors) {
 /// returns the whole tensor.
 SmallVector<Operation *> kernelUnit(Operation *kernel) {
   SmallVector<Operation *> before, after;
-  for (auto [dest, result] :
+  for (auto [operand, result] :
        llvm::zip(destinations(kernel), kernel->getResults())) {
+    Value dest = operand.get();
     if (hasIdentityBuffer(dest))
       continue;
     auto slice = dest.getDefiningOp<tensor::ExtractSliceOp>();
@@ -215,13 +217,8 @@ struct GraphCPUOutlineKernelsPass
   /// (tensor.empty, an alloc_tensor without a copy) an op of its own,
   /// created just before the nest.
   static void freshDestinations(Operation *op) {
-    MutableArrayRef<OpOperand> operands =
-        isa<scf::ForOp>(op) ? cast<scf::ForOp>(op).getInitArgsMutable()
-        : isa<scf::ForallOp>(op)
-            ? cast<scf::ForallOp>(op).getOutputsMutable()
-            : cast<scf::ParallelOp>(op).getInitValsMutable();
     OpBuilder builder(op);
-    for (OpOperand &operand : operands) {
+    for (OpOperand &operand : destinations(op)) {
       Operation *def = operand.get().getDefiningOp();
       if (!isNewTensor(def) || def->hasOneUse())
         continue;
@@ -234,13 +231,14 @@ struct GraphCPUOutlineKernelsPass
   void outline(ArrayRef<Operation *> unit, func::FuncOp parent, unsigned index,
                SymbolTable &symbols, llvm::StringMap<func::FuncOp> &byKey,
                Operation *&last) {
+    Operation *nest = *llvm::find_if(unit, [](Operation *op) {
+      return isa<scf::ForOp, scf::ForallOp, scf::ParallelOp>(op);
+    });
     // Each new tensor the nest writes, its own: one empty tensor is often
     // the destination of several results or nests (CSE), which would make
     // the function allocate the others and return them.
     if (tensors)
-      for (Operation *op : unit)
-        if (isa<scf::ForOp, scf::ForallOp, scf::ParallelOp>(op))
-          freshDestinations(op);
+      freshDestinations(nest);
     llvm::SmallPtrSet<Operation *, 4> inUnit(unit.begin(), unit.end());
     // The values the unit reads from outside: its operands and those its
     // regions use. Scalar and vector constants are cloned into the kernel
@@ -266,12 +264,11 @@ struct GraphCPUOutlineKernelsPass
     llvm::SetVector<Operation *> views;
     llvm::SmallPtrSet<Value, 4> written;
     if (tensors) {
-      for (Operation *op : unit) {
-        if (isa<scf::ForOp, scf::ForallOp, scf::ParallelOp>(op))
-          written.insert(destinations(op).begin(), destinations(op).end());
+      for (OpOperand &operand : destinations(nest))
+        written.insert(operand.get());
+      for (Operation *op : unit)
         if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
           written.insert(insert.getDest());
-      }
       for (size_t i = 0; i < used.size(); ++i) {
         Value v = used[i];
         Operation *def = v.getDefiningOp();
