@@ -1,8 +1,10 @@
 //===- FuseElementwise.cpp - graph-fuse-elementwise -----------------------===//
 
+#include "graphopt/Codegen/CPUMatmul.h"
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -69,6 +71,26 @@ bool shouldPropagateReshape(OpOperand *fused) {
   return !isKernel(fused->getOwner()) && !isKernel(producer);
 }
 
+/// A transpose of an f32 constant (a weight laid out for a matmul) folded
+/// into the transposed constant from the raw floats (evaluateConstant).
+/// Linalg's generic constant folder, kept for the other element types,
+/// goes through an APFloat per element: 0.24 s of ResNet-50's compile for
+/// its three transposed classifier and projection weights (3.3 M floats).
+struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() ||
+        !matchPattern(op.getInput(), m_Constant()))
+      return failure();
+    DenseElementsAttr folded = graphopt::evaluateConstant(op->getResult(0));
+    if (!folded)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, folded);
+    return success();
+  }
+};
+
 struct GraphFuseElementwisePass
     : graphopt::impl::GraphFuseElementwisePassBase<GraphFuseElementwisePass> {
   void runOnOperation() override {
@@ -84,6 +106,7 @@ struct GraphFuseElementwisePass
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
     ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
         patterns);
+    patterns.add<FoldConstantTranspose>(ctx, /*benefit=*/2);
     linalg::populateConstantFoldLinalgOperations(patterns, shouldFuse);
     if (failed(applyPatternsGreedily(
             getOperation(), std::move(patterns),

@@ -194,14 +194,30 @@ static void initializeNativeTarget() {
   llvm::InitializeNativeTargetAsmParser();
 }
 
+/// Writes `m` to `path` as text (--dump-llvm-ir); nothing when `path` is
+/// empty.
+static llvm::Error writeLLVMIR(const llvm::Module &m, StringRef path) {
+  if (path.empty())
+    return llvm::Error::success();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return llvm::createStringError("cannot write %s: %s", path.str().c_str(),
+                                   ec.message().c_str());
+  m.print(os, nullptr);
+  return llvm::Error::success();
+}
+
 /// Step 7 (ahead of time): compiles the LLVM-dialect `module` to a
 /// relocatable, position-independent object for the host.
 /// With `weightsPath`, the large constants go to that file instead
 /// (externalizeWeights) and `weights` describes it.
+/// With `irPath`, the optimized LLVM IR is written there too
+/// (--dump-llvm-ir).
 static llvm::Error emitObject(ModuleOp module, StringRef path,
-                              StringRef weightsPath, unsigned optLevel,
-                              const EntrySignature &sig, bool cuda,
-                              std::optional<AOTWeights> &weights) {
+                              StringRef weightsPath, StringRef irPath,
+                              unsigned optLevel, const EntrySignature &sig,
+                              bool cuda, std::optional<AOTWeights> &weights) {
   initializeNativeTarget();
   // Only the _mlir_ciface_ wrappers are the object's interface: the
   // functions they wrap (an entry called "main" among them) become
@@ -250,6 +266,8 @@ static llvm::Error emitObject(ModuleOp module, StringRef path,
   llvmModule->setTargetTriple(llvm::Triple(triple));
   if (llvm::Error e =
           makeOptimizingTransformer(optLevel, 0, tm.get())(llvmModule.get()))
+    return e;
+  if (llvm::Error e = writeLLVMIR(*llvmModule, irPath))
     return e;
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
@@ -754,6 +772,30 @@ static llvm::Expected<std::string> compilePart(StringRef bitcode,
   return std::string(buffer.begin(), buffer.end());
 }
 
+/// --dump-llvm-ir for a compile that neither runs nor writes an object
+/// (--compile-only): the module translated and optimized for the host as
+/// the JIT would, written to `path`.
+static llvm::Error dumpHostLLVMIR(ModuleOp module, StringRef path,
+                                  unsigned optLevel) {
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, ctx);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  auto jtmb = hostMachine();
+  if (!jtmb)
+    return jtmb.takeError();
+  auto tm = jtmb->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  if (llvm::Error e =
+          makeOptimizingTransformer(optLevel, 0, tm->get())(llvmModule.get()))
+    return e;
+  return writeLLVMIR(*llvmModule, path);
+}
+
 /// The cores this process may use (defined with the thread choice, step 3).
 static int64_t availableCores();
 
@@ -1168,15 +1210,7 @@ createEngine(ModuleOp module, const RunnerOptions &options, unsigned optLevel,
   auto transformer = [&](llvm::Module *m) -> llvm::Error {
     if (llvm::Error e = optimize(m))
       return e;
-    if (!dumpPath.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(dumpPath, ec);
-      if (ec)
-        return llvm::createStringError("cannot write %s: %s", dumpPath.c_str(),
-                                       ec.message().c_str());
-      m->print(os, nullptr);
-    }
-    return llvm::Error::success();
+    return writeLLVMIR(*m, dumpPath);
   };
   llvm::SmallVector<StringRef> libRefs(libs.begin(), libs.end());
   ExecutionEngineOptions eo;
@@ -1280,9 +1314,9 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
 
   if (!options.objectFile.empty()) {
     std::optional<AOTWeights> weights;
-    if (llvm::Error e =
-            emitObject(module, options.objectFile, options.weightsFile,
-                       options.optLevel, *sig, target->cuda, weights))
+    if (llvm::Error e = emitObject(
+            module, options.objectFile, options.weightsFile, options.dumpLLVMIR,
+            options.optLevel, *sig, target->cuda, weights))
       return std::move(e);
     if (!options.headerFile.empty())
       if (llvm::Error e = writeAOTHeader(*sig, target->cuda, options.headerFile,
@@ -1293,8 +1327,13 @@ Runner::compile(ModuleOp module, const RunnerOptions &options) {
   std::unique_ptr<Runner> runner(new Runner());
   runner->sig = std::move(*sig);
   runner->stats.lowerSeconds = lowerTime;
-  if (options.compileOnly)
+  if (options.compileOnly) {
+    if (options.objectFile.empty() && !options.dumpLLVMIR.empty())
+      if (llvm::Error e =
+              dumpHostLLVMIR(module, options.dumpLLVMIR, options.optLevel))
+        return std::move(e);
     return runner;
+  }
   // Global constructors (CUDA's kernel loading) run through the engine,
   // which a cached object does not have.
   if (cache && !module.getOps<LLVM::GlobalCtorsOp>().empty()) {

@@ -139,13 +139,19 @@
 // RUN:   --pipeline-options=vector-width=8 \
 // RUN:   --expected-output=@%t/h/expected.npy --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // The direct kernel replaced the tap matmuls: no linalg.matmul is left.
-// Each FMA step reads the block's 3 image vectors and one panel of mr
-// weights, whose lanes are broadcast.
+// The taps are a loop over a table of their column offsets (i * 22 + j
+// for tap (i, j): the padded image is 22 columns wide), each a loop over
+// the 3 channels in which each FMA step reads the block's 3 image vectors
+// and one panel of mr weights, whose lanes are broadcast.
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=8" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // KERNEL-LABEL: func.func @direct_rgb
 // KERNEL-NOT: linalg.matmul
+// KERNEL: %[[OFF:.+]] = arith.constant dense<[0, 1, 2, 22, 23, 24, 44, 45, 46]> : tensor<9xindex>
 // KERNEL: scf.for %{{.+}} = %c0 to %c384 step %c48
+// KERNEL-NEXT: scf.for %[[T:.+]] = %c0 to %c9 step %c1
+// KERNEL-NEXT: tensor.extract %[[OFF]][%[[T]]] : tensor<9xindex>
+// KERNEL: scf.for %{{.+}} = %c0 to %c3 step %c1
 // KERNEL-COUNT-3: vector.transfer_read {{.+}} : tensor<3x{{[0-9]+}}xf32>, vector<16xf32>
 // KERNEL-NEXT: vector.transfer_read {{.+}} : tensor<2x27x8xf32>, vector<8xf32>
 // KERNEL-COUNT-24: vector.fma {{.+}} : vector<16xf32>

@@ -7,6 +7,13 @@
 // RUN: not graph-run %s --entry=ident --input=2xf32=1,2 -O5 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not graph-run %s --entry=ident --input=2xf32=1,2 --dump-llvm-ir=%t/no/such/dir/x.ll 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: not graph-run %s --entry=ident_i32 --input=2xi32=3000000000,1 2>&1 | FileCheck %s --check-prefix=RANGE
+// --dump-llvm-ir writes the optimized IR also when nothing runs
+// (--compile-only), with or without an object.
+// RUN: rm -f %t/co.ll %t/obj.ll
+// RUN: graph-run %s --entry=ident --input=2xf32=1,2 --compile-only --dump-llvm-ir=%t/co.ll
+// RUN: FileCheck %s --check-prefix=IR < %t/co.ll
+// RUN: graph-run %s --entry=ident --input=2xf32=1,2 --compile-only --emit-object=%t/ident.o --dump-llvm-ir=%t/obj.ll
+// RUN: FileCheck %s --check-prefix=IR < %t/obj.ll
 // A dynamic argument returned unchanged (specialization keeps the signature).
 // RUN: graph-run %s --entry=ident --input=2xf32=1,2 --expected-output=2xf32=1,2 --quiet | FileCheck %s --check-prefix=OK
 // i64 values beyond 2^53 survive parsing, printing and comparison exactly.
@@ -53,6 +60,7 @@
 // OPT: graph-run: error: -O5 is not a level: use -O0 to -O3
 // DUMP: graph-run: error: cannot write --dump-llvm-ir file
 // RANGE: '3000000000' is not an integer that fits i32
+// IR: define {{.*}}@_mlir_ciface_ident(
 // OK: result 0: matches expected
 // I64: [9007199254740993, 9223372036854775807]
 // I64: result 0: matches expected

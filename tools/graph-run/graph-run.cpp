@@ -115,7 +115,9 @@ static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
     dumpLLVMIR("dump-llvm-ir",
-               cl::desc("Write the optimized LLVM IR given to the JIT here"),
+               cl::desc("Write the optimized LLVM IR here: what the JIT "
+                        "compiles, or with --emit-object what the object is "
+                        "compiled from (also with --compile-only)"),
                cl::init(""), cl::cat(category));
 static cl::opt<bool> specialize(
     "specialize-shapes",

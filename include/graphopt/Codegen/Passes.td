@@ -89,7 +89,11 @@ def GraphFuseElementwisePass : Pass<"graph-fuse-elementwise", "::mlir::func::Fun
     A producer is fused only into its single user (no recomputation). A
     reshape that splits one dim into several dynamic ones is not propagated
     through the ops around it (their operands would need reshapes that
-    MLIR 22's `expand-strided-metadata` cannot lower).
+    MLIR 22's `expand-strided-metadata` cannot lower). A `linalg.transpose`
+    of an f32 constant (a weight laid out for a matmul) is folded from the
+    raw floats; upstream's folder, which takes an `APFloat` per element
+    (0.24 s for ResNet-50's three transposed weights, 0.6 s for a BERT-base
+    layer's), folds the other element types.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
