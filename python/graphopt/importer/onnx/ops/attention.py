@@ -353,3 +353,123 @@ def _rotary_embedding(n: Node):
     if rot < head:
         rotated = b.concat([rotated, part(rot, head, 1)], 3)
     return [rotated if x.rank == 4 else reshape_dims(b, rotated, list(x.shape))]
+
+
+_LINEAR_ATTENTION_RULES = ("linear", "gated", "delta", "gated_delta")
+
+
+@register("LinearAttention", dtypes=[d for d in FLOATS if d != np.dtype(np.float64)],
+          typed=(0, 1, 2, 4, 5),
+          attrs={"chunk_size": ANY_VALUE, "kv_num_heads": ANY_VALUE,
+                 "q_num_heads": ANY_VALUE, "scale": ANY_VALUE,
+                 "update_rule": one_of(*_LINEAR_ATTENTION_RULES)},
+          doc="the recurrence as one `graph.loop` over the (static) sequence, "
+              "the state [B, H_kv, d_k, d_v] carried in f32: decay "
+              "(per head or per key dim), the delta correction, the rank-1 "
+              "update and the read (`graph.matmul`), grouped query heads; "
+              "chunk_size (a tuning hint) is ignored")
+def _linear_attention(n: Node):
+    """ONNX LinearAttention: for each step t, with the state S
+    [B, H_kv, d_k, d_v] (zeros, or past_state),
+    S *= exp(g_t) (gated rules), v_t = beta_t (v_t - S^T k_t) (delta rules),
+    S += k_t (x) v_t, o_t = scale q_t^T S (each KV head's state read by its
+    q_num_heads / kv_num_heads query heads). Computed in f32 whatever the
+    input type, as ONNX's reference does."""
+    b = n.b
+    n.require_ranks({0: 3, 1: 3, 2: 3, 3: 4, 4: 3, 5: 3})
+    q, k, v = n.value(0), n.value(1), n.value(2)
+    rule = n.attr("update_rule") or "gated_delta"
+    hq, hkv = int(n.attr("q_num_heads") or 0), int(n.attr("kv_num_heads") or 0)
+    if hq <= 0 or hkv <= 0 or hq % hkv:
+        raise Unsupported(f"invalid model: q_num_heads ({hq}) must be a positive "
+                          f"multiple of kv_num_heads ({hkv})")
+    gated, delta = rule in ("gated", "gated_delta"), rule in ("delta", "gated_delta")
+    for idx, name, needed in ((4, "decay", gated), (5, "beta", delta)):
+        if needed and not n.has(idx):
+            raise Unsupported(f"invalid model: update_rule {rule!r} needs the {name} input")
+        if not needed and n.has(idx):
+            raise Unsupported(f"invalid model: update_rule {rule!r} takes no {name} input")
+    bsz, seq, qw = q.shape
+    if None in (bsz, seq, qw, k.shape[2], v.shape[2]):
+        raise Unsupported(f"LinearAttention needs static shapes (query {q.type}, "
+                          f"key {k.type}, value {v.type})")
+    if qw % hq or k.shape[2] % hkv or v.shape[2] % hkv:
+        raise Unsupported(f"invalid model: the packed widths (query {qw}, key "
+                          f"{k.shape[2]}, value {v.shape[2]}) must be multiples of "
+                          f"their head counts ({hq}, {hkv})")
+    dk, dv = qw // hq, v.shape[2] // hkv
+    for name, x in (("key", k), ("value", v)):
+        if tuple(x.shape[:2]) != (bsz, seq):
+            raise Unsupported(f"invalid model: {name} {x.type} must have query's batch "
+                              f"and sequence dims ({bsz}, {seq})")
+    if k.shape[2] != hkv * dk:
+        raise Unsupported(f"invalid model: key {k.type} must be [B, T, kv_num_heads * "
+                          f"d_k] = [{bsz}, {seq}, {hkv * dk}]")
+    out_dt = q.dtype
+    f32 = np.dtype(np.float32)
+
+    def steps(x: Value, heads: int, width: int) -> Value:
+        """[B, T, heads * width] -> [T, B, heads, width] in f32."""
+        x = reshape_dims(b, b.cast(x, f32), [bsz, seq, heads, width])
+        return b.transpose(x, [1, 0, 2, 3])
+
+    q4, k4, v4 = steps(q, hq, dk), steps(k, hkv, dk), steps(v, hkv, dv)
+    g4 = beta4 = None
+    if gated:
+        g = n.value(4)
+        last = g.shape[2]
+        if tuple(g.shape[:2]) != (bsz, seq) or last not in (hkv, hkv * dk):
+            raise Unsupported(f"invalid model: decay {g.type} must be [{bsz}, {seq}, "
+                              f"{hkv}] (per head) or [{bsz}, {seq}, {hkv * dk}] (per key dim)")
+        g4 = steps(g, hkv, last // hkv)                  # [T, B, H_kv, 1 or d_k]
+    if delta:
+        be = n.value(5)
+        if tuple(be.shape[:2]) != (bsz, seq) or be.shape[2] not in (hkv, 1):
+            raise Unsupported(f"invalid model: beta {be.type} must be [{bsz}, {seq}, "
+                              f"{hkv}] or [{bsz}, {seq}, 1]")
+        beta4 = steps(be, be.shape[2], 1)                # [T, B, H_kv or 1, 1]
+    state_shape = [bsz, hkv, dk, dv]
+    if n.has(3):
+        past = n.value(3)
+        if list(past.shape) != state_shape:
+            raise Unsupported(f"invalid model: past_state {past.type} must be "
+                              f"[{', '.join(map(str, state_shape))}]")
+        state_dt = past.dtype
+        s0 = b.cast(past, f32)
+    else:
+        state_dt = out_dt
+        s0 = b.splat(0, f32, state_shape)
+    scale = float(n.attr("scale") or 0.0) or 1.0 / math.sqrt(dk)
+    group = hq // hkv
+    y0 = b.splat(0, f32, (seq, bsz, hq * dv))
+
+    def at(x: Value, t: Value) -> Value:
+        return b.generic("gather", [x, t], {"axis": 0},
+                         TType(tuple(x.shape[1:]), f32))
+
+    def body(t, carried):
+        s, y = carried
+        kt, vt = at(k4, t), at(v4, t)                    # [B, H_kv, d_k], [B, H_kv, d_v]
+        if gated:                                        # S *= exp(g_t), over d_v
+            gt = b.unary("exp", at(g4, t))
+            s = b.binary("mul", s, reshape_dims(b, gt, list(gt.shape) + [1]))
+        if delta:                                        # v_t = beta (v_t - S^T k_t)
+            got = b.matmul(reshape_dims(b, kt, [bsz, hkv, 1, dk]), s)
+            got = reshape_dims(b, got, [bsz, hkv, dv])
+            vt = b.binary("mul", at(beta4, t), b.binary("sub", vt, got))
+        s = b.binary("add", s, b.binary("mul", reshape_dims(b, kt, [bsz, hkv, dk, 1]),
+                                        reshape_dims(b, vt, [bsz, hkv, 1, dv])))
+        read = s
+        if group > 1:                                    # KV head h serves query heads h*g ..
+            read = b.broadcast_to(reshape_dims(b, s, [bsz, hkv, 1, dk, dv]),
+                                  [bsz, hkv, group, dk, dv])
+            read = reshape_dims(b, read, [bsz, hq, dk, dv])
+        qt = reshape_dims(b, at(q4, t), [bsz, hq, 1, dk])
+        ot = b.binary("mul", b.matmul(qt, read), b.splat(scale, f32))
+        ot = reshape_dims(b, ot, [bsz, hq * dv])
+        y = b.generic("dynamic_update_slice", [y, ot, t], {"axis": 0}, y.type)
+        return n.splat(True, BOOL), [s, y]
+
+    s, y = b.loop(n.splat(seq, I64), n.splat(True, BOOL), [s0, y0], body)
+    out = b.cast(b.transpose(y, [1, 0, 2]), out_dt)
+    return [out, b.cast(s, state_dt)]
