@@ -146,9 +146,13 @@ class _Importer:
         self.tensors: Dict[str, Tensor] = {}
         self._schemas: Dict[str, object] = {}
         self.opset = None
+        #: The model's opset of each other domain ("ai.onnx.preview": 1).
+        self.domain_opsets: Dict[str, int] = {}
         for imp in model.opset_import:
             if imp.domain in ("", "ai.onnx"):
                 self.opset = imp.version
+            else:
+                self.domain_opsets[imp.domain] = imp.version
         if model.functions:
             from onnx import inliner
             model = inliner.inline_local_functions(model)
@@ -220,10 +224,11 @@ class _Importer:
         return self._checked
 
     def schema(self, proto):
-        key = proto.op_type
+        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        key = (domain, proto.op_type)
         if key not in self._schemas:
-            self._schemas[key] = self.onnx.defs.get_schema(
-                proto.op_type, self.opset, proto.domain or "")
+            version = self.domain_opsets.get(domain, 1) if domain else self.opset
+            self._schemas[key] = self.onnx.defs.get_schema(proto.op_type, version, domain)
         return self._schemas[key]
 
     # -- values -----------------------------------------------------------------
@@ -605,11 +610,14 @@ class _Importer:
         def fail(reason: str) -> None:
             self.error(op, label, reason, index)
 
-        if proto.domain not in ("", "ai.onnx"):
-            return fail(f"op domain '{proto.domain}' is not supported (only the "
-                        "default ONNX domain is)")
         spec = REGISTRY.get(op)
-        if spec is None:
+        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        if domain and (spec is None or spec.domain != domain):
+            others = ", ".join(sorted(f"{s.op_type} of '{s.domain}'"
+                                      for s in REGISTRY.values() if s.domain))
+            return fail(f"op domain '{proto.domain}' is not supported (only the "
+                        f"default ONNX domain is, and {others})")
+        if spec is None or spec.domain != domain:
             return fail("op is not supported")
         try:
             version = self.schema(proto).since_version
@@ -754,9 +762,14 @@ def _as_tensor(out) -> Tensor:
 # The support table
 # ---------------------------------------------------------------------------
 
-def _versions(op: str) -> str:
-    """The op versions in effect from opset MIN_OPSET to MAX_OPSET."""
+def _versions(op: str, domain: str = "") -> str:
+    """The op versions in effect from opset MIN_OPSET to MAX_OPSET (of
+    another domain: every version, with the domain's name)."""
     import onnx.defs
+    if domain:
+        return ", ".join(f"{domain} {v}" for v in sorted(
+            {s.since_version for s in onnx.defs.get_all_schemas_with_history()
+             if s.name == op and s.domain == domain}))
     vs = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history()
                  if s.name == op and s.domain in ("", "ai.onnx")})
     start = max([v for v in vs if v <= MIN_OPSET], default=None)
@@ -774,7 +787,8 @@ def support_table() -> str:
         "(python/graphopt/importer/onnx/ops/); do not edit. -->",
         "",
         f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
-        "(default domain). Supported element types are float (f32), float16, "
+        "(default domain), and FlexAttention of the `ai.onnx.preview` domain. "
+        "Supported element types are float (f32), float16, "
         "bfloat16 (computed in f32, rounded where stored), double, int8 ... "
         "int64, uint8 ... uint64 and bool, and the float8 types and the 2- and "
         "4-bit integers (int4, uint4, int2, uint2) in Cast, CastLike, "
@@ -805,6 +819,6 @@ def support_table() -> str:
         types = ", ".join(dtype_name(d) for d in spec.dtypes) or "-"
         attrs = "<br>".join(f"`{k}`: {v.doc}" for k, v in sorted(spec.attrs.items())) or "-"
         doc = spec.doc.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {op} | {_versions(op)} | {types} | {attrs.replace('|', chr(92) + '|')} "
+        lines.append(f"| {op} | {_versions(op, spec.domain)} | {types} | {attrs.replace('|', chr(92) + '|')} "
                      f"| {doc} |")
     return "\n".join(lines) + "\n"

@@ -473,3 +473,56 @@ def _linear_attention(n: Node):
     s, y = b.loop(n.splat(seq, I64), n.splat(True, BOOL), [s0, y0], body)
     out = b.cast(b.transpose(y, [1, 0, 2]), out_dt)
     return [out, b.cast(s, state_dt)]
+
+
+@register("FlexAttention", domain="ai.onnx.preview", dtypes=FLOATS, typed=(0, 1, 2),
+          attrs={"scale": ANY_VALUE, "score_mod": ANY_VALUE, "prob_mod": ANY_VALUE,
+                 "softmax_precision": Attr("float, float16 or double",
+                                           _check_softmax_precision)},
+          doc="(`ai.onnx.preview` domain) `graph.matmul`, `graph.softmax`, the "
+              "score_mod and prob_mod subgraphs imported in place on the "
+              "[B, H_q, L, S] scores and probabilities (in the softmax precision: "
+              "f32 for f16/bf16 inputs), grouped heads; static head counts")
+def _flex_attention(n: Node):
+    """ONNX FlexAttention: ``softmax(score_mod(Q K^T scale)) -> prob_mod``,
+    times V; each K/V head serves q_num_heads / kv_num_heads consecutive
+    query heads. Q and K are each scaled by sqrt(scale) before the product,
+    as ONNX's reference does."""
+    b, imp = n.b, n.imp
+    n.require_ranks({0: 4, 1: 4, 2: 4})
+    q, k, v = n.value(0), n.value(1), n.value(2)
+    dt = q.dtype
+    head, hq, hkv = q.shape[3], q.shape[1], k.shape[1]
+    if None in (head, hq, hkv) or v.shape[1] is None:
+        raise Unsupported(f"dynamic head counts or head size (Q {q.type}, K {k.type})")
+    if k.shape[3] != head or v.shape[1] != hkv or v.shape[2] != k.shape[2]:
+        raise Unsupported(f"invalid model: Q {q.type}, K {k.type} and V {v.type} must "
+                          "share the head size (Q, K), the heads and the sequence (K, V)")
+    if hq % hkv:
+        raise Unsupported(f"invalid model: {hq} query heads for {hkv} key/value heads "
+                          "(a multiple is needed)")
+    scale = n.attr("scale", None)
+    scale = 1.0 / math.sqrt(head) if scale is None else float(scale)
+    if hq != hkv:
+        k, v = _repeat_heads(b, k, hq // hkv), _repeat_heads(b, v, hq // hkv)
+    sq = n.splat(float(np.sqrt(np.float32(scale))), dt)
+    scores = b.matmul(b.binary("mul", q, sq),
+                      b.transpose(b.binary("mul", k, sq), [0, 1, 3, 2]))
+    precision = n.attr("softmax_precision", 0) or 0
+    compute = _SOFTMAX_PRECISION.get(precision) or \
+        (np.dtype(np.float32) if dt.itemsize < 4 else dt)
+    scores = b.cast(scores, compute)
+
+    def modify(name: str, x: Value) -> Value:
+        g = n.attr(name, None)
+        if g is None:
+            return x
+        out = imp.import_subgraph(g, [x], name)
+        if len(out) != 1 or out[0].type != x.type:
+            got = ", ".join(str(o.type) for o in out)
+            raise Unsupported(f"invalid model: {name} must return one {x.type}, got {got}")
+        return out[0]
+
+    p = modify("prob_mod", b.softmax(modify("score_mod", scores), 3))
+    y = b.matmul(p, b.cast(v, compute))
+    return [b.cast(y, v.dtype)]

@@ -280,6 +280,8 @@ class OpSpec:
     check: Optional[Callable[["Node"], Optional[str]]] = None
     #: The inputs that must be known for ``fold`` (None: every input).
     fold_inputs: Optional[Tuple[int, ...]] = None
+    #: The op's ONNX domain ("": the default one; "ai.onnx.preview").
+    domain: str = ""
 
 
 REGISTRY: Dict[str, OpSpec] = {}
@@ -295,14 +297,15 @@ ALL = tuple(range(32))
 
 def register(*op_types: str, dtypes: Sequence[np.dtype], typed=(0,),
              attrs: Optional[Dict[str, Attr]] = None, doc: str = "",
-             fold=None, check=None, fold_inputs=None):
-    """Registers the decorated emit function for ``op_types``."""
+             fold=None, check=None, fold_inputs=None, domain: str = ""):
+    """Registers the decorated emit function for ``op_types`` (of the
+    default ONNX domain unless ``domain`` names another)."""
     def deco(fn):
         for t in op_types:
             assert t not in REGISTRY, f"{t} registered twice"
             REGISTRY[t] = OpSpec(t, fn, tuple(np.dtype(d) for d in dtypes),
                                  tuple(typed), dict(attrs or {}),
-                                 doc.strip(), fold, check, fold_inputs)
+                                 doc.strip(), fold, check, fold_inputs, domain)
         return fn
     return deco
 
