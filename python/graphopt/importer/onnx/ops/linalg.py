@@ -198,8 +198,9 @@ def _det(n: Node):
           doc="`graph.matmul` of the real and imaginary parts (the transformed axis "
               "moved last) by constant cosine and sine matrices of the DFT length "
               "(zero padding and truncation folded into them), 1/n for the inverse, "
-              "in f64 and rounded once; one-sided forward (RFFT) too; static shapes; "
-              "the inverse one-sided (IRFFT) is not supported")
+              "in f64 and rounded once; one-sided forward (RFFT) and inverse (IRFFT: "
+              "the half spectrum weighted as its Hermitian extension, a real "
+              "result); static shapes")
 def _dft(n: Node):
     b, x = n.b, n.value(0)
     r = x.rank
@@ -219,20 +220,31 @@ def _dft(n: Node):
     axis %= r
     inverse, onesided = int(n.attr("inverse", 0)), int(n.attr("onesided", 0))
     complex_in = x.shape[-1] == 2
-    if inverse and onesided:
-        raise Unsupported("the inverse one-sided DFT (IRFFT) is not supported")
-    if onesided and complex_in:
+    irfft = bool(inverse and onesided)
+    if onesided and complex_in and not irfft:
         raise Unsupported("invalid model: a one-sided forward DFT takes real input")
     m = x.shape[axis]
-    length = n.ints(1, "dft_length")[0] if n.has(1) else m
+    # IRFFT: m bins of a half spectrum give 2 (m - 1) samples by default.
+    default = 2 * (m - 1) if irfft else m
+    length = n.ints(1, "dft_length")[0] if n.has(1) else default
     if length < 1:
         raise Unsupported(f"invalid model: dft_length {length}")
-    k_out = length // 2 + 1 if onesided else length
-    rows = min(m, length)  # past the signal: zeros (padding) or dropped
+    k_out = length // 2 + 1 if onesided and not irfft else length
+    # Past the signal: zeros (padding) or dropped. IRFFT reads the first
+    # length // 2 + 1 bins, as numpy.fft.irfft does.
+    rows = min(m, length // 2 + 1 if irfft else length)
     jk = (np.arange(rows)[:, None] * np.arange(k_out)[None, :]) % length
     angle = 2.0 * np.pi * jk / length
     scale = 1.0 / length if inverse else 1.0
     sign = 1.0 if inverse else -1.0
+    if irfft:
+        # Bin k of the half spectrum stands for k and length - k of the full
+        # one (its conjugate): weight 2, except bin 0 and, for an even
+        # length, bin length / 2, which are their own mirror images. The
+        # imaginary parts of those two meet sin = 0 and drop out.
+        k = np.arange(rows)
+        weight = np.where((k == 0) | (2 * k == length), 1.0, 2.0)[:, None]
+        scale = weight / length
     # In f64, rounded once at the end: terms that cancel (a spectrum's zeros)
     # come out as small as NumPy's FFT gives them, not f32 rounding's 1e-7.
     ft = np.dtype(np.float64)
@@ -260,5 +272,7 @@ def _dft(n: Node):
         y_im = b.binary("add", y_im, b.matmul(im, cos))
     out_shape = list(x.shape[:-1])
     out_shape[axis] = k_out
+    if irfft:  # a real signal: (re + i im)(cos + i sin)'s real part
+        return [b.cast(b.reshape(b.transpose(y_re, inv), out_shape + [1]), x.dtype)]
     parts = [b.reshape(b.transpose(v, inv), out_shape + [1]) for v in (y_re, y_im)]
     return [b.cast(b.concat(parts, r - 1), x.dtype)]
