@@ -276,3 +276,62 @@ def _dft(n: Node):
         return [b.cast(b.reshape(b.transpose(y_re, inv), out_shape + [1]), x.dtype)]
     parts = [b.reshape(b.transpose(v, inv), out_shape + [1]) for v in (y_re, y_im)]
     return [b.cast(b.concat(parts, r - 1), x.dtype)]
+
+
+@register("STFT", dtypes=FLOATS, typed=(0, 2), attrs={"onesided": ANY_VALUE},
+          doc="the frames gathered with a constant index (`graph.gather`), times the "
+              "window, by constant cosine and sine matrices of the frame length "
+              "(`graph.matmul`, in f64 and rounded once, as DFT); one-sided for real "
+              "signals; static shapes, frame_step and frame_length known at import "
+              "time")
+def _stft(n: Node):
+    """ONNX STFT: frame f is samples [f * step, f * step + length) of each
+    signal, weighted by the window (all ones when absent), transformed as
+    by DFT; 1 + (signal_length - length) // step frames."""
+    b, x = n.b, n.value(0)
+    n.require_ranks({0: 3, 2: 1})
+    if None in x.shape:
+        raise Unsupported("STFT needs static shapes")
+    batch, samples, parts = x.shape
+    if parts not in (1, 2):
+        raise Unsupported(f"invalid model: STFT signal {x.type} must end in a dim of 1 "
+                          "(real) or 2 (complex)")
+    step = int(np.asarray(n.const(1, "frame_step")).reshape(()))
+    window = n.value(2) if n.has(2) else None
+    if n.has(3):
+        length = int(np.asarray(n.const(3, "frame_length")).reshape(()))
+    elif window is not None:
+        length = window.shape[0]
+    else:
+        length = samples
+    if window is not None and window.shape[0] != length:
+        raise Unsupported(f"invalid model: the window {window.type} must have frame_length "
+                          f"({length}) values")
+    if step < 1 or not 1 <= length <= samples:
+        raise Unsupported(f"invalid model: frame_step {step} and frame_length {length} "
+                          f"for a signal of {samples} samples")
+    onesided = int(n.attr("onesided", 1))
+    if onesided and parts == 2:
+        raise Unsupported("invalid model: a one-sided STFT takes a real signal")
+    frames = 1 + (samples - length) // step
+    bins = length // 2 + 1 if onesided else length
+    ft = np.dtype(np.float64)
+    index = b.constant(np.arange(frames)[:, None] * step + np.arange(length)[None, :])
+    weight = b.cast(window, ft) if window is not None else None
+
+    def framed(i: int) -> Value:  # part i as [batch, frames, length]
+        p = b.slice(x, [0, 0, i], [batch, samples, i + 1], [1, 1, 1])
+        p = b.gather(b.reshape(b.cast(p, ft), [batch, samples]), index, 1)
+        return b.binary("mul", p, weight) if weight is not None else p
+
+    angle = 2.0 * np.pi * ((np.arange(length)[:, None] * np.arange(bins)[None, :]) % length) \
+        / length
+    cos, sin = b.constant(np.cos(angle)), b.constant(-np.sin(angle))
+    re = framed(0)
+    y_re, y_im = b.matmul(re, cos), b.matmul(re, sin)
+    if parts == 2:
+        im = framed(1)
+        y_re = b.binary("sub", y_re, b.matmul(im, sin))
+        y_im = b.binary("add", y_im, b.matmul(im, cos))
+    out = [b.reshape(v, [batch, frames, bins, 1]) for v in (y_re, y_im)]
+    return [b.cast(b.concat(out, 3), x.dtype)]
