@@ -526,3 +526,48 @@ def _flex_attention(n: Node):
     p = modify("prob_mod", b.softmax(modify("score_mod", scores), 3))
     y = b.matmul(p, b.cast(v, compute))
     return [b.cast(y, v.dtype)]
+
+
+@register("TensorScatter", dtypes=ANY, typed=(0, 1),
+          attrs={"axis": ANY_VALUE, "mode": one_of("linear", "circular")},
+          doc="a KV-cache update as a select: cache position p of batch entry b takes "
+              "update row p - write_indices[b] (modulo the cache length when "
+              "circular; `graph.gather_elements`) where that row exists, else the "
+              "past cache's; static shapes")
+def _tensor_scatter(n: Node):
+    b = n.b
+    past, upd = n.value(0), n.value(1)
+    r = past.rank
+    if r < 2 or upd.rank != r or None in past.shape or None in upd.shape:
+        raise Unsupported(f"invalid model: past_cache {past.type} and update {upd.type} "
+                          "must have one static rank >= 2")
+    axis = n.axis(int(n.attr("axis", -2)), r)
+    if axis == 0:
+        raise Unsupported("invalid model: axis 0 is the batch dimension")
+    if any(p != u for d, (p, u) in enumerate(zip(past.shape, upd.shape)) if d != axis) \
+            or upd.shape[axis] > past.shape[axis]:
+        raise Unsupported(f"invalid model: update {upd.type} must match past_cache "
+                          f"{past.type} except along axis {axis}, where it is no longer")
+    batch, cap, seq = past.shape[0], past.shape[axis], upd.shape[axis]
+    if n.has(2):
+        w = n.value(2)
+        if w.rank != 1 or w.shape[0] not in (None, batch):
+            raise Unsupported(f"invalid model: write_indices {w.type} must be [{batch}]")
+        w = b.cast(w, I64)
+    else:
+        w = n.splat(0, I64)
+    # off[b, p] = p - write_indices[b], shaped to broadcast against the cache.
+    shape = [batch] + [1] * (axis - 1) + [cap] + [1] * (r - axis - 1)
+    pos = b.constant(np.arange(cap, dtype=np.int64).reshape([1] * axis + [cap] +
+                                                            [1] * (r - axis - 1)))
+    if w.rank:
+        w = reshape_dims(b, w, [batch] + [1] * (r - 1))
+    off = b.binary("sub", pos, w)
+    if n.attr("mode", "linear") == "circular":
+        off = b.python_mod(off, n.splat(cap, I64))
+    off = b.broadcast_to(off, shape)
+    valid = b.select(b.compare("ge", off, n.splat(0, I64)),
+                     b.compare("lt", off, n.splat(seq, I64)), n.splat(False, BOOL))
+    idx = b.binary("max", b.binary("min", off, n.splat(seq - 1, I64)), n.splat(0, I64))
+    rows = b.gather_elements(upd, b.broadcast_to(idx, list(past.shape)), axis)
+    return [b.select(valid, rows, past)]
