@@ -11,7 +11,7 @@ import numpy as np
 from ... import composites
 from ..._mlir_text import pool_out
 from ...mlir_builder import F64Array
-from .core import (ANY_VALUE, Attr, F64, FLOATS, I8, I32, NUMERIC, U8, Node,
+from .core import (ANY_VALUE, Attr, BOOL, F64, FLOATS, I8, I32, I64, NUMERIC, U8, Node,
                    Unsupported, Value, one_of, register, reshape_dims)
 
 
@@ -548,3 +548,92 @@ def _col2im(n: Node):
                               list(n.attr("dilations", None) or [1, 1]),
                               list(n.attr("pads", None) or [0, 0, 0, 0]),
                               list(n.attr("strides", None) or [1, 1]))]
+
+
+@register("RoiAlign", dtypes=FLOATS, typed=(0, 1),
+          attrs={"coordinate_transformation_mode": one_of("half_pixel", "output_half_pixel"),
+                 "mode": one_of("avg", "max"), "output_height": ANY_VALUE,
+                 "output_width": ANY_VALUE, "sampling_ratio": ANY_VALUE,
+                 "spatial_scale": ANY_VALUE},
+          doc="the sample points' coordinates from the rois (elementwise), their "
+              "four bilinear corners gathered from each roi's image "
+              "(`graph.gather`, `graph.gather_elements`), weighted and averaged "
+              "(or ONNX's max of weighted corners) per output cell; static shapes "
+              "and a sampling_ratio > 0 (0 makes the sample count depend on the "
+              "roi values)")
+def _roi_align(n: Node):
+    """ONNX RoiAlign (as ONNX Runtime and the reference compute it): cell
+    (ph, pw) of roi r averages sampling_ratio^2 bilinear samples at y =
+    y1 + (ph + (iy + 0.5) / grid) * roi_h / OH (x likewise); a sample
+    outside [-1, H] x [-1, W] is 0, others are clamped into the image."""
+    b = n.b
+    n.require_ranks({0: 4, 1: 2, 2: 1})
+    x, rois, bidx = n.value(0), n.value(1), n.value(2)
+    if None in x.shape or None in rois.shape or rois.shape[1] != 4:
+        raise Unsupported(f"RoiAlign needs static shapes and rois of 4 columns "
+                          f"(X {x.type}, rois {rois.type})")
+    grid = int(n.attr("sampling_ratio") or 0)
+    if grid <= 0:
+        raise Unsupported("sampling_ratio 0 (adaptive: the number of samples per cell "
+                          "depends on the roi values); give a positive sampling_ratio")
+    nb, ch, h, w = x.shape
+    nr = rois.shape[0]
+    oh, ow = int(n.attr("output_height")), int(n.attr("output_width"))
+    scale = float(n.attr("spatial_scale"))
+    half_pixel = n.attr("coordinate_transformation_mode") == "half_pixel"
+    dt = x.dtype
+    c = lambda v: n.splat(float(v), dt)  # noqa: E731
+
+    def column(i: int) -> Value:  # rois[:, i] as [R, 1]
+        return b.slice(rois, [0, i], [nr, i + 1], [1, 1])
+
+    def samples(lo: int, hi: int, cells: int, size: int):
+        """For one axis: the corners' indices (i64) and weights, and
+        whether each sample is inside, [R, cells * grid]."""
+        start = b.binary("sub", b.binary("mul", column(lo), c(scale)), c(0.5 * half_pixel))
+        end = b.binary("sub", b.binary("mul", column(hi), c(scale)), c(0.5 * half_pixel))
+        extent = b.binary("sub", end, start)
+        if not half_pixel:
+            extent = b.binary("max", extent, c(1.0))
+        step = np.arange(cells)[:, None] + (np.arange(grid)[None, :] + 0.5) / grid
+        at = b.constant(step.reshape(1, cells * grid).astype(dt), hint="steps")
+        pos = b.binary("add", start, b.binary("mul", b.binary("div", extent, c(cells)), at))
+        inside = b.select(b.compare("ge", pos, c(-1.0)), b.compare("le", pos, c(size)),
+                          n.splat(False, BOOL))
+        pos = b.binary("max", pos, c(0.0))
+        low = b.cast(b.cast(pos, I64), dt)               # floor of a non-negative value
+        edge = b.compare("ge", low, c(size - 1))
+        low = b.select(edge, c(size - 1), low)
+        pos = b.select(edge, c(size - 1), pos)
+        high = b.select(edge, c(size - 1), b.binary("add", low, c(1.0)))
+        frac = b.binary("sub", pos, low)
+        return (b.cast(low, I64), b.cast(high, I64), b.binary("sub", c(1.0), frac), frac,
+                inside)
+
+    ylo, yhi, hy, ly, yin = samples(1, 3, oh, h)             # [R, OH * g]
+    xlo, xhi, hx, lx, xin = samples(0, 2, ow, w)             # [R, OW * g]
+    sy, sx = oh * grid, ow * grid
+
+    def outer(a: Value, bv: Value, op: str) -> Value:  # [R, SY] op [R, SX] -> [R, 1, SY*SX]
+        return reshape_dims(b, b.binary(op, reshape_dims(b, a, [nr, sy, 1]),
+                                        reshape_dims(b, bv, [nr, 1, sx])), [nr, 1, sy * sx])
+
+    inside = outer(b.cast(yin, dt), b.cast(xin, dt), "mul")  # 1 inside, else 0
+    images = b.gather(reshape_dims(b, x, [nb, ch, h * w]), b.cast(bidx, I64), 0)
+    width = n.splat(w, I64)
+    vals = []
+    for yi, wy in ((ylo, hy), (yhi, ly)):
+        for xi, wx in ((xlo, hx), (xhi, lx)):
+            idx = outer(b.binary("mul", yi, width), xi, "add")  # [R, 1, SY*SX]
+            got = b.gather_elements(images, b.broadcast_to(idx, [nr, ch, sy * sx]), 2)
+            vals.append(b.binary("mul", got, b.binary("mul", outer(wy, wx, "mul"), inside)))
+    if n.attr("mode") == "max":
+        v = vals[0]
+        for other in vals[1:]:
+            v = b.binary("max", v, other)
+        kind = "max"
+    else:
+        v = b.binary("add", b.binary("add", vals[0], vals[1]), b.binary("add", vals[2], vals[3]))
+        kind = "mean"
+    v = reshape_dims(b, v, [nr, ch, oh, grid, ow, grid])
+    return [b.reduce(kind, v, [3, 5])]
