@@ -637,3 +637,88 @@ def _roi_align(n: Node):
         kind = "mean"
     v = reshape_dims(b, v, [nr, ch, oh, grid, ow, grid])
     return [b.reduce(kind, v, [3, 5])]
+
+
+@register("DeformConv", dtypes=FLOATS, typed=(0, 1, 2, 3, 4),
+          attrs={"dilations": ANY_VALUE, "group": ANY_VALUE, "kernel_shape": ANY_VALUE,
+                 "offset_group": ANY_VALUE, "pads": ANY_VALUE, "strides": ANY_VALUE},
+          doc="2-D: each kernel tap's sample point (its position plus the offset) "
+              "read bilinearly, each of the four corners zero outside the image "
+              "(`graph.gather_elements` on the flattened image, per offset group), "
+              "times the mask; the sampled columns by the weights (`graph.matmul`, "
+              "per group), plus the bias; static shapes")
+def _deform_conv(n: Node):
+    """ONNX DeformConv (torchvision's deform_conv2d): output (i, j) sums,
+    over the taps (ki, kj) and input channels, W[f, c, ki, kj] *
+    mask * X[c] read bilinearly at (i * sh - pad_top + ki * dh + dy,
+    j * sw - pad_left + kj * dw + dx), (dy, dx) the tap's offset there;
+    each of the four corners outside the image reads 0."""
+    b = n.b
+    n.require_ranks({0: 4, 1: 4, 2: 4, 3: 1, 4: 4})
+    x, wt, off = n.value(0), n.value(1), n.value(2)
+    if None in x.shape or None in wt.shape or None in off.shape:
+        raise Unsupported("DeformConv needs static shapes")
+    nb, ch, h, w = x.shape
+    oc, cpg, kh, kw = wt.shape
+    group, og = int(n.attr("group", 1) or 1), int(n.attr("offset_group", 1) or 1)
+    sh, sw = (int(v) for v in (n.attr("strides", None) or [1, 1]))
+    dh, dw = (int(v) for v in (n.attr("dilations", None) or [1, 1]))
+    pt, pl = [int(v) for v in (n.attr("pads", None) or [0, 0, 0, 0])][:2]
+    oh, ow = off.shape[2], off.shape[3]
+    taps, pix = kh * kw, oh * ow
+    if cpg * group != ch or oc % group or ch % og:
+        raise Unsupported(f"invalid model: X {x.type}, W {wt.type}, group {group} and "
+                          f"offset_group {og} do not fit")
+    if off.shape[:2] != (nb, og * taps * 2):
+        raise Unsupported(f"invalid model: offset {off.type} must be [{nb}, "
+                          f"{og * taps * 2}, OH, OW]")
+    dt = x.dtype
+    # Sample coordinates [N, G, taps, pixels], y and x.
+    ki, kj = np.meshgrid(np.arange(kh), np.arange(kw), indexing="ij")
+    oi, oj = np.meshgrid(np.arange(oh), np.arange(ow), indexing="ij")
+    base_y = (ki.reshape(-1, 1) * dh + oi.reshape(1, -1) * sh - pt).astype(dt)
+    base_x = (kj.reshape(-1, 1) * dw + oj.reshape(1, -1) * sw - pl).astype(dt)
+    off = reshape_dims(b, off, [nb, og, taps, 2, pix])
+
+    def coord(i: int, base: np.ndarray) -> Value:
+        part = b.slice(off, [0, 0, 0, i, 0], [nb, og, taps, i + 1, pix], [1] * 5)
+        return b.binary("add", reshape_dims(b, part, [nb, og, taps, pix]),
+                        b.constant(base, hint="taps"))
+
+    ys, xs = coord(0, base_y), coord(1, base_x)
+    y0, x0 = composites.floor_value(b, ys), composites.floor_value(b, xs)
+    wy1, wx1 = b.binary("sub", ys, y0), b.binary("sub", xs, x0)
+    one = n.splat(1, dt)
+    wy0, wx0 = b.binary("sub", one, wy1), b.binary("sub", one, wx1)
+    mask = reshape_dims(b, n.value(4), [nb, og, taps, pix]) if n.has(4) else None
+    if mask is not None and tuple(n.value(4).shape) != (nb, og * taps, oh, ow):
+        raise Unsupported(f"invalid model: mask {n.value(4).type} must be "
+                          f"[{nb}, {og * taps}, {oh}, {ow}]")
+    image = reshape_dims(b, x, [nb, og, ch // og, h * w])
+    zero = n.splat(0, dt)
+    cols = None
+    for yc, wy in ((y0, wy0), (b.binary("add", y0, one), wy1)):
+        for xc, wx in ((x0, wx0), (b.binary("add", x0, one), wx1)):
+            inside = b.select(
+                b.select(b.compare("ge", yc, zero), b.compare("le", yc, n.splat(h - 1, dt)),
+                         n.splat(False, BOOL)),
+                b.select(b.compare("ge", xc, zero), b.compare("le", xc, n.splat(w - 1, dt)),
+                         n.splat(False, BOOL)),
+                n.splat(False, BOOL))
+            weight = b.select(inside, b.binary("mul", wy, wx), zero)
+            if mask is not None:
+                weight = b.binary("mul", weight, mask)
+            yi = b.cast(b.binary("min", b.binary("max", yc, zero), n.splat(h - 1, dt)), I64)
+            xi = b.cast(b.binary("min", b.binary("max", xc, zero), n.splat(w - 1, dt)), I64)
+            idx = b.binary("add", b.binary("mul", yi, n.splat(w, I64)), xi)
+            idx = reshape_dims(b, idx, [nb, og, 1, taps * pix])
+            got = b.gather_elements(image, b.broadcast_to(idx, [nb, og, ch // og, taps * pix]), 3)
+            term = b.binary("mul", got, reshape_dims(b, weight, [nb, og, 1, taps * pix]))
+            cols = term if cols is None else b.binary("add", cols, term)
+    # [N, C, taps, pixels] -> per group [N, group, C/group * taps, pixels].
+    cols = reshape_dims(b, cols, [nb, group, cpg * taps, pix])
+    kernel = reshape_dims(b, wt, [group, oc // group, cpg * taps])
+    y = reshape_dims(b, b.matmul(kernel, cols), [nb, oc, oh, ow])
+    if n.has(3):
+        y = b.binary("add", y, reshape_dims(b, n.value(3), [oc, 1, 1]))
+    return [y]
