@@ -488,10 +488,13 @@ _QTYPES.update({t: subbyte_range(t)[1:] for t in SUBBYTE})
 
 
 def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
-    """A scale or zero point, per tensor (rank 0 or one element) or per
-    axis (1-D along ``axis``), shaped to broadcast against ``x``."""
-    if n.attr("block_size", 0):
-        raise Unsupported("blocked quantization (block_size) is not supported")
+    """A scale or zero point, per tensor (rank 0 or one element), per
+    axis (1-D along ``axis``) or per block (``block_size``: x's rank, one
+    entry per block of that many along ``axis``), shaped to broadcast
+    against ``x``."""
+    block = int(n.attr("block_size", 0) or 0)
+    if block:
+        return _blocked_param(n, v, x, what, block)
     if v.rank == 0 or (v.rank == 1 and v.shape[0] == 1):
         return reshape_dims(n.b, v, []) if v.rank else v
     if v.rank != 1:
@@ -506,6 +509,32 @@ def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
     return reshape_dims(n.b, v, shape)
 
 
+def _blocked_param(n: Node, v: Value, x: Value, what: str, block: int) -> Value:
+    """Blocked quantization's parameter expanded to x's shape: entry i
+    along ``axis`` repeated ``block`` times (the last block cut short)."""
+    b = n.b
+    axis = n.axis(n.attr("axis", 1), x.rank)
+    if block < 0 or None in x.shape or None in v.shape:
+        raise Unsupported(f"blocked quantization needs static shapes and block_size > 0 "
+                          f"(x {x.type}, {what} {v.type}, block_size {block})")
+    blocks = -(-x.shape[axis] // block)
+    want = list(x.shape)
+    want[axis] = blocks
+    if list(v.shape) != want:
+        raise Unsupported(f"invalid model: {what} {v.type} must be "
+                          f"[{', '.join(map(str, want))}] for x {x.type} in blocks of "
+                          f"{block} along axis {axis}")
+    split = want[:axis + 1] + [1] + want[axis + 1:]
+    wide = split[:]
+    wide[axis + 1] = block
+    full = want[:]
+    full[axis] = blocks * block
+    y = reshape_dims(b, b.broadcast_to(reshape_dims(b, v, split), wide), full)
+    if full[axis] != x.shape[axis]:
+        y = b.slice(y, [0] * x.rank, list(x.shape), [1] * x.rank)
+    return y
+
+
 @register("QuantizeLinear", dtypes=FLOATS, typed=(0, 1),
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "saturate": _SATURATE,
                  "output_dtype": ANY_VALUE, "precision": ANY_VALUE},
@@ -513,8 +542,8 @@ def _quant_param(n: Node, v: Value, x: Value, what: str) -> Value:
               "type's range, computed in x's float type (int8, uint8, int16, "
               "uint16, int4, uint4, int2 and uint2 outputs, the 2- and 4-bit ones "
               "one value per byte; per tensor or per axis); to a float8 type "
-              "`x / scale + zero_point` cast as Cast does (saturate); block_size "
-              "is not supported")
+              "`x / scale + zero_point` cast as Cast does (saturate); blocked "
+              "(block_size: each scale repeated over its block along axis)")
 def _quantize_linear(n: Node):
     b, x = n.b, n.value(0)
     if n.has(2):
@@ -546,7 +575,7 @@ def _quantize_linear(n: Node):
           attrs={"axis": ANY_VALUE, "block_size": ANY_VALUE, "output_dtype": ANY_VALUE},
           doc="`(x - zero_point) * scale` in the scale's float type (int8, uint8, "
               "int16, uint16, int32, int4, uint4, int2 and uint2 inputs; per tensor "
-              "or per axis; block_size is not supported)")
+              "or per axis or per block)")
 def _dequantize_linear(n: Node):
     b, x = n.b, n.value(0)
     scale = _quant_param(n, n.value(1), x, "x_scale")
