@@ -613,10 +613,14 @@ class _Importer:
         spec = REGISTRY.get(op)
         domain = "" if proto.domain == "ai.onnx" else proto.domain
         if domain and (spec is None or spec.domain != domain):
-            others = ", ".join(sorted(f"{s.op_type} of '{s.domain}'"
-                                      for s in REGISTRY.values() if s.domain))
+            by_domain: Dict[str, List[str]] = {}
+            for s in REGISTRY.values():
+                if s.domain:
+                    by_domain.setdefault(s.domain, []).append(s.op_type)
+            others = " and ".join(f"'{d}' ({', '.join(sorted(ops))})"
+                                  for d, ops in sorted(by_domain.items()))
             return fail(f"op domain '{proto.domain}' is not supported (only the "
-                        f"default ONNX domain is, and {others})")
+                        f"default ONNX domain is, and the ops of {others})")
         if spec is None or spec.domain != domain:
             return fail("op is not supported")
         try:
@@ -787,7 +791,8 @@ def support_table() -> str:
         "(python/graphopt/importer/onnx/ops/); do not edit. -->",
         "",
         f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
-        "(default domain), and FlexAttention of the `ai.onnx.preview` domain. "
+        "(default domain), FlexAttention of the `ai.onnx.preview` domain and "
+        "the optimizers of `ai.onnx.preview.training`. "
         "Supported element types are float (f32), float16, "
         "bfloat16 (computed in f32, rounded where stored), double, int8 ... "
         "int64, uint8 ... uint64 and bool, and the float8 types and the 2- and "
