@@ -772,28 +772,41 @@ static llvm::Expected<std::string> compilePart(StringRef bitcode,
   return std::string(buffer.begin(), buffer.end());
 }
 
+/// The LLVM-dialect `module` translated to LLVM IR in `ctx`, with the
+/// host's data layout and target triple.
+static llvm::Expected<std::unique_ptr<llvm::Module>>
+translateForHost(ModuleOp module, llvm::LLVMContext &ctx) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, ctx);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  auto host = hostMachineAndLayout();
+  if (!host)
+    return host.takeError();
+  llvmModule->setDataLayout(host->second);
+  llvmModule->setTargetTriple(host->first.getTargetTriple());
+  return std::move(llvmModule);
+}
+
 /// --dump-llvm-ir for a compile that neither runs nor writes an object
 /// (--compile-only): the module translated and optimized for the host as
 /// the JIT would, written to `path`.
 static llvm::Error dumpHostLLVMIR(ModuleOp module, StringRef path,
                                   unsigned optLevel) {
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, ctx);
+  auto llvmModule = translateForHost(module, ctx);
   if (!llvmModule)
-    return llvm::createStringError("translation to LLVM IR failed");
+    return llvmModule.takeError();
   auto jtmb = hostMachine();
   if (!jtmb)
     return jtmb.takeError();
   auto tm = jtmb->createTargetMachine();
   if (!tm)
     return tm.takeError();
-  llvmModule->setDataLayout((*tm)->createDataLayout());
-  llvmModule->setTargetTriple((*tm)->getTargetTriple());
   if (llvm::Error e =
-          makeOptimizingTransformer(optLevel, 0, tm->get())(llvmModule.get()))
+          makeOptimizingTransformer(optLevel, 0, tm->get())(llvmModule->get()))
     return e;
-  return writeLLVMIR(*llvmModule, path);
+  return writeLLVMIR(**llvmModule, path);
 }
 
 /// The cores this process may use (defined with the thread choice, step 3).
@@ -814,15 +827,10 @@ static llvm::Expected<std::vector<std::string>>
 compileObjects(ModuleOp module, StringRef entry, unsigned optLevel,
                unsigned threads) {
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, ctx);
-  if (!llvmModule)
-    return llvm::createStringError("translation to LLVM IR failed");
-  auto host = hostMachineAndLayout();
-  if (!host)
-    return host.takeError();
-  llvmModule->setDataLayout(host->second);
-  llvmModule->setTargetTriple(host->first.getTargetTriple());
+  auto translated = translateForHost(module, ctx);
+  if (!translated)
+    return translated.takeError();
+  std::unique_ptr<llvm::Module> llvmModule = std::move(*translated);
   llvm::Function *fn = llvmModule->getFunction(("_mlir_ciface_" + entry).str());
   if (!fn || fn->isDeclaration())
     return llvm::createStringError("no function _mlir_ciface_%s in the "

@@ -193,6 +193,16 @@ def _det(n: Node):
     return [composites.gauss_jordan(n.b, x, full=False)[0]]
 
 
+def _complex_matmul(b, re: Value, im: Optional[Value], cos: Value, sin: Value):
+    """The real and imaginary parts of (re + i im) times the matrix cos + i
+    sin (``sin`` already signed); ``im`` None for a real signal."""
+    y_re, y_im = b.matmul(re, cos), b.matmul(re, sin)
+    if im is not None:
+        y_re = b.binary("sub", y_re, b.matmul(im, sin))
+        y_im = b.binary("add", y_im, b.matmul(im, cos))
+    return y_re, y_im
+
+
 @register("DFT", dtypes=FLOATS, typed=(0,),
           attrs={"axis": ANY_VALUE, "inverse": ANY_VALUE, "onesided": ANY_VALUE},
           doc="`graph.matmul` of the real and imaginary parts (the transformed axis "
@@ -262,14 +272,7 @@ def _dft(n: Node):
             p = b.slice(p, [0] * (r - 1), list(p.shape[:-1]) + [rows], [1] * (r - 1))
         return p
 
-    re = part(0)
-    # (re + i im)(cos + i sin) with `sin` already signed.
-    y_re = b.matmul(re, cos)
-    y_im = b.matmul(re, sin)
-    if complex_in:
-        im = part(1)
-        y_re = b.binary("sub", y_re, b.matmul(im, sin))
-        y_im = b.binary("add", y_im, b.matmul(im, cos))
+    y_re, y_im = _complex_matmul(b, part(0), part(1) if complex_in else None, cos, sin)
     out_shape = list(x.shape[:-1])
     out_shape[axis] = k_out
     if irfft:  # a real signal: (re + i im)(cos + i sin)'s real part
@@ -327,11 +330,6 @@ def _stft(n: Node):
     angle = 2.0 * np.pi * ((np.arange(length)[:, None] * np.arange(bins)[None, :]) % length) \
         / length
     cos, sin = b.constant(np.cos(angle)), b.constant(-np.sin(angle))
-    re = framed(0)
-    y_re, y_im = b.matmul(re, cos), b.matmul(re, sin)
-    if parts == 2:
-        im = framed(1)
-        y_re = b.binary("sub", y_re, b.matmul(im, sin))
-        y_im = b.binary("add", y_im, b.matmul(im, cos))
+    y_re, y_im = _complex_matmul(b, framed(0), framed(1) if parts == 2 else None, cos, sin)
     out = [b.reshape(v, [batch, frames, bins, 1]) for v in (y_re, y_im)]
     return [b.cast(b.concat(out, 3), x.dtype)]
