@@ -699,6 +699,15 @@ static llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachine() {
   return llvm::orc::JITTargetMachineBuilder::detectHost();
 }
 
+/// A target machine for the host (hostMachine()'s), for LLVM's optimizer.
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+hostTargetMachine() {
+  auto jtmb = hostMachine();
+  if (!jtmb)
+    return jtmb.takeError();
+  return jtmb->createTargetMachine();
+}
+
 /// hostMachine() and the data layout of its target.
 static llvm::Expected<
     std::pair<llvm::orc::JITTargetMachineBuilder, llvm::DataLayout>>
@@ -797,10 +806,7 @@ static llvm::Error dumpHostLLVMIR(ModuleOp module, StringRef path,
   auto llvmModule = translateForHost(module, ctx);
   if (!llvmModule)
     return llvmModule.takeError();
-  auto jtmb = hostMachine();
-  if (!jtmb)
-    return jtmb.takeError();
-  auto tm = jtmb->createTargetMachine();
+  auto tm = hostTargetMachine();
   if (!tm)
     return tm.takeError();
   if (llvm::Error e =
@@ -1207,10 +1213,7 @@ static llvm::Expected<std::unique_ptr<ExecutionEngine>>
 createEngine(ModuleOp module, const RunnerOptions &options, unsigned optLevel,
              llvm::ArrayRef<std::string> libs,
              llvm::ArrayRef<ExternalConstant> externals, bool keepObject) {
-  auto jtmb = hostMachine();
-  if (!jtmb)
-    return jtmb.takeError();
-  auto tm = jtmb->createTargetMachine();
+  auto tm = hostTargetMachine();
   if (!tm)
     return tm.takeError();
   auto optimize = makeOptimizingTransformer(optLevel, 0, tm->get());

@@ -149,10 +149,10 @@ class _Importer:
         #: The model's opset of each other domain ("ai.onnx.preview": 1).
         self.domain_opsets: Dict[str, int] = {}
         for imp in model.opset_import:
-            if imp.domain in ("", "ai.onnx"):
-                self.opset = imp.version
-            else:
+            if _domain(imp.domain):
                 self.domain_opsets[imp.domain] = imp.version
+            else:
+                self.opset = imp.version
         if model.functions:
             from onnx import inliner
             model = inliner.inline_local_functions(model)
@@ -224,7 +224,7 @@ class _Importer:
         return self._checked
 
     def schema(self, proto):
-        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        domain = _domain(proto.domain)
         key = (domain, proto.op_type)
         if key not in self._schemas:
             version = self.domain_opsets.get(domain, 1) if domain else self.opset
@@ -268,7 +268,7 @@ class _Importer:
         unknown = sorted(set(self.constants) - {i.name for i in g.input})
         if unknown:
             raise ValueError(f"constants: the model has no input named {unknown[0]!r}")
-        if self.opset is None and all(n.domain not in ("", "ai.onnx") for n in g.node):
+        if self.opset is None and all(_domain(n.domain) for n in g.node):
             self.opset = MAX_OPSET  # no default-domain op: each node is reported
         if self.opset is not None and self.opset < MIN_OPSET:
             g = self._upgrade_opset(g)
@@ -367,7 +367,7 @@ class _Importer:
         for index, proto in enumerate(g.node, start=1):
             label = proto.name or f"{proto.op_type}_{index}"
             try:
-                schema = self.schema(proto) if proto.domain in ("", "ai.onnx") else None
+                schema = None if _domain(proto.domain) else self.schema(proto)
             except Exception:
                 schema = None  # an unknown op: reported when the node is imported
             if schema is not None:
@@ -611,16 +611,10 @@ class _Importer:
             self.error(op, label, reason, index)
 
         spec = REGISTRY.get(op)
-        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        domain = _domain(proto.domain)
         if domain and (spec is None or spec.domain != domain):
-            by_domain: Dict[str, List[str]] = {}
-            for s in REGISTRY.values():
-                if s.domain:
-                    by_domain.setdefault(s.domain, []).append(s.op_type)
-            others = " and ".join(f"'{d}' ({', '.join(sorted(ops))})"
-                                  for d, ops in sorted(by_domain.items()))
             return fail(f"op domain '{proto.domain}' is not supported (only the "
-                        f"default ONNX domain is, and the ops of {others})")
+                        f"default ONNX domain is, and the ops of {_other_domains()})")
         if spec is None or spec.domain != domain:
             return fail("op is not supported")
         try:
@@ -766,6 +760,23 @@ def _as_tensor(out) -> Tensor:
 # The support table
 # ---------------------------------------------------------------------------
 
+def _domain(name: str) -> str:
+    """An ONNX domain's name, "" for the default one (also spelled
+    "ai.onnx")."""
+    return "" if name == "ai.onnx" else name
+
+
+def _other_domains() -> str:
+    """The ops the registry takes from domains other than the default one,
+    by domain: "'ai.onnx.preview' (FlexAttention) and ..."."""
+    by_domain: Dict[str, List[str]] = {}
+    for spec in REGISTRY.values():
+        if spec.domain:
+            by_domain.setdefault(spec.domain, []).append(spec.op_type)
+    return " and ".join(f"'{d}' ({', '.join(sorted(ops))})"
+                        for d, ops in sorted(by_domain.items()))
+
+
 def _versions(op: str, domain: str = "") -> str:
     """The op versions in effect from opset MIN_OPSET to MAX_OPSET (of
     another domain: every version, with the domain's name)."""
@@ -775,7 +786,7 @@ def _versions(op: str, domain: str = "") -> str:
             {s.since_version for s in onnx.defs.get_all_schemas_with_history()
              if s.name == op and s.domain == domain}))
     vs = sorted({s.since_version for s in onnx.defs.get_all_schemas_with_history()
-                 if s.name == op and s.domain in ("", "ai.onnx")})
+                 if s.name == op and not _domain(s.domain)})
     start = max([v for v in vs if v <= MIN_OPSET], default=None)
     kept = [v for v in vs if (start is None or v >= start) and v <= MAX_OPSET]
     return ", ".join(str(v) for v in kept)
@@ -791,8 +802,7 @@ def support_table() -> str:
         "(python/graphopt/importer/onnx/ops/); do not edit. -->",
         "",
         f"`graphopt.import_onnx` reads ONNX opsets {MIN_OPSET} to {MAX_OPSET} "
-        "(default domain), FlexAttention of the `ai.onnx.preview` domain and "
-        "the optimizers of `ai.onnx.preview.training`. "
+        f"(default domain), and the ops of {_other_domains()}. "
         "Supported element types are float (f32), float16, "
         "bfloat16 (computed in f32, rounded where stored), double, int8 ... "
         "int64, uint8 ... uint64 and bool, and the float8 types and the 2- and "

@@ -43,6 +43,16 @@ def _common(n: Node, dt):
     return b, r, t, b.cast(t, dt), (lambda v: n.splat(float(v), dt))
 
 
+def _regularized(n: Node, c, x: Value, g: Value) -> Value:
+    """The gradient with the L2 term: ``norm_coefficient * x + g``."""
+    return n.b.binary("add", n.b.binary("mul", c(n.attr("norm_coefficient")), x), g)
+
+
+def _after_first_step(n: Node, t: Value) -> Value:
+    """``t > 0``: the step count past the first update."""
+    return n.b.compare("gt", t, n.splat(0, I64))
+
+
 @register("Adagrad", domain=_TRAINING, dtypes=(F32, F64), typed=(2,),
           attrs={"decay_factor": ANY_VALUE, "epsilon": ANY_VALUE,
                  "norm_coefficient": ANY_VALUE},
@@ -57,7 +67,7 @@ def _adagrad(n: Node):
                                                               c(n.attr("decay_factor")))))
     xo, ho = [], []
     for x, g, h in zip(xs, gs, hs):
-        gr = b.binary("add", b.binary("mul", c(n.attr("norm_coefficient")), x), g)
+        gr = _regularized(n, c, x, g)
         h2 = b.binary("add", h, b.binary("mul", gr, gr))
         den = b.binary("add", b.unary("sqrt", h2), c(n.attr("epsilon")))
         xo.append(b.binary("sub", x, b.binary("div", b.binary("mul", rate, gr), den)))
@@ -81,10 +91,10 @@ def _adam(n: Node):
     corrected = b.binary("div", b.binary("mul", r, b.unary(
         "sqrt", b.binary("sub", c(1), b.binary("pow", c(beta), tf)))),
         b.binary("sub", c(1), b.binary("pow", c(alpha), tf)))
-    rate = b.select(b.compare("gt", t, n.splat(0, I64)), corrected, r)
+    rate = b.select(_after_first_step(n, t), corrected, r)
     xo, vo, ho = [], [], []
     for x, g, v, h in zip(xs, gs, vs, hs):
-        gr = b.binary("add", b.binary("mul", c(n.attr("norm_coefficient")), x), g)
+        gr = _regularized(n, c, x, g)
         v2 = b.binary("add", b.binary("mul", c(alpha), v), b.binary("mul", c(1 - alpha), gr))
         h2 = b.binary("add", b.binary("mul", c(beta), h),
                       b.binary("mul", c(1 - beta), b.binary("mul", gr, gr)))
@@ -111,10 +121,10 @@ def _momentum(n: Node):
         if n.attr(name) is None:
             raise Unsupported(f"invalid model: attribute {name} is required")
     alpha = float(n.attr("alpha"))
-    beta = b.select(b.compare("gt", t, n.splat(0, I64)), c(n.attr("beta")), c(1))
+    beta = b.select(_after_first_step(n, t), c(n.attr("beta")), c(1))
     xo, vo = [], []
     for x, g, v in zip(xs, gs, vs):
-        gr = b.binary("add", b.binary("mul", c(n.attr("norm_coefficient")), x), g)
+        gr = _regularized(n, c, x, g)
         v2 = b.binary("add", b.binary("mul", c(alpha), v), b.binary("mul", beta, gr))
         step = v2 if n.attr("mode") == "standard" else \
             b.binary("add", gr, b.binary("mul", c(alpha), v2))
