@@ -166,7 +166,7 @@ bool hasEmptyIterationSpace(linalg::LinalgOp op) {
 /// Fills the slab of `dest` at offsets `o`, sizes `sz` with `value`, one
 /// [1, ..., 1, sz[d], ...] piece per position of the `outer` positions of
 /// the dims before `d`, in an scf.for over them (delinearized).
-static Value fillSlabRows(RewriterBase &rewriter, Location loc, Value value,
+static Value fillSlabRows(OpBuilder &rewriter, Location loc, Value value,
                           Value dest, ArrayRef<int64_t> o, ArrayRef<int64_t> sz,
                           int64_t d, int64_t outer) {
   int64_t rank = sz.size();
@@ -207,13 +207,65 @@ static Value fillSlabRows(RewriterBase &rewriter, Location loc, Value value,
   return loop.getResult(0);
 }
 
+/// Fills the padding of `result` (static shape `resShape`: a source of
+/// shape `srcShape` at offsets `low`, `high` more after it) with `value`:
+/// one linalg.fill per padded side of each dim, on a slice.
+static Value fillBorders(OpBuilder &b, Location loc, Value value, Value result,
+                         ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                         ArrayRef<int64_t> srcShape,
+                         ArrayRef<int64_t> resShape) {
+  int64_t rank = resShape.size();
+  auto attrs = [&](ArrayRef<int64_t> v) {
+    return getAsIndexOpFoldResult(b.getContext(), v);
+  };
+  SmallVector<int64_t> ones(rank, 1), offsets(rank, 0), sizes(resShape);
+  for (int64_t d = 0; d < rank; ++d) {
+    for (bool isHigh : {false, true}) {
+      int64_t n = isHigh ? high[d] : low[d];
+      if (n == 0)
+        continue;
+      // The slab on this side of dim d, across the interior of the dims
+      // before it (their slabs are filled already) and all of those after.
+      SmallVector<int64_t> o = offsets, sz = sizes;
+      o[d] = isHigh ? low[d] + srcShape[d] : 0;
+      sz[d] = n;
+      int64_t outer = 1;
+      for (int64_t k = 0; k < d; ++k)
+        outer *= sz[k];
+      if (outer > 1) {
+        // One fill per position of the dims before d ([1, 1, 1, n] of a
+        // padded image's rows), in a loop: filled in one piece, the
+        // slab's fill becomes loops that LLVM unrolls, one memset or
+        // masked scatter each (ResNet-18 at batch 8: 12,000 of them in the
+        // entry function, most of its LLVM time).
+        result = fillSlabRows(b, loc, value, result, o, sz, d, outer);
+        continue;
+      }
+      Value slab = tensor::ExtractSliceOp::create(b, loc, result, attrs(o),
+                                                  attrs(sz), attrs(ones));
+      Value filled = linalg::FillOp::create(b, loc, value, slab).getResult(0);
+      result = tensor::InsertSliceOp::create(b, loc, filled, result, attrs(o),
+                                             attrs(sz), attrs(ones));
+    }
+    offsets[d] = low[d];
+    sizes[d] = srcShape[d];
+  }
+  return result;
+}
+
 /// Rewrites a tensor.pad of static shapes by a constant as the source
 /// inserted into an empty tensor whose padding regions are then filled (one
 /// linalg.fill per padded side of each dim, on a slice): bufferized
 /// as a whole, a pad fills every element and then copies the source over
 /// the interior, writing most of the buffer twice (ResNet-18's padded
-/// images: about 0.6 ms of zero fills per call). Returns false and changes
-/// nothing otherwise.
+/// images: about 0.6 ms of zero fills per call). Where the leading dims are
+/// not padded (an NCHW image's N and C), the fills are one loop over their
+/// positions, each iteration filling the border of its own image: one
+/// kernel. (One loop per border, each a memset of a row or two per
+/// channel, stayed in the caller, below the outlining's size, where LLVM
+/// unrolled them into blocks of thousands of stores: ResNet-50's entry
+/// function spent 0.6 s in the machine scheduler.) Returns false and
+/// changes nothing otherwise.
 static bool fillPadBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   RankedTensorType srcType = pad.getSourceType(), resType = pad.getResultType();
   Value value = pad.getConstantPaddingValue();
@@ -236,53 +288,70 @@ static bool fillPadBorders(RewriterBase &rewriter, tensor::PadOp pad) {
   int64_t rank = resType.getRank();
   Value result = tensor::EmptyOp::create(rewriter, loc, resType.getShape(),
                                          resType.getElementType());
-  auto attrs = [&](ArrayRef<int64_t> v) {
-    return getAsIndexOpFoldResult(rewriter.getContext(), v);
-  };
-  SmallVector<int64_t> ones(rank, 1), offsets(rank, 0),
-      sizes(resType.getShape());
   // The source first: the fills then depend on it, so that CSE cannot
   // merge the border fills of two pads of the same shape into one tensor
   // (which bufferization would then copy for each).
   // (An empty source is not inserted: the fills below then cover the
   // whole result, and a slice at an offset into an empty dim is rejected.)
-  if (srcType.getNumElements() > 0)
+  if (srcType.getNumElements() > 0) {
+    SmallVector<int64_t> ones(rank, 1);
     result = tensor::InsertSliceOp::create(
-        rewriter, loc, pad.getSource(), result, attrs(low),
-        attrs(srcType.getShape()), attrs(ones));
-  for (int64_t d = 0; d < rank; ++d) {
-    for (bool isHigh : {false, true}) {
-      int64_t n = isHigh ? high[d] : low[d];
-      if (n == 0)
-        continue;
-      // The slab on this side of dim d, across the interior of the dims
-      // before it (their slabs are filled already) and all of those after.
-      SmallVector<int64_t> o = offsets, sz = sizes;
-      o[d] = isHigh ? low[d] + srcType.getDimSize(d) : 0;
-      sz[d] = n;
-      int64_t outer = 1;
-      for (int64_t k = 0; k < d; ++k)
-        outer *= sz[k];
-      if (outer > 1) {
-        // One fill per position of the dims before d ([1, 1, n, W] of a
-        // padded NCHW image's rows), in a loop: filled in one piece, the
-        // slab's fill becomes loops that LLVM unrolls over the images and
-        // channels, one memset or masked scatter each (ResNet-18 at batch
-        // 8: 12,000 of them in the entry function, most of its LLVM time).
-        result = fillSlabRows(rewriter, loc, value, result, o, sz, d, outer);
-        continue;
-      }
-      Value slab = tensor::ExtractSliceOp::create(
-          rewriter, loc, result, attrs(o), attrs(sz), attrs(ones));
-      Value filled =
-          linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
-      result = tensor::InsertSliceOp::create(rewriter, loc, filled, result,
-                                             attrs(o), attrs(sz), attrs(ones));
-    }
-    offsets[d] = low[d];
-    sizes[d] = srcType.getDimSize(d);
+        rewriter, loc, pad.getSource(), result,
+        getAsIndexOpFoldResult(rewriter.getContext(), low),
+        getAsIndexOpFoldResult(rewriter.getContext(), srcType.getShape()),
+        getAsIndexOpFoldResult(rewriter.getContext(), ones));
   }
-  rewriter.replaceOp(pad, result);
+  // The leading dims without padding, and their positions.
+  int64_t lead = 0, outer = 1;
+  while (lead < rank && low[lead] == 0 && high[lead] == 0)
+    outer *= resType.getDimSize(lead++);
+  if (lead == rank) {
+    rewriter.replaceOp(pad, result);
+    return true;
+  }
+  if (outer <= 1 || srcType.getNumElements() == 0) {
+    rewriter.replaceOp(pad,
+                       fillBorders(rewriter, loc, value, result, low, high,
+                                   srcType.getShape(), resType.getShape()));
+    return true;
+  }
+  SmallVector<int64_t> srcImage(srcType.getShape()),
+      resImage(resType.getShape());
+  std::fill_n(srcImage.begin(), lead, 1);
+  std::fill_n(resImage.begin(), lead, 1);
+  auto c = [&](OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(
+      rewriter, loc, c(rewriter, 0), c(rewriter, outer), c(rewriter, 1),
+      ValueRange{result},
+      [&](OpBuilder &b, Location l, Value iv, ValueRange iter) {
+        SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+            strides(rank, b.getIndexAttr(1));
+        for (int64_t v : resImage)
+          sizes.push_back(b.getIndexAttr(v));
+        Value rest = iv;
+        for (int64_t k = lead - 1; k >= 0; --k) {
+          int64_t n = resType.getDimSize(k);
+          if (n == 1)
+            continue;
+          Value index = rest;
+          if (llvm::any_of(resType.getShape().take_front(k),
+                           [](int64_t v) { return v > 1; })) {
+            index = arith::RemUIOp::create(b, l, rest, c(b, n));
+            rest = arith::DivUIOp::create(b, l, rest, c(b, n));
+          }
+          offsets[k] = index;
+        }
+        Value image = tensor::ExtractSliceOp::create(b, l, iter[0], offsets,
+                                                     sizes, strides);
+        image = fillBorders(b, l, value, image, low, high, srcImage, resImage);
+        Value r = tensor::InsertSliceOp::create(b, l, image, iter[0], offsets,
+                                                sizes, strides);
+        scf::YieldOp::create(b, l, r);
+      });
+  graphopt::markParallelLoop(loop);
+  rewriter.replaceOp(pad, loop.getResult(0));
   return true;
 }
 
@@ -1105,6 +1174,102 @@ struct GraphCPUTileAndVectorizePass
     return success();
   }
 
+  /// The phase split of a padded image (`phaseImages`, ahead of a stride-2
+  /// or Winograd convolution): out[c, py, px, i, j] = in[c, 2i + py,
+  /// 2j + px], [C, 2 Hq, 2 Wq] -> [C, 2, 2, Hq, Wq]. Its phase width is
+  /// often prime (29 for a 56-wide image), which leaves the generic tiling
+  /// no vector width: it stayed a scalar loop nest in the caller, which
+  /// LLVM unrolled into blocks of 1,400 loads and stores (a third of a
+  /// ResNet-50's machine-code time went to scheduling them). Tiled per
+  /// input row instead: each row is read as vectors of 2 vw elements and
+  /// split into its even and odd elements by two shuffles, written as vw
+  /// elements of the px = 0 and px = 1 phases; a last partial chunk is
+  /// masked.
+  LogicalResult vectorizePhaseSplit(RewriterBase &rewriter,
+                                    linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || !generic.isSingleYieldOp() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1 || op.getNumLoops() != 5 ||
+        !hasStaticLoops(op))
+      return failure();
+    MLIRContext *ctx = op->getContext();
+    AffineExpr c, py, px, i, j;
+    bindDims(ctx, c, py, px, i, j);
+    if (op.getMatchingIndexingMap(op.getDpsInputOperand(0)) !=
+            AffineMap::get(5, 0, {c, i * 2 + py, j * 2 + px}, ctx) ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return failure();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t wq = ranges[4];
+    auto sourceType =
+        dyn_cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
+    if (ranges[1] != 2 || ranges[2] != 2 || !sourceType ||
+        sourceType.getDimSize(2) != 2 * wq)
+      return failure();
+    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()),
+                      {1, 1, 2, 1, wq});
+    if (failed(tiled))
+      return failure();
+    // Each tile: one input row, [1, 1, 2 Wq], and its [1, 1, 2, 1, Wq]
+    // phase rows.
+    auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    Value in = inner.getDpsInputOperand(0)->get();
+    Value out = inner.getDpsInitOperand(0)->get();
+    auto inType = cast<RankedTensorType>(in.getType());
+    if (!inType.hasStaticShape() || inType.getDimSize(2) != 2 * wq)
+      return success(); // tiled, left scalar
+    // vw: the vector width, or the least power of two covering a narrower
+    // row.
+    int64_t vw = std::min<int64_t>(vectorWidth, llvm::PowerOf2Ceil(wq));
+    Type et = inType.getElementType();
+    auto rowType = VectorType::get({2 * vw}, et);
+    auto readMap = AffineMap::get(3, 0, getAffineDimExpr(2, ctx));
+    auto writeMap = AffineMap::get(5, 0, getAffineDimExpr(4, ctx));
+    SmallVector<int64_t> even, odd;
+    for (int64_t k = 0; k < vw; ++k) {
+      even.push_back(2 * k);
+      odd.push_back(2 * k + 1);
+    }
+    Location loc = inner.getLoc();
+    rewriter.setInsertionPoint(inner);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    // Columns [j0, j0 + vw) of both phases from input columns [2 j0,
+    // 2 j0 + 2 vw).
+    auto chunk = [&](OpBuilder &b, Value j0, Value dest, bool inBounds) {
+      Value col = arith::AddIOp::create(b, loc, j0, j0);
+      Value row = vector::TransferReadOp::create(
+          b, loc, rowType, in, ValueRange{zero, zero, col}, std::nullopt,
+          readMap, ArrayRef<bool>{inBounds});
+      for (auto [phase, mask] : {std::pair{zero, ArrayRef<int64_t>(even)},
+                                 std::pair{one, ArrayRef<int64_t>(odd)}}) {
+        Value v = vector::ShuffleOp::create(b, loc, row, row,
+                                            b.getDenseI64ArrayAttr(mask));
+        dest = vector::TransferWriteOp::create(
+                   b, loc, v, dest, ValueRange{zero, zero, phase, zero, j0},
+                   writeMap, ArrayRef<bool>{inBounds})
+                   .getResult();
+      }
+      return dest;
+    };
+    int64_t full = wq / vw * vw;
+    if (full > 0) {
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero,
+          arith::ConstantIndexOp::create(rewriter, loc, full),
+          arith::ConstantIndexOp::create(rewriter, loc, vw), ValueRange{out},
+          [&](OpBuilder &b, Location, Value j0, ValueRange args) {
+            scf::YieldOp::create(b, loc, chunk(b, j0, args[0], true));
+          });
+      out = loop.getResult(0);
+    }
+    if (full < wq)
+      out = chunk(rewriter, arith::ConstantIndexOp::create(rewriter, loc, full),
+                  out, false);
+    rewriter.replaceOp(inner, out);
+    return success();
+  }
+
   /// A transpose whose input is contiguous along another loop than the
   /// output's innermost one (the packing of a matmul's A operand, an NCHW
   /// <-> NHWC relayout): tiled to `vw` along both of those loops and 1
@@ -1195,6 +1360,8 @@ struct GraphCPUTileAndVectorizePass
     if (rank == 0 || touchesI1(op))
       return failure();
     op = loopsInOutputOrder(rewriter, op);
+    if (succeeded(vectorizePhaseSplit(rewriter, op)))
+      return success();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t innermost = ranges.back();
     if (ShapedType::isDynamic(innermost))

@@ -142,3 +142,43 @@ func.func @transposed_epilogue(%m: tensor<196x64xf32>, %bias: tensor<64xf32>) ->
   } -> tensor<64x196xf32>
   return %r : tensor<64x196xf32>
 }
+
+// -----
+
+// The phase split ahead of a stride-2 or Winograd convolution (out[c, py,
+// px, i, j] = in[c, 2i + py, 2j + px]) whose phase width, 29, no vector
+// width divides: tiled per input row (channel, row phase, row), each
+// 58-element row read as 32-lane vectors and split into its even (px = 0)
+// and odd (px = 1) elements by two shuffles. One whole 16-column chunk in
+// a loop, then a masked chunk for the last 13 columns (in_bounds not
+// set). It was a scalar loop nest that LLVM unrolled into blocks of 1,400
+// loads and stores. Numerics: test/Integration/conv-strategies.mlir
+// (stride-2 and Winograd convolutions against NumPy).
+// CHECK-LABEL: func.func @phase_split
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c29 step %c1
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}} [1, 1, 58] [1, 1, 1] : tensor<4x58x58xf32> to tensor<1x1x58xf32>
+// CHECK: scf.for %[[J:.+]] = %c0 to %c16 step %c16
+// CHECK: %[[COL:.+]] = arith.addi %[[J]], %[[J]]
+// CHECK: %[[V:.+]] = vector.transfer_read %[[ROW]][%c0, %c0, %[[COL]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x58xf32>, vector<32xf32>
+// CHECK: %[[EVEN:.+]] = vector.shuffle %[[V]], %[[V]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK: vector.transfer_write %[[EVEN]], %{{.+}}[%c0, %c0, %c0, %c0, %[[J]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x1x2x1x29xf32>
+// CHECK: %[[ODD:.+]] = vector.shuffle %[[V]], %[[V]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK: vector.transfer_write %[[ODD]], %{{.+}}[%c0, %c0, %c1, %c0, %[[J]]] {in_bounds = [true]}
+// CHECK: %[[TAIL:.+]] = vector.transfer_read %[[ROW]][%c0, %c0, %c32], %{{.+}} : tensor<1x1x58xf32>, vector<32xf32>
+// CHECK: vector.shuffle %[[TAIL]], %[[TAIL]] [0, 2
+// CHECK: vector.transfer_write %{{.+}}[%c0, %c0, %c0, %c0, %c16] : vector<16xf32>, tensor<1x1x2x1x29xf32>
+// CHECK: vector.shuffle %[[TAIL]], %[[TAIL]] [1, 3
+// CHECK: vector.transfer_write %{{.+}}[%c0, %c0, %c1, %c0, %c16] : vector<16xf32>, tensor<1x1x2x1x29xf32>
+// CHECK: } {graphopt.parallel}
+#in = affine_map<(c, py, px, i, j) -> (c, i * 2 + py, j * 2 + px)>
+#out = affine_map<(c, py, px, i, j) -> (c, py, px, i, j)>
+func.func @phase_split(%x: tensor<4x58x58xf32>) -> tensor<4x2x2x29x29xf32> {
+  %e = tensor.empty() : tensor<4x2x2x29x29xf32>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<4x58x58xf32>) outs(%e : tensor<4x2x2x29x29xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x2x2x29x29xf32>
+  return %r : tensor<4x2x2x29x29xf32>
+}
