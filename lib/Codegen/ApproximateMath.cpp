@@ -1,12 +1,12 @@
 //===- ApproximateMath.cpp - graph-approximate-math -----------------------===//
 
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHAPPROXIMATEMATHPASS
@@ -35,7 +35,8 @@ struct GraphApproximateMathPass
     populateMathF32ExpansionPatterns(patterns, wanted);
     populateMathPolynomialApproximationPatterns(patterns, wanted);
     populatePolynomialApproximateErfPattern(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(
+            graphopt::applyPatternsOnly(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -24,13 +24,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHEXPANDFLOAT8PASS
@@ -293,7 +293,8 @@ struct GraphExpandFloat8Pass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandExtF, ExpandTruncF>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(
+            graphopt::applyPatternsOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();
     getOperation()->walk([](arith::ConstantOp op) { expandConstant(op); });
   }

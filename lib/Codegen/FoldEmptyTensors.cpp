@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/Patterns.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHFOLDEMPTYTENSORSPASS
@@ -67,7 +67,8 @@ struct GraphFoldEmptyTensorsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     graphopt::populateFoldEmptyTensorsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(
+            graphopt::applyPatternsOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
 };

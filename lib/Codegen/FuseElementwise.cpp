@@ -2,6 +2,7 @@
 
 #include "graphopt/Codegen/CPUMatmul.h"
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/Patterns.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,7 +12,6 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHFUSEELEMENTWISEPASS
@@ -108,7 +108,7 @@ struct GraphFuseElementwisePass
         patterns);
     patterns.add<FoldConstantTranspose>(ctx, /*benefit=*/2);
     linalg::populateConstantFoldLinalgOperations(patterns, shouldFuse);
-    if (failed(applyPatternsGreedily(
+    if (failed(graphopt::applyPatternsOnly(
             getOperation(), std::move(patterns),
             GreedyRewriteConfig().setUseTopDownTraversal())))
       signalPassFailure();

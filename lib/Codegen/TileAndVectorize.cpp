@@ -27,6 +27,7 @@
 #include "graphopt/Codegen/LaneWiseEpilogue.h"
 #include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/Passes.h"
+#include "graphopt/Codegen/Patterns.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,7 +45,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::graphopt {
@@ -1435,7 +1436,7 @@ struct GraphCPUTileAndVectorizePass
     {
       RewritePatternSet uplift(&getContext());
       scf::populateUpliftWhileToForPatterns(uplift);
-      if (failed(applyPatternsGreedily(fn, std::move(uplift))))
+      if (failed(graphopt::applyPatternsOnly(fn, std::move(uplift))))
         return signalPassFailure();
     }
     unshareFills(rewriter, fn);
@@ -1449,7 +1450,7 @@ struct GraphCPUTileAndVectorizePass
               return isa<linalg::MatmulOp>(user);
             });
           });
-      if (failed(applyPatternsGreedily(fn, std::move(folds))))
+      if (failed(graphopt::applyPatternsOnly(fn, std::move(folds))))
         return signalPassFailure();
       graphopt::foldConstantMatmulOperands(rewriter, fn);
       // Stride-1 convolutions (chains of tap matmuls): the direct kernel.
@@ -1530,15 +1531,22 @@ struct GraphCPUTileAndVectorizePass
                                                         &getContext());
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
-    if (failed(applyPatternsGreedily(fn, std::move(patterns))))
+    if (failed(graphopt::applyPatternsOnly(fn, std::move(patterns))))
       return signalPassFailure();
     // The accumulator reads/writes are loop-invariant subsets of the k
     // loops' carried tensors once the vector ops are lowered: hoist them so
-    // the accumulators stay in registers.
+    // the accumulators stay in registers. Only a loop with a subset
+    // extraction directly in its body has a pair to hoist (a nested loop's
+    // are hoisted from that loop): the others are skipped, whose check
+    // walked all their nested loops and compared their slices (ResNet-50:
+    // 0.19 -> 0.07 s, the same IR).
     SmallVector<scf::ForOp> loops;
     fn.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      hoistLoopInvariantSubsets(rewriter, loop);
+      if (llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
+            return isa<SubsetExtractionOpInterface>(op);
+          }))
+        hoistLoopInvariantSubsets(rewriter, loop);
 
     // Every tensor.empty an allocation of its own (bufferization.
     // alloc_tensor, which CSE does not merge): merged, the same-shaped

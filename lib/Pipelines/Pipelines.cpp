@@ -228,7 +228,9 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     tv.l1CacheBytes = options.l1CacheBytes;
     tv.l2CacheBytes = options.l2CacheBytes;
     fn.addPass(createGraphCPUTileAndVectorizePass(tv));
-    addUpstream(fn, "canonicalize,cse");
+    // Structured code, one block per region: the region simplification
+    // (region DCE after every iteration) finds nothing to do here.
+    addUpstream(fn, "canonicalize{region-simplify=disabled},cse");
   }
   // Each distinct kernel bufferized and lowered once: the tiled loop nests
   // become functions on tensors, the same nest shared (weights passed).
@@ -326,7 +328,9 @@ static void buildLoopsToLLVM(OpPassManager &pm,
                               "convert-cf-to-llvm,convert-ub-to-llvm,") +
                       (options.threads > 1 ? "convert-openmp-to-llvm," : "") +
                       "reconcile-unrealized-casts");
-  addUpstream(pm, "canonicalize,cse");
+  // Without region simplification: LLVM's own simplifycfg merges and
+  // removes blocks (the same IR for the benchmark models, 0.02 s less).
+  addUpstream(pm, "canonicalize{region-simplify=disabled},cse");
   if (!options.targetCPU.empty() || !options.targetFeatures.empty()) {
     GraphSetTargetPassOptions target;
     target.cpu = options.targetCPU;
