@@ -247,6 +247,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGraphFoldEmptyTensorsPass());
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
+  pm.addPass(createGraphNameConstantGlobalsPass());
   // A kernel function's results are its destination arguments' buffers:
   // dropped, so that the caller keeps owning them (the loops' buffer
   // iter_args folded first).
@@ -368,6 +369,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map}");
+  pm.addPass(createGraphNameConstantGlobalsPass());
   addUpstream(pm, "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
                   "canonicalize");
 

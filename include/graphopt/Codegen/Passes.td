@@ -504,6 +504,25 @@ def GraphFoldEmptyTensorsPass : Pass<"graph-fold-empty-tensors", "::mlir::func::
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def GraphNameConstantGlobalsPass : Pass<"graph-name-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Name and order the constant memref.globals of bufferization by their first use";
+  let description = [{
+    One-shot bufferization turns each tensor constant into a private
+    constant `memref.global` named `__constant_<type>` (a counter appended
+    when the name is taken), in the order it visits the functions, which
+    it derives from a map keyed by pointer: the same program of several
+    functions could get other names, and another order, for its globals
+    from one run to the next, and so a different object file. This pass
+    gives those globals the order of their first use (functions in module
+    order, ops in program order; globals nothing reads after them, in their
+    current order) at the top of the module, and names them again in that
+    order (`__constant_2xf32`, `__constant_2xf32_0`, ...), so that the
+    compiled program depends only on its input. Both pipelines run it right
+    after one-shot bufferization.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GraphCPUPlanMemoryPass : Pass<"graph-cpu-plan-memory", "::mlir::func::FuncOp"> {
   let summary = "Place a function's static buffers in one arena, at offsets planned from their lifetimes";
   let description = [{
