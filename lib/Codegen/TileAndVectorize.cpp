@@ -80,6 +80,24 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, TilingInterface op,
   return result;
 }
 
+/// A tile of a copy-like op (one input, one init) and the tile's input and
+/// init values.
+struct CopyTile {
+  linalg::LinalgOp op;
+  Value in, out;
+};
+
+/// Tiles the copy-like `op` by `sizes`.
+FailureOr<CopyTile> tileCopy(RewriterBase &rewriter, linalg::LinalgOp op,
+                             ArrayRef<int64_t> sizes) {
+  auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+  if (failed(tiled))
+    return failure();
+  auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  return CopyTile{inner, inner.getDpsInputOperand(0)->get(),
+                  inner.getDpsInitOperand(0)->get()};
+}
+
 /// Vectorizes `op` (to `vectorSizes` when given) and replaces it.
 /// True when `op` has reduction loops and some value it combines into a
 /// reduction output does not vary along them (`out + 4` summed over the
@@ -164,46 +182,72 @@ bool hasEmptyIterationSpace(linalg::LinalgOp op) {
   return llvm::is_contained(op.getStaticLoopRanges(), 0);
 }
 
-/// Fills the slab of `dest` at offsets `o`, sizes `sz` with `value`, one
-/// [1, ..., 1, sz[d], ...] piece per position of the `outer` positions of
-/// the dims before `d`, in an scf.for over them (delinearized).
-static Value fillSlabRows(OpBuilder &rewriter, Location loc, Value value,
-                          Value dest, ArrayRef<int64_t> o, ArrayRef<int64_t> sz,
-                          int64_t d, int64_t outer) {
-  int64_t rank = sz.size();
+/// An scf.for over the positions of dims of sizes `extents` (row-major,
+/// their product iterations), carrying `init`: `body` gets each dim's index
+/// at the position (null where the extent is 1) and the carried value, and
+/// returns its next value.
+static scf::ForOp forEachPosition(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> extents, Value init,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, Value)> body) {
   auto c = [&](OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  auto loop = scf::ForOp::create(
-      rewriter, loc, c(rewriter, 0), c(rewriter, outer), c(rewriter, 1),
-      ValueRange{dest},
+  int64_t count = 1;
+  for (int64_t e : extents)
+    count *= e;
+  return scf::ForOp::create(
+      builder, loc, c(builder, 0), c(builder, count), c(builder, 1),
+      ValueRange{init},
       [&](OpBuilder &b, Location l, Value iv, ValueRange iter) {
-        SmallVector<OpFoldResult> offsets(rank), sizes(rank),
-            strides(rank, b.getIndexAttr(1));
+        SmallVector<Value> indices(extents.size());
         Value rest = iv;
-        for (int64_t k = rank - 1; k >= 0; --k) {
-          if (k >= d || sz[k] == 1) {
-            offsets[k] = b.getIndexAttr(o[k]);
-            sizes[k] = b.getIndexAttr(sz[k]);
+        for (int64_t k = extents.size() - 1; k >= 0; --k) {
+          if (extents[k] == 1)
+            continue;
+          indices[k] = rest;
+          if (llvm::any_of(extents.take_front(k),
+                           [](int64_t v) { return v > 1; })) {
+            indices[k] = arith::RemUIOp::create(b, l, rest, c(b, extents[k]));
+            rest = arith::DivUIOp::create(b, l, rest, c(b, extents[k]));
+          }
+        }
+        scf::YieldOp::create(b, l, body(b, l, indices, iter[0]));
+      });
+}
+
+/// Fills the slab of `dest` at offsets `o`, sizes `sz` with `value`, one
+/// [1, ..., 1, sz[d], ...] piece per position of the dims before `d`, in an
+/// scf.for over them.
+static Value fillSlabRows(OpBuilder &builder, Location loc, Value value,
+                          Value dest, ArrayRef<int64_t> o, ArrayRef<int64_t> sz,
+                          int64_t d) {
+  int64_t rank = sz.size();
+  auto loop = forEachPosition(
+      builder, loc, sz.take_front(d), dest,
+      [&](OpBuilder &b, Location l, ArrayRef<Value> indices, Value iter) {
+        SmallVector<OpFoldResult> offsets, sizes,
+            strides(rank, b.getIndexAttr(1));
+        for (int64_t k = 0; k < rank; ++k) {
+          if (k >= d || !indices[k]) {
+            offsets.push_back(b.getIndexAttr(o[k]));
+            sizes.push_back(b.getIndexAttr(sz[k]));
             continue;
           }
-          Value index = rest;
-          if (llvm::any_of(sz.take_front(k), [](int64_t v) { return v > 1; })) {
-            index = arith::RemUIOp::create(b, l, rest, c(b, sz[k]));
-            rest = arith::DivUIOp::create(b, l, rest, c(b, sz[k]));
-          }
-          offsets[k] =
-              o[k] ? OpFoldResult(arith::AddIOp::create(b, l, index, c(b, o[k]))
-                                      .getResult())
-                   : OpFoldResult(index);
-          sizes[k] = b.getIndexAttr(1);
+          offsets.push_back(
+              o[k]
+                  ? OpFoldResult(arith::AddIOp::create(
+                                     b, l, indices[k],
+                                     arith::ConstantIndexOp::create(b, l, o[k]))
+                                     .getResult())
+                  : OpFoldResult(indices[k]));
+          sizes.push_back(b.getIndexAttr(1));
         }
-        Value slab = tensor::ExtractSliceOp::create(b, l, iter[0], offsets,
-                                                    sizes, strides);
+        Value slab =
+            tensor::ExtractSliceOp::create(b, l, iter, offsets, sizes, strides);
         Value filled = linalg::FillOp::create(b, l, value, slab).getResult(0);
-        Value r = tensor::InsertSliceOp::create(b, l, filled, iter[0], offsets,
-                                                sizes, strides);
-        scf::YieldOp::create(b, l, r);
+        return tensor::InsertSliceOp::create(b, l, filled, iter, offsets, sizes,
+                                             strides)
+            .getResult();
       });
   return loop.getResult(0);
 }
@@ -239,7 +283,7 @@ static Value fillBorders(OpBuilder &b, Location loc, Value value, Value result,
         // slab's fill becomes loops that LLVM unrolls, one memset or
         // masked scatter each (ResNet-18 at batch 8: 12,000 of them in the
         // entry function, most of its LLVM time).
-        result = fillSlabRows(b, loc, value, result, o, sz, d, outer);
+        result = fillSlabRows(b, loc, value, result, o, sz, d);
         continue;
       }
       Value slab = tensor::ExtractSliceOp::create(b, loc, result, attrs(o),
@@ -320,36 +364,23 @@ static bool fillPadBorders(RewriterBase &rewriter, tensor::PadOp pad) {
       resImage(resType.getShape());
   std::fill_n(srcImage.begin(), lead, 1);
   std::fill_n(resImage.begin(), lead, 1);
-  auto c = [&](OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  auto loop = scf::ForOp::create(
-      rewriter, loc, c(rewriter, 0), c(rewriter, outer), c(rewriter, 1),
-      ValueRange{result},
-      [&](OpBuilder &b, Location l, Value iv, ValueRange iter) {
-        SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+  auto loop = forEachPosition(
+      rewriter, loc, resType.getShape().take_front(lead), result,
+      [&](OpBuilder &b, Location l, ArrayRef<Value> indices, Value iter) {
+        SmallVector<OpFoldResult> offsets, sizes,
             strides(rank, b.getIndexAttr(1));
-        for (int64_t v : resImage)
-          sizes.push_back(b.getIndexAttr(v));
-        Value rest = iv;
-        for (int64_t k = lead - 1; k >= 0; --k) {
-          int64_t n = resType.getDimSize(k);
-          if (n == 1)
-            continue;
-          Value index = rest;
-          if (llvm::any_of(resType.getShape().take_front(k),
-                           [](int64_t v) { return v > 1; })) {
-            index = arith::RemUIOp::create(b, l, rest, c(b, n));
-            rest = arith::DivUIOp::create(b, l, rest, c(b, n));
-          }
-          offsets[k] = index;
+        for (int64_t k = 0; k < rank; ++k) {
+          offsets.push_back(k < lead && indices[k]
+                                ? OpFoldResult(indices[k])
+                                : OpFoldResult(b.getIndexAttr(0)));
+          sizes.push_back(b.getIndexAttr(resImage[k]));
         }
-        Value image = tensor::ExtractSliceOp::create(b, l, iter[0], offsets,
-                                                     sizes, strides);
+        Value image =
+            tensor::ExtractSliceOp::create(b, l, iter, offsets, sizes, strides);
         image = fillBorders(b, l, value, image, low, high, srcImage, resImage);
-        Value r = tensor::InsertSliceOp::create(b, l, image, iter[0], offsets,
-                                                sizes, strides);
-        scf::YieldOp::create(b, l, r);
+        return tensor::InsertSliceOp::create(b, l, image, iter, offsets, sizes,
+                                             strides)
+            .getResult();
       });
   graphopt::markParallelLoop(loop);
   rewriter.replaceOp(pad, loop.getResult(0));
@@ -1131,12 +1162,10 @@ struct GraphCPUTileAndVectorizePass
       return failure();
     SmallVector<int64_t> sizes(rank, 1);
     sizes.back() = vw;
-    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+    FailureOr<CopyTile> tiled = tileCopy(rewriter, op, sizes);
     if (failed(tiled))
       return failure();
-    auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-    Value in = inner.getDpsInputOperand(0)->get();
-    Value out = inner.getDpsInitOperand(0)->get();
+    auto [inner, in, out] = *tiled;
     auto inType = cast<RankedTensorType>(in.getType());
     auto outType = cast<RankedTensorType>(out.getType());
     if (!inType.hasStaticShape() ||
@@ -1207,15 +1236,12 @@ struct GraphCPUTileAndVectorizePass
     if (ranges[1] != 2 || ranges[2] != 2 || !sourceType ||
         sourceType.getDimSize(2) != 2 * wq)
       return failure();
-    auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()),
-                      {1, 1, 2, 1, wq});
-    if (failed(tiled))
-      return failure();
     // Each tile: one input row, [1, 1, 2 Wq], and its [1, 1, 2, 1, Wq]
     // phase rows.
-    auto inner = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-    Value in = inner.getDpsInputOperand(0)->get();
-    Value out = inner.getDpsInitOperand(0)->get();
+    FailureOr<CopyTile> tiled = tileCopy(rewriter, op, {1, 1, 2, 1, wq});
+    if (failed(tiled))
+      return failure();
+    auto [inner, in, out] = *tiled;
     auto inType = cast<RankedTensorType>(in.getType());
     if (!inType.hasStaticShape() || inType.getDimSize(2) != 2 * wq)
       return success(); // tiled, left scalar
