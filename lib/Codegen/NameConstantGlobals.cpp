@@ -53,11 +53,11 @@ struct GraphNameConstantGlobalsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::StringMap<memref::GlobalOp> byName;
-    SmallVector<memref::GlobalOp> unread;
+    SmallVector<memref::GlobalOp> inModuleOrder;
     for (auto global : module.getOps<memref::GlobalOp>())
       if (isBufferizedConstant(global)) {
         byName[global.getSymName()] = global;
-        unread.push_back(global);
+        inModuleOrder.push_back(global);
       }
     if (byName.empty())
       return;
@@ -71,7 +71,8 @@ struct GraphNameConstantGlobalsPass
       order.insert(it->second);
       reads.push_back(get);
     });
-    for (memref::GlobalOp global : unread)
+    // Then those nothing reads, in their current order.
+    for (memref::GlobalOp global : inModuleOrder)
       order.insert(global);
     // New names in that order: taken names are those of every other
     // symbol at the top level.

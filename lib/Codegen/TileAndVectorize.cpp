@@ -1243,8 +1243,8 @@ struct GraphCPUTileAndVectorizePass
       return failure();
     auto [inner, in, out] = *tiled;
     auto inType = cast<RankedTensorType>(in.getType());
-    if (!inType.hasStaticShape() || inType.getDimSize(2) != 2 * wq)
-      return success(); // tiled, left scalar
+    assert(inType.hasStaticShape() && inType.getDimSize(2) == 2 * wq &&
+           "a tile is one whole input row");
     // vw: the vector width, or the least power of two covering a narrower
     // row.
     int64_t vw = std::min<int64_t>(vectorWidth, llvm::PowerOf2Ceil(wq));
