@@ -21,8 +21,10 @@
 
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/ConstantView.h"
 #include "graphopt/Codegen/LaneWiseEpilogue.h"
 #include "graphopt/Codegen/Parallel.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -46,7 +48,7 @@ struct TapChain {
   /// The matmuls, first to last.
   SmallVector<linalg::MatmulOp> matmuls;
   /// Each tap's weight, [F][C], evaluated.
-  SmallVector<DenseElementsAttr> weights;
+  SmallVector<ConstantView> weights;
   /// Each tap's column offset into the image.
   SmallVector<int64_t> offsets;
   /// The flattened image, [C][L], and the chain's initial output, [F][P].
@@ -56,7 +58,7 @@ struct TapChain {
 
 /// The tap of `matmul`: its B operand is a [C, P] slice at (0, offset) of
 /// a 2-D image, its A operand a constant [F, C] weight.
-std::optional<std::tuple<Value, int64_t, DenseElementsAttr>>
+std::optional<std::tuple<Value, int64_t, ConstantView>>
 matchTap(linalg::MatmulOp matmul) {
   if (matmul.hasUserDefinedMaps() || !matmul.hasPureTensorSemantics())
     return std::nullopt;
@@ -73,7 +75,7 @@ matchTap(linalg::MatmulOp matmul) {
       !llvm::all_of(slice.getStaticStrides(), [](int64_t s) { return s == 1; }) ||
       slice.getStaticSizes()[0] != slice.getSourceType().getDimSize(0))
     return std::nullopt;
-  DenseElementsAttr weight = evaluateConstant(matmul.getDpsInputOperand(0)->get());
+  ConstantView weight = ConstantView::of(matmul.getDpsInputOperand(0)->get());
   if (!weight)
     return std::nullopt;
   return std::make_tuple(slice.getSource(), offsets[1], weight);
@@ -121,22 +123,18 @@ std::optional<TapChain> matchChain(linalg::MatmulOp last) {
 Value packWeights(RewriterBase &rewriter, Location loc, const TapChain &chain,
                   int64_t mr) {
   int64_t taps = chain.weights.size(), k = taps * chain.c;
-  std::vector<float> packed(static_cast<size_t>(chain.f) * k);
-  float *out = packed.data();
-  for (int64_t fb = 0; fb < chain.f / mr; ++fb)
-    for (int64_t t = 0; t < taps; ++t) {
-      DenseElementsAttr w = chain.weights[t];
-      const float *values =
-          reinterpret_cast<const float *>(w.getRawData().data());
-      bool splat = w.isSplat();
-      for (int64_t c = 0; c < chain.c; ++c)
-        for (int64_t r = 0; r < mr; ++r)
-          *out++ = splat ? values[0] : values[(fb * mr + r) * chain.c + c];
-    }
   auto type = RankedTensorType::get({chain.f / mr, k, mr},
                                     rewriter.getF32Type());
-  return arith::ConstantOp::create(
-      rewriter, loc, type, DenseElementsAttr::get(type, ArrayRef<float>(packed)));
+  ElementsAttr packed = makeHeapConstant(type, [&](float *out) {
+    for (int64_t fb = 0; fb < chain.f / mr; ++fb)
+      for (int64_t t = 0; t < taps; ++t) {
+        const ConstantView &w = chain.weights[t];
+        for (int64_t c = 0; c < chain.c; ++c)
+          for (int64_t r = 0; r < mr; ++r)
+            *out++ = w.at(fb * mr + r, c);
+      }
+  });
+  return arith::ConstantOp::create(rewriter, loc, type, packed);
 }
 
 Value index(RewriterBase &rewriter, Location loc, int64_t v) {

@@ -32,7 +32,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/ConstantView.h"
 #include "graphopt/Codegen/Parallel.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -179,53 +181,6 @@ static bool isMultipleOf(OpFoldResult ofr, int64_t factor) {
   return lb && step && *lb % factor == 0 && *step % factor == 0;
 }
 
-DenseElementsAttr mlir::graphopt::evaluateConstant(Value v) {
-  DenseElementsAttr attr;
-  if (matchPattern(v, m_Constant(&attr)))
-    return getElementTypeOrSelf(attr.getType()).isF32() ? attr
-                                                        : DenseElementsAttr();
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !type.hasStaticShape())
-    return {};
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return {};
-  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
-    DenseElementsAttr in = evaluateConstant(def->getOperand(0));
-    return in ? in.reshape(type) : DenseElementsAttr();
-  }
-  auto transpose = dyn_cast<linalg::TransposeOp>(def);
-  if (!transpose)
-    return {};
-  DenseElementsAttr in = evaluateConstant(transpose.getInput());
-  if (!in)
-    return {};
-  if (in.isSplat())
-    return DenseElementsAttr::get(type, in.getSplatValue<Attribute>());
-  auto inType = cast<RankedTensorType>(in.getType());
-  ArrayRef<int64_t> perm = transpose.getPermutation();
-  int64_t rank = inType.getRank();
-  // out[i0, ..., ir] = in[...] with in dim perm[d] = out index d.
-  SmallVector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * inType.getDimSize(d + 1);
-  const float *src = reinterpret_cast<const float *>(in.getRawData().data());
-  std::vector<float> out(type.getNumElements());
-  SmallVector<int64_t> index(rank, 0);
-  for (float &o : out) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += index[d] * inStrides[perm[d]];
-    o = src[offset];
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < type.getDimSize(d))
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::get(type, ArrayRef<float>(out));
-}
-
 namespace {
 /// Where a matmul operand comes from: `source`, a 2-D tensor defined outside
 /// the loops that sliced it, read from `offset` along the dim the slices
@@ -284,7 +239,7 @@ static OperandSource findSource(RewriterBase &rewriter, Value operand,
 static bool isConstantSource(RewriterBase &rewriter, Value operand,
                              int64_t cutDim, int64_t multiple) {
   OperandSource src = findSource(rewriter, operand, cutDim, multiple);
-  return static_cast<bool>(evaluateConstant(src.source));
+  return static_cast<bool>(ConstantView::of(src.source));
 }
 
 /// Row micro-panels that must reuse each packed B panel for a run-time
@@ -335,28 +290,20 @@ static Value pack(RewriterBase &rewriter, Location loc, Value x,
   auto packedType = RankedTensorType::get({cut / width, k, width}, elt);
   // A constant, possibly reshaped and transposed (a convolution's weight
   // with pixels as rows), is packed now.
-  DenseElementsAttr attr = evaluateConstant(x);
-  if (attr) {
-    if (attr.isSplat())
+  if (ConstantView view = ConstantView::of(x)) {
+    if (view.isSplat())
       return arith::ConstantOp::create(
           rewriter, loc, packedType,
-          DenseElementsAttr::get(packedType, attr.getSplatValue<Attribute>()));
-    ArrayRef<char> raw = attr.getRawData();
-    const float *values = reinterpret_cast<const float *>(raw.data());
-    // Element (r, c) of the 2-D operand x.
-    int64_t cols = type.getDimSize(1);
-    auto at = [&](int64_t r, int64_t c) { return values[r * cols + c]; };
-    std::vector<float> packed(static_cast<size_t>(cut) * k);
-    float *out = packed.data();
-    for (int64_t p = 0; p < cut / width; ++p)
-      for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t w = 0; w < width; ++w) {
-          int64_t c = p * width + w;
-          *out++ = cutDim == 1 ? at(kk, c) : at(c, kk);
-        }
-    return arith::ConstantOp::create(
-        rewriter, loc, packedType,
-        DenseElementsAttr::get(packedType, ArrayRef<float>(packed)));
+          DenseElementsAttr::get(packedType, view.at(0, 0)));
+    ElementsAttr packed = makeHeapConstant(packedType, [&](float *out) {
+      for (int64_t p = 0; p < cut / width; ++p)
+        for (int64_t kk = 0; kk < k; ++kk)
+          for (int64_t w = 0; w < width; ++w) {
+            int64_t c = p * width + w;
+            *out++ = cutDim == 1 ? view.at(kk, c) : view.at(c, kk);
+          }
+    });
+    return arith::ConstantOp::create(rewriter, loc, packedType, packed);
   }
   // B [K][N] -> [K][N/w][w] -> [N/w][K][w];
   // A [M][K] -> [M/w][w][K] -> [M/w][K][w].
@@ -570,28 +517,4 @@ mlir::graphopt::packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   transposedA.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   rewriter.replaceOp(inner, transposedA->getResults());
   return cast<linalg::LinalgOp>(transposedA.getOperation());
-}
-
-void mlir::graphopt::foldConstantMatmulOperands(RewriterBase &rewriter,
-                                                Operation *root) {
-  SmallVector<Value> computed;
-  root->walk([&](linalg::MatmulOp matmul) {
-    for (Value v : matmul.getDpsInputs()) {
-      // Through the slices that fusion tiling cut.
-      while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
-        v = slice.getSource();
-      if (v.getDefiningOp() && !matchPattern(v, m_Constant()) &&
-          !llvm::is_contained(computed, v))
-        computed.push_back(v);
-    }
-  });
-  for (Value v : computed) {
-    DenseElementsAttr attr = evaluateConstant(v);
-    if (!attr)
-      continue;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(v.getDefiningOp());
-    Value c = arith::ConstantOp::create(rewriter, v.getLoc(), attr);
-    rewriter.replaceAllUsesWith(v, c);
-  }
 }

@@ -1,6 +1,6 @@
 //===- FuseElementwise.cpp - graph-fuse-elementwise -----------------------===//
 
-#include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/ConstantView.h"
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Codegen/Patterns.h"
 
@@ -72,7 +72,7 @@ bool shouldPropagateReshape(OpOperand *fused) {
 }
 
 /// A transpose of an f32 constant (a weight laid out for a matmul) folded
-/// into the transposed constant from the raw floats (evaluateConstant).
+/// into the transposed constant from the raw floats (ConstantView).
 /// Linalg's generic constant folder, kept for the other element types,
 /// goes through an APFloat per element: 0.24 s of ResNet-50's compile for
 /// its three transposed classifier and projection weights (3.3 M floats).
@@ -83,10 +83,11 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
     if (!op.hasPureTensorSemantics() ||
         !matchPattern(op.getInput(), m_Constant()))
       return failure();
-    DenseElementsAttr folded = graphopt::evaluateConstant(op->getResult(0));
+    graphopt::ConstantView folded =
+        graphopt::ConstantView::of(op->getResult(0));
     if (!folded)
       return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, folded);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, folded.toAttr());
     return success();
   }
 };

@@ -24,6 +24,7 @@
 
 #include "graphopt/Codegen/CPUConv.h"
 #include "graphopt/Codegen/CPUMatmul.h"
+#include "graphopt/Codegen/ConstantView.h"
 #include "graphopt/Codegen/LaneWiseEpilogue.h"
 #include "graphopt/Codegen/Parallel.h"
 #include "graphopt/Codegen/Passes.h"
@@ -1478,7 +1479,6 @@ struct GraphCPUTileAndVectorizePass
           });
       if (failed(graphopt::applyPatternsOnly(fn, std::move(folds))))
         return signalPassFailure();
-      graphopt::foldConstantMatmulOperands(rewriter, fn);
       // Stride-1 convolutions (chains of tap matmuls): the direct kernel.
       // Chain ends only: rewriting a chain erases its other matmuls.
       SmallVector<linalg::MatmulOp> ends;
@@ -1522,6 +1522,23 @@ struct GraphCPUTileAndVectorizePass
       if (graphopt::vectorizeWindowOp(rewriter, op, vectorWidth)) {
         ++numVectorized;
         continue;
+      }
+      // A transpose of a constant (a weight laid out for a matmul) is
+      // evaluated here, after the matmuls: those that pack it read it
+      // through a ConstantView and leave it unused, and only what the code
+      // still reads becomes a constant.
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation())) {
+        if (transpose->use_empty()) {
+          rewriter.eraseOp(transpose);
+          continue;
+        }
+        if (graphopt::ConstantView view =
+                graphopt::ConstantView::of(transpose->getResult(0))) {
+          rewriter.setInsertionPoint(transpose);
+          rewriter.replaceOpWithNewOp<arith::ConstantOp>(transpose,
+                                                         view.toAttr());
+          continue;
+        }
       }
       bool isMatmul = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
       LogicalResult r =

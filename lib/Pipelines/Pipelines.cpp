@@ -231,6 +231,9 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
     // Structured code, one block per region: the region simplification
     // (region DCE after every iteration) finds nothing to do here.
     addUpstream(fn, "canonicalize{region-simplify=disabled},cse");
+    // The weights packed above are no longer needed: their memory goes
+    // back before bufferization and LLVM need more.
+    pm.addPass(createGraphReleaseHeapConstantsPass());
   }
   // Each distinct kernel bufferized and lowered once: the tiled loop nests
   // become functions on tensors, the same nest shared (weights passed).

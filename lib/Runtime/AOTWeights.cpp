@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 #include "graphopt/Runtime/AOTHeader.h"
 #include "graphopt/Runtime/Runner.h"
 
@@ -58,14 +59,12 @@ llvm::Expected<AOTWeights> mlir::graphopt::runtime::externalizeWeights(
   llvm::SmallVector<Moved> moved;
   uint64_t end = 0;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
     // Splats print small; i1 data is bit-packed in the attribute.
-    if (!attr || attr.isSplat() || attr.getElementType().isInteger(1) ||
-        !global.getConstant())
+    std::optional<ArrayRef<char>> data =
+        mlir::graphopt::rawConstantData(global.getValueOrNull());
+    if (!data || !global.getConstant() || data->size() < kMinWeightBytes)
       continue;
-    ArrayRef<char> raw = attr.getRawData();
-    if (raw.size() < kMinWeightBytes)
-      continue;
+    ArrayRef<char> raw = *data;
     uint64_t align = std::max<uint64_t>(
         kSlotAlign, global.getAlignment() ? *global.getAlignment() : 0);
     end = llvm::alignTo(end, align);

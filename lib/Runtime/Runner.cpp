@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunnerInternal.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 #include "graphopt/Runtime/AOTHeader.h"
 #include "graphopt/Runtime/CompileCache.h"
 
@@ -73,7 +74,8 @@ using namespace mlir::graphopt::runtime;
 using namespace mlir::graphopt::runtime::detail;
 
 /// Constants at least this large are kept out of the LLVM module.
-static constexpr size_t kExternalConstantMinBytes = 16 * 1024;
+static constexpr size_t kExternalConstantMinBytes =
+    graphopt::kHeapConstantMinBytes;
 
 std::string TensorSignature::str() const {
   std::string s = isMemRef ? "memref<" : "tensor<";
@@ -333,10 +335,11 @@ static llvm::Error checkNoRecursion(ModuleOp module, StringRef entry) {
   return llvm::Error::success();
 }
 
-/// Step 0 of compile: every `dense_resource<NAME>` constant made an
-/// ordinary dense one, its data taken from `given` (out of band, by NAME:
-/// RunnerOptions::constantData) or else from the file's `dialect_resources`
-/// section, so that the passes see one kind of constant. A resource
+/// Step 0 of compile: every `dense_resource<NAME>` constant given its data,
+/// from `given` (out of band, by NAME: RunnerOptions::constantData) or else
+/// from the file's `dialect_resources` section. Large f32 ones stay
+/// resources that borrow the data (HeapConstants.h); the others are made
+/// ordinary dense constants. A resource
 /// without data, of the wrong size or of an element type that is not
 /// whole bytes (i1: one byte per element) is an error naming the op.
 static llvm::Error
@@ -376,6 +379,18 @@ inlineResourceConstants(ModuleOp module,
           os << "dense_resource<" << key << "> : " << type << " has "
              << data.size() << " bytes of data; the type needs " << expected;
           return std::nullopt;
+        }
+        // A large f32 weight stays a resource, its data where it is (the
+        // caller's, read during the compile only; the file's): kept out of
+        // the context, as the constants derived from it are
+        // (HeapConstants.h).
+        if (element.isF32() && data.size() >= graphopt::kHeapConstantMinBytes) {
+          AsmResourceBlob *blob = handle.getBlob();
+          if (!blob || blob->getData().data() != data.data())
+            handle.getResource()->setBlob(
+                AsmResourceBlob(data, alignof(float), /*deleter=*/nullptr,
+                                /*dataIsMutable=*/false));
+          return attr;
         }
         if (bits == 1) {
           llvm::SmallVector<bool> values;
@@ -489,13 +504,19 @@ externalizeConstants(
     std::vector<std::unique_ptr<void, void (*)(void *)>> &owned) {
   llvm::SmallVector<ExternalConstant> externals;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    auto attr = dyn_cast_or_null<DenseElementsAttr>(global.getValueOrNull());
-    if (!attr || attr.isSplat() || attr.getElementType().isInteger(1))
+    Attribute attr = global.getValueOrNull();
+    std::optional<ArrayRef<char>> raw = graphopt::rawConstantData(attr);
+    if (!raw || raw->size() < kExternalConstantMinBytes)
       continue;
-    ArrayRef<char> raw = attr.getRawData();
-    if (raw.size() < kExternalConstantMinBytes)
+    // A packed weight made at compile time is taken over as it is.
+    if (void *heap = graphopt::takeHeapConstant(attr)) {
+      owned.emplace_back(heap, std::free);
+      externals.push_back({global.getSymName().str(), heap, raw->size()});
+      global.removeValueAttr();
+      global.setLinkage(LLVM::Linkage::External);
       continue;
-    auto copy = alignedCopy(global.getSymName(), raw, owned);
+    }
+    auto copy = alignedCopy(global.getSymName(), *raw, owned);
     if (!copy)
       return copy.takeError();
     global.removeValueAttr();

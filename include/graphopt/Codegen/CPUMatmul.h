@@ -116,17 +116,6 @@ packAndBlockMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                    Value *firstKBlock = nullptr, bool *packedB = nullptr,
                    Value *lastKBlock = nullptr);
 
-/// The value of `v` when it is computed from an f32 constant by reshapes
-/// and transposes only (a weight reshaped and transposed for a matmul,
-/// which reshape propagation may have reordered), evaluated now; null
-/// otherwise.
-DenseElementsAttr evaluateConstant(Value v);
-
-/// Replaces every matmul input under `root` that `evaluateConstant` can
-/// evaluate (looking through extract_slices) with the constant, so that the
-/// packing sees it and packs it at compile time.
-void foldConstantMatmulOperands(RewriterBase &rewriter, Operation *root);
-
 } // namespace mlir::graphopt
 
 #endif // GRAPHOPT_CODEGEN_CPUMATMUL_H

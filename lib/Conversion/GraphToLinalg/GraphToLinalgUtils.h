@@ -65,13 +65,13 @@ bool isWinogradConv(RankedTensorType x, RankedTensorType w,
                     ArrayRef<int64_t> dil);
 /// The f32 value of `v`, a constant or a fusion.group argument bound to
 /// one; null otherwise.
-DenseElementsAttr constantWeight(Value v);
+ElementsAttr constantWeight(Value v);
 /// One image of the convolution: `xp` is the padded image [C, 2 th + 2,
 /// 2 tw + 2], `weight` the constant [F, C, 3, 3] weight (transformed here,
 /// at compile time); returns [F, 2 th, 2 tw] (the output, with a row and a
 /// column more than it has when it is odd).
-Value winogradConv(OpBuilder &b, Location loc, Value xp,
-                   DenseElementsAttr weight, int64_t th, int64_t tw);
+Value winogradConv(OpBuilder &b, Location loc, Value xp, ElementsAttr weight,
+                   int64_t th, int64_t tw);
 /// Marks the graph.gather ops under `root` whose rank-0 index the host
 /// knows (a graph.loop's counter, a scalar made into a tensor, a constant):
 /// they are lowered to a slice at that offset. Run before the conversion,

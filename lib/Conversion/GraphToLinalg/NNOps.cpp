@@ -377,7 +377,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     // Winograd F(2x2, 3x3) (Winograd.cpp): the image padded to whole 2x2
     // output tiles plus the kernel's halo, [C, 2 th + 2, 2 tw + 2].
     if (winograd && groups == 1 && isWinogradConv(x, w, out, strides, dil)) {
-      if (DenseElementsAttr weight = constantWeight(op.getWeight())) {
+      if (ElementsAttr weight = constantWeight(op.getWeight())) {
         int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
         Value xpe = padSpatial(b, loc, op.getInput(), pad[0], pad[1],
                                2 * th + 2 - x.getDimSize(2) - pad[0],

@@ -41,12 +41,15 @@
 #include "GraphToLinalgUtils.h"
 
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace mlir::graphopt;
@@ -99,37 +102,42 @@ Value signedSum(OpBuilder &b, Location loc,
 
 /// The 16 transformed weights U[xi * 4 + nu] = (G g G^T)[xi][nu] of a
 /// [F, C, 3, 3] weight g, each [F, C], or [C, F] when `transposed` (the
-/// tiles as the matmuls' rows), computed in double and rounded once.
-SmallVector<DenseElementsAttr> transformedWeights(DenseElementsAttr weight,
-                                                  bool transposed) {
-  auto type = cast<RankedTensorType>(weight.getType());
+/// tiles as the matmuls' rows), computed in double and rounded once; heap
+/// constants (HeapConstants.h) when large, freed once packed.
+SmallVector<ElementsAttr> transformedWeights(ElementsAttr weight,
+                                             bool transposed) {
+  auto type = cast<RankedTensorType>(weight.getShapedType());
   int64_t f = type.getDimSize(0), c = type.getDimSize(1);
-  SmallVector<float> g(weight.getValues<float>());
-  std::vector<std::vector<float>> u(16, std::vector<float>(f * c));
+  std::vector<float> splat;
+  ArrayRef<float> g = *f32ConstantValues(weight, splat);
+  // t = G k (4x3) for every (fi, ci), then u = t G^T (4x4) per (xi, nu).
+  std::vector<std::array<double, 12>> t(f * c);
   for (int64_t fi = 0; fi < f; ++fi)
     for (int64_t ci = 0; ci < c; ++ci) {
       const float *k = &g[(fi * c + ci) * 9];
-      // t = G k (4x3), then u = t G^T (4x4).
-      double t[4][3] = {};
+      std::array<double, 12> &tk = t[fi * c + ci];
+      tk.fill(0);
       for (int xi = 0; xi < 4; ++xi)
         for (int col = 0; col < 3; ++col)
           for (int row = 0; row < 3; ++row)
-            t[xi][col] += kG[xi][row] * k[row * 3 + col];
-      int64_t at = transposed ? ci * f + fi : fi * c + ci;
-      for (int xi = 0; xi < 4; ++xi)
-        for (int nu = 0; nu < 4; ++nu) {
-          double s = 0;
-          for (int col = 0; col < 3; ++col)
-            s += t[xi][col] * kG[nu][col];
-          u[xi * 4 + nu][at] = static_cast<float>(s);
-        }
+            tk[xi * 3 + col] += kG[xi][row] * k[row * 3 + col];
     }
   auto uType = RankedTensorType::get(transposed ? ArrayRef<int64_t>{c, f}
                                                 : ArrayRef<int64_t>{f, c},
                                      type.getElementType());
-  SmallVector<DenseElementsAttr> result;
-  for (const std::vector<float> &values : u)
-    result.push_back(DenseElementsAttr::get(uType, ArrayRef<float>(values)));
+  SmallVector<ElementsAttr> result;
+  for (int xi = 0; xi < 4; ++xi)
+    for (int nu = 0; nu < 4; ++nu)
+      result.push_back(makeHeapConstant(uType, [&](float *u) {
+        for (int64_t fi = 0; fi < f; ++fi)
+          for (int64_t ci = 0; ci < c; ++ci) {
+            const std::array<double, 12> &tk = t[fi * c + ci];
+            double s = 0;
+            for (int col = 0; col < 3; ++col)
+              s += tk[xi * 3 + col] * kG[nu][col];
+            u[transposed ? ci * f + fi : fi * c + ci] = static_cast<float>(s);
+          }
+      }));
   return result;
 }
 
@@ -148,31 +156,32 @@ bool lowering::isWinogradConv(RankedTensorType x, RankedTensorType w,
          tiles >= kMinTiles;
 }
 
-DenseElementsAttr lowering::constantWeight(Value v) {
+ElementsAttr lowering::constantWeight(Value v) {
   // Inside a fusion.group the weight is a block argument: look at the
   // group's operand.
   if (auto arg = dyn_cast<BlockArgument>(v))
     if (auto group =
             dyn_cast_if_present<fusion::GroupOp>(arg.getOwner()->getParentOp()))
       v = group.getInputs()[arg.getArgNumber()];
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.getElementType().isF32())
+  Attribute attr;
+  std::vector<float> splat;
+  if (!matchPattern(v, m_Constant(&attr)) || !f32ConstantValues(attr, splat))
     return {};
-  return attr;
+  return cast<ElementsAttr>(attr);
 }
 
 Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
-                             DenseElementsAttr weight, int64_t th, int64_t tw) {
+                             ElementsAttr weight, int64_t th, int64_t tw) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType xpType = tensorTypeOf(xp);
   Type et = xpType.getElementType();
   int64_t c = xpType.getDimSize(0);
-  int64_t f = cast<RankedTensorType>(weight.getType()).getDimSize(0);
+  int64_t f = weight.getShapedType().getDimSize(0);
   int64_t tiles = th * tw;
   // Few tiles (ResNet's 7x7 layers: 16): the tiles are the matmuls' rows,
   // M^T = V^T U^T, [T, C] x [C, F]; every [F, T] below is then [T, F].
   bool rows = tiles < kTilesAsColumns;
-  SmallVector<DenseElementsAttr> u = transformedWeights(weight, rows);
+  SmallVector<ElementsAttr> u = transformedWeights(weight, rows);
   Value q = phaseImages(b, loc, xp, th + 1, tw + 1);
 
   // V[xi, nu][c][ti][tj] = sum over (r, s) of B^T[xi][r] B^T[nu][s] *
@@ -247,7 +256,8 @@ Value lowering::winogradConv(OpBuilder &b, Location loc, Value xp,
           v,
           rows ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
                : SmallVector<ReassociationIndices>{{0}, {1, 2}});
-      Value uk = arith::ConstantOp::create(b, loc, u[xi * 4 + nu]);
+      Value uk =
+          arith::ConstantOp::create(b, loc, cast<TypedAttr>(u[xi * 4 + nu]));
       Value init =
           linalg::FillOp::create(
               b, loc,

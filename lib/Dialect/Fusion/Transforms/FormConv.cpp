@@ -14,6 +14,7 @@
 #include "graphopt/Dialect/Fusion/IR/FusionOps.h"
 #include "graphopt/Dialect/Fusion/Transforms/Passes.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -33,20 +34,27 @@ using namespace mlir::graphopt::fusion;
 namespace {
 
 /// The f32 values of a constant tensor, or nothing.
+/// (A weight may be a constant kept out of the context: HeapConstants.h.)
 std::optional<std::vector<float>> constantValues(Value v) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
+  Attribute attr;
+  std::vector<float> splat;
+  if (!matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
-  auto range = attr.getValues<float>();
-  return std::vector<float>(range.begin(), range.end());
+  std::optional<ArrayRef<float>> values = f32ConstantValues(attr, splat);
+  if (!values)
+    return std::nullopt;
+  return std::vector<float>(values->begin(), values->end());
 }
 
+/// A folded weight as large as the original is a heap constant, freed once
+/// code generation has packed it (graph-release-heap-constants).
 Value f32Constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
                   ArrayRef<float> values) {
   auto type = RankedTensorType::get(shape, b.getF32Type());
-  return graph::ConstantOp::create(b, loc, type,
-                                   DenseElementsAttr::get(type, values));
+  return graph::ConstantOp::create(
+      b, loc, type, makeHeapConstant(type, [&](float *out) {
+        std::copy(values.begin(), values.end(), out);
+      }));
 }
 
 /// A graph.conv2d or a plain fusion.conv2d: its operands and attributes.

@@ -2,6 +2,7 @@
 
 #include "graphopt/Dialect/Graph/IR/ConstantEval.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
+#include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -634,12 +635,18 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType || !resultType.hasStaticShape())
     return {};
+  // Operands are DenseElementsAttrs or large constants kept out of the
+  // context (HeapConstants.h), which are never splats and are read only
+  // once the op is known to be evaluated.
+  auto isSplat = [](Attribute a) {
+    auto dense = dyn_cast<DenseElementsAttr>(a);
+    return dense && dense.isSplat();
+  };
   bool allSplat = true;
   for (Attribute a : operands) {
-    auto dense = dyn_cast_or_null<DenseElementsAttr>(a);
-    if (!dense)
+    if (!isa_and_nonnull<DenseElementsAttr, DenseResourceElementsAttr>(a))
       return {};
-    allSplat &= dense.isSplat();
+    allSplat &= isSplat(a);
   }
   // Elementwise ops on splats give splats: evaluate one element, without
   // ever expanding a (possibly huge) splat. Shape ops on a splat give a
@@ -685,22 +692,19 @@ DenseElementsAttr mlir::graphopt::graph::evaluateConstantOp(
   bool sameShapeAsOperand = false;
   if (!isa<TransposeOp, ReshapeOp, BroadcastToOp, SliceOp, ConcatOp, ReduceOp,
            SoftmaxOp>(op)) {
-    for (Attribute a : operands) {
-      auto dense = cast<DenseElementsAttr>(a);
+    for (Attribute a : operands)
       sameShapeAsOperand |=
-          !dense.isSplat() &&
-          cast<ShapedType>(dense.getType()).getShape() == resultType.getShape();
-    }
+          !isSplat(a) && cast<ElementsAttr>(a).getShapedType().getShape() ==
+                             resultType.getShape();
   }
   if (resultType.getNumElements() > sizeLimit && !sameShapeAsOperand)
     return {};
   // The work is bounded by the operands too (a reduce of a huge splat has a
   // small result).
   for (Attribute a : operands) {
-    auto dense = cast<DenseElementsAttr>(a);
-    if (dense.isSplat() && dense.getNumElements() > sizeLimit)
+    if (isSplat(a) && cast<ElementsAttr>(a).getNumElements() > sizeLimit)
       return {};
-    std::optional<Values> v = load(dense);
+    std::optional<Values> v = load(denseConstant(a));
     if (!v)
       return {};
     in.push_back(std::move(*v));

@@ -29,6 +29,7 @@ def Graph_Dialect : Dialect {
     `torch.matmul`. See docs/Dialects/Graph.md for the specification.
   }];
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 0;
 }
 
