@@ -47,6 +47,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -347,6 +348,8 @@ inlineResourceConstants(ModuleOp module,
                         const llvm::StringMap<llvm::ArrayRef<char>> &given) {
   std::string error;
   AttrTypeReplacer replacer;
+  llvm::DenseMap<uint64_t, llvm::SmallVector<DenseResourceElementsHandle, 1>>
+      byHash;
   replacer.addReplacement(
       [&](DenseResourceElementsAttr attr) -> std::optional<Attribute> {
         if (!error.empty())
@@ -384,12 +387,21 @@ inlineResourceConstants(ModuleOp module,
         // caller's, read during the compile only; the file's): kept out of
         // the context, as the constants derived from it are
         // (HeapConstants.h).
+        // Equal data is one resource, as equal dense constants are one
+        // attribute (a model whose layers were copied from one: the
+        // passes then see the same weight, and kernels stay identical).
         if (element.isF32() && data.size() >= graphopt::kHeapConstantMinBytes) {
+          uint64_t hash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+              reinterpret_cast<const uint8_t *>(data.data()), data.size()));
+          for (DenseResourceElementsHandle seen : byHash[hash])
+            if (seen.getBlob()->getData() == data)
+              return DenseResourceElementsAttr::get(type, seen);
           AsmResourceBlob *blob = handle.getBlob();
           if (!blob || blob->getData().data() != data.data())
             handle.getResource()->setBlob(
                 AsmResourceBlob(data, alignof(float), /*deleter=*/nullptr,
                                 /*dataIsMutable=*/false));
+          byHash[hash].push_back(handle);
           return attr;
         }
         if (bits == 1) {

@@ -12,12 +12,14 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 
 using namespace mlir;
 using namespace mlir::graphopt;
@@ -36,29 +38,38 @@ mlir::graphopt::makeHeapConstant(RankedTensorType type,
     fill(values.data());
     return DenseElementsAttr::get(type, ArrayRef<float>(values));
   }
-  auto *data = static_cast<float *>(
-      std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign));
-  if (!data)
-    llvm::report_fatal_error("cannot allocate a constant of " +
-                             llvm::Twine(bytes) + " bytes");
-  fill(data);
-  ArrayRef<char> raw(reinterpret_cast<const char *>(data), bytes);
+  // The data is made in scratch memory mapped for the call (and unmapped
+  // after it: a transient malloc block of this size would stay in the
+  // allocator's heap), and copied to a block of its own only when no equal
+  // constant exists (BERT's 12 copies of a layer: 1 block, not 12).
+  void *scratch = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (scratch == MAP_FAILED)
+    llvm::report_fatal_error("cannot map " + llvm::Twine(bytes) +
+                             " bytes for a constant");
+  auto unmap = llvm::make_scope_exit([&] { ::munmap(scratch, bytes); });
+  fill(static_cast<float *>(scratch));
+  ArrayRef<char> made(static_cast<const char *>(scratch), bytes);
   uint64_t hash = llvm::xxh3_64bits(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data), bytes));
+      ArrayRef<uint8_t>(static_cast<const uint8_t *>(scratch), bytes));
   std::string key;
   llvm::raw_string_ostream(key)
       << kPrefix << llvm::format_hex_no_prefix(hash, 16);
   MLIRContext *ctx = type.getContext();
   auto &manager = DenseResourceElementsHandle::getManagerInterface(ctx);
-  // Equal data, equal attribute (a weight packed the same way twice).
   if (auto *entry = manager.getBlobManager().lookup(key))
     if (AsmResourceBlob *blob = entry->getBlob();
-        blob && blob->getData() == raw) {
-      std::free(data);
+        blob && blob->getData() == made)
       return DenseResourceElementsAttr::get(
           type, DenseResourceElementsHandle(
                     entry, ctx->getLoadedDialect<BuiltinDialect>()));
-    }
+  void *data =
+      std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  if (!data)
+    llvm::report_fatal_error("cannot allocate a constant of " +
+                             llvm::Twine(bytes) + " bytes");
+  std::memcpy(data, scratch, bytes);
+  ArrayRef<char> raw(static_cast<const char *>(data), bytes);
   AsmResourceBlob blob(
       raw, kAlign, [](void *p, size_t, size_t) { std::free(p); },
       /*dataIsMutable=*/false);
