@@ -46,8 +46,7 @@ std::optional<std::vector<float>> constantValues(Value v) {
   return std::vector<float>(values->begin(), values->end());
 }
 
-/// A folded weight as large as the original is a heap constant, freed once
-/// code generation has packed it (graph-release-heap-constants).
+/// (Large ones are heap constants: HeapConstants.h.)
 Value f32Constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
                   ArrayRef<float> values) {
   auto type = RankedTensorType::get(shape, b.getF32Type());
@@ -93,7 +92,12 @@ struct FoldBatchNorm : OpRewritePattern<graph::BatchNormOp> {
     auto conv = matchConv(bn.getInput());
     if (!conv || !conv->op->hasOneUse())
       return b.notifyMatchFailure(bn, "input is not a single-use conv");
-    auto w = constantValues(conv->weight);
+    // The weight is read in place (it may be a model's whole weight).
+    Attribute wAttr;
+    std::vector<float> wSplat;
+    std::optional<ArrayRef<float>> w;
+    if (matchPattern(conv->weight, m_Constant(&wAttr)))
+      w = f32ConstantValues(wAttr, wSplat);
     auto mean = constantValues(bn.getMean()), var = constantValues(bn.getVariance()),
          gamma = constantValues(bn.getWeight()), beta = constantValues(bn.getBias());
     if (!w || !mean || !var || !gamma || !beta)
@@ -111,15 +115,22 @@ struct FoldBatchNorm : OpRewritePattern<graph::BatchNormOp> {
       return failure();
     int64_t perFilter = w->size() / f;
     double eps = bn.getEpsilon().convertToDouble();
-    std::vector<float> newW(w->size()), newB(f);
+    std::vector<double> scales(f);
+    std::vector<float> newB(f);
     for (int64_t i = 0; i < f; ++i) {
-      double scale = double((*gamma)[i]) / std::sqrt(double((*var)[i]) + eps);
-      for (int64_t j = 0; j < perFilter; ++j)
-        newW[i * perFilter + j] = float((*w)[i * perFilter + j] * scale);
-      newB[i] = float((double(bias[i]) - (*mean)[i]) * scale + (*beta)[i]);
+      scales[i] = double((*gamma)[i]) / std::sqrt(double((*var)[i]) + eps);
+      newB[i] = float((double(bias[i]) - (*mean)[i]) * scales[i] + (*beta)[i]);
     }
     Location loc = bn.getLoc();
-    Value nw = f32Constant(b, loc, wType.getShape(), newW);
+    // A folded weight as large as the original is a heap constant, freed
+    // once code generation has packed it (graph-release-heap-constants).
+    Value nw = graph::ConstantOp::create(
+        b, loc, wType, makeHeapConstant(wType, [&](float *out) {
+          for (int64_t i = 0; i < f; ++i)
+            for (int64_t j = 0; j < perFilter; ++j)
+              out[i * perFilter + j] =
+                  float((*w)[i * perFilter + j] * scales[i]);
+        }));
     Value nb = f32Constant(b, loc, {f}, newB);
     b.replaceOp(bn, createConv(b, FusedLoc::get(getContext(),
                                                 {conv->op->getLoc(), loc}),
