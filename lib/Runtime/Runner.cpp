@@ -515,25 +515,34 @@ externalizeConstants(
     ModuleOp module,
     std::vector<std::unique_ptr<void, void (*)(void *)>> &owned) {
   llvm::SmallVector<ExternalConstant> externals;
+  // Globals with the same data (a resource at two shapes) share one copy.
+  // (Their data is found for all before any is taken over, which leaves
+  // its resource empty.)
+  llvm::SmallVector<std::pair<LLVM::GlobalOp, ArrayRef<char>>> large;
   for (auto global : module.getOps<LLVM::GlobalOp>()) {
-    Attribute attr = global.getValueOrNull();
-    std::optional<ArrayRef<char>> raw = graphopt::rawConstantData(attr);
-    if (!raw || raw->size() < kExternalConstantMinBytes)
-      continue;
-    // A packed weight made at compile time is taken over as it is.
-    if (void *heap = graphopt::takeHeapConstant(attr)) {
-      owned.emplace_back(heap, std::free);
-      externals.push_back({global.getSymName().str(), heap, raw->size()});
-      global.removeValueAttr();
-      global.setLinkage(LLVM::Linkage::External);
-      continue;
+    std::optional<ArrayRef<char>> raw =
+        graphopt::rawConstantData(global.getValueOrNull());
+    if (raw && raw->size() >= kExternalConstantMinBytes)
+      large.push_back({global, *raw});
+  }
+  llvm::DenseMap<const char *, void *> placed;
+  for (auto [global, data] : large) {
+    void *&at = placed[data.data()];
+    if (!at) {
+      // A packed weight made at compile time is taken over as it is.
+      if (void *heap = graphopt::takeHeapConstant(global.getValueOrNull())) {
+        owned.emplace_back(heap, std::free);
+        at = heap;
+      } else {
+        auto copy = alignedCopy(global.getSymName(), data, owned);
+        if (!copy)
+          return copy.takeError();
+        at = copy->data;
+      }
     }
-    auto copy = alignedCopy(global.getSymName(), *raw, owned);
-    if (!copy)
-      return copy.takeError();
+    externals.push_back({global.getSymName().str(), at, data.size()});
     global.removeValueAttr();
     global.setLinkage(LLVM::Linkage::External);
-    externals.push_back(std::move(*copy));
   }
   return externals;
 }

@@ -19,6 +19,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <sys/mman.h>
 
 using namespace mlir;
@@ -27,6 +28,28 @@ using namespace mlir::graphopt;
 /// Key prefix of the resources made here (only those are freed or taken).
 static constexpr llvm::StringLiteral kPrefix = "graphopt_heap_";
 static constexpr size_t kAlign = 64;
+
+namespace {
+/// The blocks makeHeapConstant allocated and nothing freed or took yet:
+/// only those are std::free'd by their taker (a file's resource may be
+/// named like ours, and its data is the parser's).
+struct HeapBlocks {
+  std::mutex mutex;
+  llvm::DenseSet<const void *> blocks;
+};
+HeapBlocks &heapBlocks() {
+  static HeapBlocks *blocks = new HeapBlocks();
+  return *blocks;
+}
+void freeHeapBlock(void *p, size_t, size_t) {
+  {
+    HeapBlocks &h = heapBlocks();
+    std::lock_guard<std::mutex> lock(h.mutex);
+    h.blocks.erase(p);
+  }
+  std::free(p);
+}
+} // namespace
 
 ElementsAttr
 mlir::graphopt::makeHeapConstant(RankedTensorType type,
@@ -70,9 +93,12 @@ mlir::graphopt::makeHeapConstant(RankedTensorType type,
                              llvm::Twine(bytes) + " bytes");
   std::memcpy(data, scratch, bytes);
   ArrayRef<char> raw(static_cast<const char *>(data), bytes);
-  AsmResourceBlob blob(
-      raw, kAlign, [](void *p, size_t, size_t) { std::free(p); },
-      /*dataIsMutable=*/false);
+  {
+    HeapBlocks &h = heapBlocks();
+    std::lock_guard<std::mutex> lock(h.mutex);
+    h.blocks.insert(data);
+  }
+  AsmResourceBlob blob(raw, kAlign, freeHeapBlock, /*dataIsMutable=*/false);
   return DenseResourceElementsAttr::get(type, key, std::move(blob));
 }
 
@@ -132,6 +158,12 @@ void *mlir::graphopt::takeHeapConstant(Attribute attr) {
   if (!blob || blob->getData().empty())
     return nullptr;
   void *data = const_cast<char *>(blob->getData().data());
+  {
+    HeapBlocks &h = heapBlocks();
+    std::lock_guard<std::mutex> lock(h.mutex);
+    if (!h.blocks.erase(data))
+      return nullptr;
+  }
   // The resource keeps an empty blob: its data is the caller's now.
   blob->getDeleter() = nullptr;
   *blob = AsmResourceBlob();
