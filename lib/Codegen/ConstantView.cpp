@@ -1,4 +1,4 @@
-//===- ConstantView.cpp - constants reshaped and transposed, uncopied -----===//
+//===- ConstantView.cpp - weights read in place at compile time -----------===//
 
 #include "graphopt/Codegen/ConstantView.h"
 #include "graphopt/Dialect/Graph/IR/HeapConstants.h"
@@ -30,6 +30,7 @@ ConstantView ConstantView::of(Value v) {
       return {};
     ConstantView view;
     view.type = type;
+    // A splat is its one value with all strides zero (never expanded).
     if (auto dense = dyn_cast<DenseElementsAttr>(attr);
         dense && dense.isSplat()) {
       view.data = reinterpret_cast<const float *>(dense.getRawData().data());
@@ -37,11 +38,11 @@ ConstantView ConstantView::of(Value v) {
       view.strides.assign(type.getRank(), 0);
       return view;
     }
-    std::optional<ArrayRef<char>> raw = rawConstantData(attr);
-    if (!raw || static_cast<int64_t>(raw->size()) !=
-                    type.getNumElements() * int64_t(sizeof(float)))
+    std::vector<float> unused; // (f32ConstantValues' storage for splats)
+    std::optional<ArrayRef<float>> values = f32ConstantValues(attr, unused);
+    if (!values)
       return {};
-    view.data = reinterpret_cast<const float *>(raw->data());
+    view.data = values->data();
     view.strides = rowMajorStrides(type.getShape());
     return view;
   }

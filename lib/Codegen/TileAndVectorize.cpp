@@ -1242,7 +1242,9 @@ struct GraphCPUTileAndVectorizePass
     FailureOr<CopyTile> tiled = tileCopy(rewriter, op, {1, 1, 2, 1, wq});
     if (failed(tiled))
       return failure();
-    auto [inner, in, out] = *tiled;
+    // (Named, not bound: the chunk lambda below captures `in`.)
+    linalg::LinalgOp inner = tiled->op;
+    Value in = tiled->in, out = tiled->out;
     auto inType = cast<RankedTensorType>(in.getType());
     assert(inType.hasStaticShape() && inType.getDimSize(2) == 2 * wq &&
            "a tile is one whole input row");

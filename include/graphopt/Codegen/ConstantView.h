@@ -1,9 +1,9 @@
-//===- ConstantView.h - constants reshaped and transposed, uncopied -*- C++
-//-*-===//
+//===- ConstantView.h - weights read in place at compile time -*- C++ -*-===//
 //
 /// \file
-/// A tensor that the IR computes from an f32 constant by reshapes and
-/// transposes only (a weight laid out for a matmul: a convolution's
+/// A tensor that the IR computes from an f32 constant by reshapes,
+/// transposes and static slices only (a weight laid out for a matmul, or a
+/// convolution tap's slice of one: a convolution's
 /// [F, C, KH, KW] transposed to [C, KH, KW, F] and collapsed to
 /// [C*KH*KW, F]), seen at compile time as a strided view of the constant's
 /// data. The packing of constant matmul operands reads weights through it.
@@ -33,7 +33,8 @@ public:
   ConstantView() = default;
 
   /// The view of `v` when it is an f32 constant of static shape, or is
-  /// computed from one by tensor.collapse_shape, tensor.expand_shape and
+  /// computed from one by tensor.collapse_shape, tensor.expand_shape,
+  /// tensor.extract_slice (static offsets, sizes and strides) and
   /// linalg.transpose only; empty otherwise.
   static ConstantView of(Value v);
 

@@ -1,16 +1,15 @@
-//===- HeapConstants.cpp - large constants whose data is not the context's ===//
+//===- HeapConstants.cpp - large constants outside the context -----------===//
 
 #include "graphopt/Dialect/Graph/IR/HeapConstants.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
-
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
@@ -70,7 +69,7 @@ mlir::graphopt::makeHeapConstant(RankedTensorType type,
   if (scratch == MAP_FAILED)
     llvm::report_fatal_error("cannot map " + llvm::Twine(bytes) +
                              " bytes for a constant");
-  auto unmap = llvm::make_scope_exit([&] { ::munmap(scratch, bytes); });
+  llvm::scope_exit unmap([&] { ::munmap(scratch, bytes); });
   fill(static_cast<float *>(scratch));
   ArrayRef<char> made(static_cast<const char *>(scratch), bytes);
   uint64_t hash = llvm::xxh3_64bits(

@@ -1,5 +1,4 @@
-//===- HeapConstants.h - large constants whose data is not the context's -*- C++
-//-*-===//
+//===- HeapConstants.h - large constants outside the context -*- C++ -*-===//
 //
 /// \file
 /// A DenseElementsAttr's data is copied into the MLIR context and lives as
