@@ -113,19 +113,27 @@ def cpu_flags() -> str:
 
 
 def bench(name: str, tmp: Path, rounds: int, round_time: float, threads: int,
-          amx: bool) -> dict:
+          amx: bool, target_cpu: str = "", int8_avx2: bool = False) -> dict:
     """``amx``: the CPU has AMX-INT8 tiles (graphopt then uses them for
-    integer matmuls; the table adds a column without them)."""
+    integer matmuls; the table adds a column without them). ``target_cpu``:
+    graphopt's code is for that CPU (e.g. x86-64-v3: AVX2 without VNNI),
+    not the host; ONNX Runtime still picks its kernels for the host.
+    ``int8_avx2``: graphopt's integer kernels where the target has AVX2 but
+    not VNNI (pipeline option int8-avx2)."""
+    target = {"target_cpu": target_cpu} if target_cpu else {}
     import graphopt
     from graphopt.importer.onnx import import_onnx
     path, qpath, inputs, out_scale = quantize(name, tmp)
     shapes = [a.shape for a in inputs]
     qtext = import_onnx(qpath)
     t0 = time.perf_counter()
-    g_int8 = graphopt.Program(qtext, specialize=shapes, threads=threads)
+    g_int8 = graphopt.Program(qtext, specialize=shapes, threads=threads,
+                              **({"int8_avx2": True} if int8_avx2 else {}), **target)
     compile_int8 = time.perf_counter() - t0
-    g_qdq = graphopt.Program(qtext, specialize=shapes, threads=threads, int8_matmul=False)
-    g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=threads)
+    g_qdq = graphopt.Program(qtext, specialize=shapes, threads=threads,
+                             int8_matmul=False, **target)
+    g_f32 = graphopt.Program(import_onnx(path), specialize=shapes, threads=threads,
+                             **target)
     if amx:  # the same integer kernels' VNNI form
         g_vnni = graphopt.Program(qtext, specialize=shapes, threads=threads,
                                   target_features="-amx-int8")
@@ -194,12 +202,21 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1,
                     help="threads of every system (pin the process to as many cores)")
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--target-cpu", default="",
+                    help="graphopt compiles for this CPU (e.g. x86-64-v3: AVX2, "
+                         "no VNNI) instead of the host; ONNX Runtime keeps the host's kernels")
+    ap.add_argument("--int8-avx2", action="store_true",
+                    help="graphopt int8 with the AVX2 kernels (pipeline option int8-avx2) "
+                         "where the target has no VNNI")
     args = ap.parse_args()
     flags = cpu_flags()
     vnni = " avx512_vnni" in flags
-    amx = " amx_int8" in flags and " amx_tile" in flags
+    amx = " amx_int8" in flags and " amx_tile" in flags and not args.target_cpu
     lines = [f"CPU: {cpu_name()} (AVX-512 VNNI: {'yes' if vnni else 'no'}; "
              f"AMX-INT8: {'yes' if amx else 'no'}); "
+             + (f"graphopt's code for target-cpu={args.target_cpu}; " if args.target_cpu else "")
+             + ("graphopt int8 with int8-avx2; " if args.int8_avx2 else "")
+             + 
              f"{os.sched_getaffinity(0).__len__()} core(s) allowed; {args.threads} thread(s) each; "
              f"{args.rounds} rounds of {args.round_time} s per system, medians (ms)", ""]
     cols = (["graphopt int8"] + (["graphopt int8 without AMX"] if amx else []) +
@@ -210,7 +227,8 @@ def main() -> int:
     checks = []
     with tempfile.TemporaryDirectory() as d:
         for name in args.models:
-            r = bench(name, Path(d), args.rounds, args.round_time, args.threads, amx)
+            r = bench(name, Path(d), args.rounds, args.round_time, args.threads, amx,
+                      args.target_cpu, args.int8_avx2)
             ms = r["ms"]
             lines.append(f"| {name} | " + " | ".join(f"{ms[c]:.3g}" for c in cols) +
                          f" | {ms['graphopt int8'] / ms['ORT int8']:.2f}"

@@ -20,6 +20,8 @@
 // broadcast to all lanes; accumulators are `rows x vectors` registers that
 // start at the column correction. A signed `a` has its sign bits flipped
 // (a + 128 as an unsigned byte), which the correction's 128 * colsum undoes.
+// Without VNNI, on request (option `avx2`), AVX2's `vpmaddwd` on 16-bit
+// values takes its place; with AMX, tiles (buildAMXKernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,6 +193,9 @@ struct KernelShape {
   /// multiple of 4); `a` is multiplied as it is (signed or not), no sign
   /// flip.
   bool amx = false;
+  /// AVX2 without VNNI: each `vpdpbusd` becomes four `vpmaddwd` products
+  /// of 16-bit values (exact), the weights packed for them (packWeights).
+  bool avx2 = false;
 
   /// k-groups of 4 bytes (the last one zero-padded).
   int64_t groups() const { return (k + kGroup - 1) / kGroup; }
@@ -213,14 +218,22 @@ struct KernelShape {
     if (amx)
       return s + "_amx" + (signedA ? "_s" : "_u");
     return s + "_" + str(rowsPerBlock) + "x" + str(vectors) +
-           (signedA ? "_s" : "_u");
+           (avx2 ? "_avx2" : "") + (signedA ? "_s" : "_u");
   }
 };
 
 /// Registers: `rowsPerBlock x vectors` accumulators, `vectors` weight
-/// registers and one broadcast of a fit in AVX-512's 32.
-KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA) {
+/// registers and one broadcast of a fit in AVX-512's 32. With `avx2`, AVX2's
+/// 16: 4 rows of one 16-column block (8 accumulators), its weights as four
+/// registers of 16-bit values and a row's two broadcasts.
+KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA,
+                        bool avx2 = false) {
   KernelShape s{rows, k, n, (n + kLanes - 1) / kLanes, 1, 1, signedA, {}};
+  s.avx2 = avx2;
+  if (avx2) {
+    s.rowsPerBlock = 4;
+    return s;
+  }
   for (int64_t v : {4, 3, 2}) {
     if (s.blocks % v == 0) {
       s.vectors = v;
@@ -233,7 +246,12 @@ KernelShape chooseShape(int64_t rows, int64_t k, int64_t n, bool signedA) {
 
 /// The weights w'[k][n] as [blocks][ceil(K/4)][16 x 4] bytes: byte
 /// `4 * c + j` of block `b`, group `gk` is w'[4 gk + j][16 b + c] (zero past
-/// K or N).
+/// K or N). With `s.avx2`, 16-bit values, the group's 64 in four runs of
+/// 16, one per half h of the columns and pair p of the k values, each
+/// holding the 8 columns' 2 values: value `((2 h + p) * 8 + c) * 2 + j` is
+/// w'[4 gk + 2 p + j][16 b + 8 h + c], so that `vpmaddwd` of a run with the
+/// row's values a[2 p], a[2 p + 1] repeated gives the 8 columns' partial sums
+/// in column order.
 DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int64_t> w,
                               const KernelShape &s) {
   int64_t groups = s.groups();
@@ -242,9 +260,18 @@ DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int64_t> w,
     for (int64_t nn = 0; nn < s.n; ++nn) {
       int64_t b = nn / kLanes, c = nn % kLanes, gk = kk / kGroup,
               j = kk % kGroup;
-      packed[((b * groups + gk) * kLanes + c) * kGroup + j] =
+      int64_t byte = c * kGroup + j;
+      if (s.avx2)
+        byte = ((c / 8 * 2 + j / 2) * 8 + c % 8) * 2 + j % 2;
+      packed[(b * groups + gk) * kLanes * kGroup + byte] =
           int8_t(w[kk * s.n + nn]);
     }
+  if (s.avx2) { // as 16-bit values, which `vpmaddwd` reads from memory
+    auto type = RankedTensorType::get({s.blocks, groups, kLanes * kGroup},
+                                      IntegerType::get(ctx, 16));
+    std::vector<int16_t> wide(packed.begin(), packed.end());
+    return DenseElementsAttr::get(type, ArrayRef<int16_t>(wide));
+  }
   auto type = RankedTensorType::get({s.blocks, groups, kLanes * kGroup},
                                     IntegerType::get(ctx, 8));
   return DenseElementsAttr::get(type, ArrayRef<int8_t>(packed));
@@ -298,11 +325,79 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
     SmallVector<Value> wv;
     for (int64_t v = 0; v < s.vectors; ++v) {
       Value blk = arith::AddIOp::create(b, loc, block0, indexConst(b, loc, v));
+      if (s.avx2) {
+        auto wideType = VectorType::get({kLanes * kGroup}, b.getI16Type());
+        Value zero16 = arith::ConstantOp::create(
+            b, loc, b.getI16Type(), b.getIntegerAttr(b.getI16Type(), 0));
+        wv.push_back(vector::TransferReadOp::create(
+            b, loc, wideType, w, ValueRange{blk, gk, c0}, zero16,
+            ArrayRef<bool>{true}));
+        continue;
+      }
       wv.push_back(vector::TransferReadOp::create(b, loc, bytesType, w,
                                                   ValueRange{blk, gk, c0},
                                                   zero8, ArrayRef<bool>{true}));
     }
     SmallVector<Value> next;
+    if (s.avx2) {
+      // Per column block, its four runs of 16 weights as 16-bit values;
+      // per row, the pairs a[0], a[1] and a[2], a[3] (a widened to 16 bits
+      // by the caller) each broadcast as one 32-bit word; per half of the
+      // columns, two `vpmaddwd` (2 products summed per i32 lane: exact)
+      // added to its 8 accumulators.
+      auto halfType = VectorType::get({kLanes / 2}, i32);
+      auto pairType = VectorType::get({kLanes}, b.getI16Type());
+      auto twoType = VectorType::get({2}, b.getI16Type());
+      Value zero16 = arith::ConstantOp::create(
+          b, loc, b.getI16Type(), b.getIntegerAttr(b.getI16Type(), 0));
+      SmallVector<SmallVector<Value, 4>> runs;
+      for (int64_t v = 0; v < s.vectors; ++v) {
+        Value wide = wv[v];
+        SmallVector<Value, 4> vr;
+        for (int64_t q = 0; q < 4; ++q)
+          vr.push_back(vector::ExtractStridedSliceOp::create(
+              b, loc, wide, ArrayRef<int64_t>{q * kLanes},
+              ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1}));
+        runs.push_back(vr);
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        Value pairs[2];
+        for (int64_t p = 0; p < 2; ++p) {
+          SmallVector<Value> index = aIndex(r);
+          if (p)
+            index.back() = arith::AddIOp::create(b, loc, index.back(),
+                                                 indexConst(b, loc, 2));
+          Value two = vector::TransferReadOp::create(
+              b, loc, twoType, a, index, zero16, ArrayRef<bool>{full});
+          Value word = vector::ExtractOp::create(
+              b, loc, vector::BitCastOp::create(b, loc, wordType, two),
+              int64_t(0));
+          pairs[p] = vector::BitCastOp::create(
+              b, loc, pairType,
+              vector::BroadcastOp::create(b, loc, halfType, word));
+        }
+        for (int64_t v = 0; v < s.vectors; ++v) {
+          Value acc = in[r * s.vectors + v];
+          for (int64_t h = 0; h < 2; ++h) {
+            Value sum = vector::ExtractStridedSliceOp::create(
+                b, loc, acc, ArrayRef<int64_t>{h * kLanes / 2},
+                ArrayRef<int64_t>{kLanes / 2}, ArrayRef<int64_t>{1});
+            for (int64_t p = 0; p < 2; ++p) {
+              Value prod =
+                  func::CallOp::create(b, loc, dot,
+                                       ValueRange{pairs[p], runs[v][2 * h + p]})
+                      .getResult(0);
+              sum = arith::AddIOp::create(b, loc, sum, prod);
+            }
+            acc = vector::InsertStridedSliceOp::create(
+                b, loc, sum, acc, ArrayRef<int64_t>{h * kLanes / 2},
+                ArrayRef<int64_t>{1});
+          }
+          next.push_back(acc);
+        }
+      }
+      return next;
+    }
     for (int64_t r = 0; r < rows; ++r) {
       Value group = vector::TransferReadOp::create(
           b, loc, groupType, a, aIndex(r), zero8, ArrayRef<bool>{full});
@@ -432,14 +527,27 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
 /// LLVM.
 constexpr llvm::StringLiteral kDotIntrinsic = "llvm.x86.avx512.vpdpbusd.512";
 
-func::FuncOp getOrDeclareDot(ModuleOp module) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(kDotIntrinsic))
+/// AVX2's `vpmaddwd` (16 products of 16-bit values, summed in pairs into 8
+/// i32 lanes).
+constexpr llvm::StringLiteral kPairDotIntrinsic = "llvm.x86.avx2.pmadd.wd";
+
+/// The declaration of `vpdpbusd`, or with `avx2` of `vpmaddwd`.
+func::FuncOp getOrDeclareDot(ModuleOp module, bool avx2) {
+  StringRef name = avx2 ? kPairDotIntrinsic : kDotIntrinsic;
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto acc = VectorType::get({kLanes}, b.getI32Type());
-  auto bytes = VectorType::get({kLanes * kGroup}, b.getI8Type());
-  auto fn = func::FuncOp::create(b, module.getLoc(), kDotIntrinsic,
-                                 b.getFunctionType({acc, bytes, bytes}, {acc}));
+  FunctionType type;
+  if (avx2) {
+    auto pairs = VectorType::get({kLanes}, b.getI16Type());
+    type = b.getFunctionType({pairs, pairs},
+                             {VectorType::get({kLanes / 2}, b.getI32Type())});
+  } else {
+    auto acc = VectorType::get({kLanes}, b.getI32Type());
+    auto bytes = VectorType::get({kLanes * kGroup}, b.getI8Type());
+    type = b.getFunctionType({acc, bytes, bytes}, {acc});
+  }
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
   return fn;
 }
@@ -461,12 +569,15 @@ func::FuncOp buildKernel(OpBuilder &mb, Location loc, const KernelShape &s,
                          func::FuncOp dot) {
   Type i8 = mb.getI8Type(), i32 = mb.getI32Type();
   int64_t groups = s.groups();
+  // AVX2: `a` comes widened to 16 bits (unsigned; a signed a plus 128).
+  Type aElement = s.avx2 ? mb.getI16Type() : i8;
   auto aType =
       s.conv ? RankedTensorType::get({s.conv->images, s.conv->padH,
                                       s.conv->padW, 4 * s.conv->channels4},
-                                     i8)
-             : RankedTensorType::get({s.rows, s.k}, i8);
-  auto wType = RankedTensorType::get({s.blocks, groups, kLanes * kGroup}, i8);
+                                     aElement)
+             : RankedTensorType::get({s.rows, s.k}, aElement);
+  auto wType = RankedTensorType::get({s.blocks, groups, kLanes * kGroup},
+                                     s.avx2 ? mb.getI16Type() : i8);
   auto initType = RankedTensorType::get({s.blocks * kLanes}, i32);
   auto outType = RankedTensorType::get({s.rows, s.n}, i32);
   func::FuncOp fn =
@@ -954,8 +1065,21 @@ func::FuncOp buildAMXKernel(OpBuilder &mb, Location loc, const KernelShape &s,
 Value callKernel(ModuleOp module, OpBuilder &b, Location loc,
                  const KernelShape &s, Value a, ArrayRef<int64_t> w,
                  ArrayRef<int64_t> init) {
-  if (!s.signedA)
+  if (s.avx2) {
+    // 16-bit values of a as the kernel multiplies them: a itself (uint8)
+    // or a + 128 (int8), as VNNI's sign flip.
+    Type i16 = b.getI16Type();
+    a = g::CastOp::create(b, loc, a, i16);
+    if (s.signedA)
+      a = g::AddOp::create(
+          b, loc, a,
+          g::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(RankedTensorType::get({}, i16),
+                                     b.getIntegerAttr(i16, 128))));
+  } else if (!s.signedA) {
     a = g::CastOp::create(b, loc, a, b.getI8Type());
+  }
   // AMX: rows and K padded with zeros to whole tiles (zeros times the
   // packed weights' zeros past K; the padded rows are sliced off below).
   std::optional<AMXPadded> padded;
@@ -983,7 +1107,7 @@ Value callKernel(ModuleOp module, OpBuilder &b, Location loc,
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     kernel = s.amx
                  ? buildAMXKernel(mb, loc, s, getOrDeclareAMXPermission(module))
-                 : buildKernel(mb, loc, s, getOrDeclareDot(module));
+                 : buildKernel(mb, loc, s, getOrDeclareDot(module, s.avx2));
   }
   Value result =
       func::CallOp::create(b, loc, kernel, ValueRange{a, packed, initValue})
@@ -1023,7 +1147,7 @@ struct GraphCPUQuantizedMatmulPass
     for (g::MaxPool2DOp op : pools)
       if (succeeded(rewritePool(op)))
         ++numRewrittenPools;
-    if (!vnni && !amx)
+    if (!vnni && !amx && !avx2)
       return;
     SmallVector<g::MatMulOp> matmuls;
     module.walk([&](g::MatMulOp op) { matmuls.push_back(op); });
@@ -1307,7 +1431,7 @@ struct GraphCPUQuantizedMatmulPass
         runChunks ? kh * runChunks : kh * kw * channels / kTileBytes;
     bool useAMX = amx && (runChunks || channels % kTileBytes == 0) &&
                   amxChunkCount <= kMaxAMXChunks;
-    if (!useAMX && !vnni)
+    if (!useAMX && !vnni && !avx2)
       return failure();
     // The VNNI kernel multiplies x as unsigned bytes: x itself (uint8) or
     // x + 128 (int8, sign bits flipped); AMX x as it is. x - za is that
@@ -1347,8 +1471,8 @@ struct GraphCPUQuantizedMatmulPass
     // k: (kh, kw, channel), or with AMX chunks (kh, byte of the kernel
     // row's KW * C run, zero-padded to whole chunks).
     int64_t rowK = geo.runChunks ? geo.runChunks * kTileBytes : kw * cp;
-    KernelShape s =
-        chooseShape(images * geo.outH * geo.outW, kh * rowK, filters, signedA);
+    KernelShape s = chooseShape(images * geo.outH * geo.outW, kh * rowK,
+                                filters, signedA, !useAMX && !vnni);
     s.conv = geo;
     s.amx = useAMX;
 
@@ -1483,7 +1607,7 @@ struct GraphCPUQuantizedMatmulPass
     bool useAMX = amx && k % kGroup == 0 &&
                   int64_t(llvm::divideCeil(k, kTileBytes)) <= kMaxAMXChunks &&
                   (!dynamic || n % kLanes == 0);
-    if (!useAMX && !vnni)
+    if (!useAMX && !vnni && !avx2)
       return failure();
     // The i32 sums stay exact: |sum| <= K * 255 * 128 plus the correction.
     // As for convolutions: a - za is the kernel's bytes minus `offset`
@@ -1492,8 +1616,8 @@ struct GraphCPUQuantizedMatmulPass
     if ((255 * 128 + std::abs(offset) * 128) * k >= (int64_t(1) << 31))
       return failure();
 
-    KernelShape s =
-        chooseShape(dynamic ? ShapedType::kDynamic : rows, k, n, signedA);
+    KernelShape s = chooseShape(dynamic ? ShapedType::kDynamic : rows, k, n,
+                                signedA, !useAMX && !vnni);
     s.amx = useAMX;
     SmallVector<int64_t> init(s.blocks * kLanes, 0);
     for (int64_t kk = 0; kk < k; ++kk)

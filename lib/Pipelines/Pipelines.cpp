@@ -140,9 +140,10 @@ void mlir::graphopt::buildGraphOptimizePipeline(
 static void buildGraphToLinalg(OpPassManager &pm,
                                const CompilePipelineOptions &options,
                                bool cpu) {
-  // Products of dequantized 8-bit tensors as integer kernels (VNNI): first,
-  // before constant folding makes a small weight's dequantization an f32
-  // constant; their scaling then fuses with what follows.
+  // Products of dequantized 8-bit tensors as integer kernels (AMX, VNNI or
+  // AVX2): first, before constant folding makes a small weight's
+  // dequantization an f32 constant; their scaling then fuses with what
+  // follows.
   if (cpu && options.int8Matmul) {
     GraphCPUQuantizedMatmulPassOptions quantized;
     quantized.vnni = options.vectorize &&
@@ -151,6 +152,10 @@ static void buildGraphToLinalg(OpPassManager &pm,
                                       "avx512vnni");
     quantized.amx = options.vectorize &&
                     targetHasAMXInt8(options.targetCPU, options.targetFeatures);
+    quantized.avx2 =
+        options.int8AVX2 && options.vectorize &&
+        (options.vectorWidth <= 0 || options.vectorWidth >= 8) &&
+        targetHasFeature(options.targetCPU, options.targetFeatures, "avx2");
     pm.addPass(createGraphCPUQuantizedMatmulPass(quantized));
   }
   if (options.optimize)

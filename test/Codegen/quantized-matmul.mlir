@@ -1,6 +1,7 @@
 // RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=true | FileCheck %s
 // RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul=vnni=false | FileCheck %s --check-prefix=OFF
 // RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul="vnni=true amx=true" | FileCheck %s --check-prefix=AMX
+// RUN: graph-opt %s --split-input-file --graph-cpu-quantized-matmul="avx2=true" | FileCheck %s --check-prefix=AVX2
 
 // matmul(dq(a), dq(w)) with a uint8 a (zero point 5, scale 0.5) and a
 // constant int8 w (scale 0.25) becomes the integer kernel, then f32 and
@@ -25,6 +26,21 @@
 // CHECK: vector.bitcast {{.*}} : vector<4xi8> to vector<1xi32>
 // CHECK: vector.broadcast {{.*}} : i32 to vector<16xi32>
 // CHECK: func.call @llvm.x86.avx512.vpdpbusd.512
+// AVX2 (no VNNI): a widened to 16 bits, the weights packed as 16-bit
+// values in runs of 8 columns x 2 k values (w[2p + j][8h + c] at
+// ((2h + p) * 8 + c) * 2 + j: 1, 3 and 2, 4 for k = 0, 1; 5, 7 and 6, 8 for
+// k = 2, 3 sixteen values on), the same correction; the kernel broadcasts
+// each pair of a's 16-bit values as a 32-bit word and calls vpmaddwd.
+// AVX2-LABEL: func.func @unsigned_a
+// AVX2: %[[A16:.*]] = graph.cast %arg0 : tensor<3x4xui8> -> tensor<3x4xi16>
+// AVX2: %[[W:.*]] = graph.constant dense<{{\[\[\[}}1, 3, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 7, 6, 8, 0, {{.*}}> : tensor<1x1x64xi16>
+// AVX2: %[[INIT:.*]] = graph.constant dense<[-80, -100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<16xi32>
+// AVX2: call @__graphopt_int8_matmul_3x4x2_4x1_avx2_u(%[[A16]], %[[W]], %[[INIT]])
+// AVX2: func.func private @llvm.x86.avx2.pmadd.wd(vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// AVX2: func.func private @__graphopt_int8_matmul_3x4x2_4x1_avx2_u(%{{.*}}: tensor<3x4xi16>, %{{.*}}: tensor<1x1x64xi16>
+// AVX2: vector.transfer_read {{.*}} : tensor<3x4xi16>, vector<2xi16>
+// AVX2: vector.broadcast {{.*}} : i32 to vector<8xi32>
+// AVX2: func.call @llvm.x86.avx2.pmadd.wd
 // OFF-LABEL: func.func @unsigned_a
 // OFF: graph.matmul
 // OFF-NOT: call @

@@ -30,9 +30,34 @@
 // VNNI-COUNT-3: llvm.call @__graphopt_int8_matmul_
 // VNNI-COUNT-2: llvm.call @__graphopt_int8_conv_
 // VNNI: llvm.call @llvm.x86.avx512.vpdpbusd.512
-// And none without it.
+// And none without it: on a CPU with AVX2 only, the f32 product by default.
 // RUN: graph-opt %s --graph-compile-pipeline="target-cpu=x86-64-v3" | FileCheck %s --check-prefix=AVX2
 // AVX2-NOT: vpdpbusd
+// AVX2-NOT: __graphopt_int8_
+// With int8-avx2, the same kernels with vpmaddwd (16-bit products summed in
+// pairs, exact), run where the host has AVX2 (any x86-64-v3 CPU) against
+// the same NumPy references: the sums are the same integers.
+// RUN: graph-opt %s --graph-compile-pipeline="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   | FileCheck %s --check-prefix=PMADD
+// PMADD-COUNT-3: llvm.call @__graphopt_int8_matmul_{{.*}}_avx2_{{[us]}}(
+// PMADD-COUNT-2: llvm.call @__graphopt_int8_conv_{{.*}}_avx2_{{[us]}}(
+// PMADD: llvm.call @llvm.x86.avx2.pmadd.wd
+// PMADD-NOT: vpdpbusd
+// RUN: %if avx2 %{ graph-run %s --entry=u8_per_tensor --quiet --input=@%t/x0.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   --expected-output=@%t/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s %}
+// RUN: %if avx2 %{ graph-run %s --entry=s8_transposed_per_channel --quiet --input=@%t/x1.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   --expected-output=@%t/expected1.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s %}
+// RUN: %if avx2 %{ graph-run %s --entry=dynamic_rows --quiet --input=@%t/x2.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   --expected-output=@%t/expected2.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s %}
+// An object for x86-64-v3 holds vpmaddwd and no 512-bit register.
+// RUN: graph-run %s --entry=u8_per_tensor --compile-only --input=@%t/x0.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" --emit-object=%t/avx2.o
+// RUN: llvm-objdump -d --no-show-raw-insn %t/avx2.o | FileCheck %s --check-prefix=OBJ
+// OBJ: vpmaddwd {{.*}}%ymm
+// OBJ-NOT: %zmm
 
 // a: 13 x 37 uint8, zero point 7, scale 0.25; w: 37 x 50 int8 (w[k, n] =
 // (7k + 3n) mod 255 - 127), scale 1/32. 13 rows (two register blocks of 6
@@ -110,6 +135,12 @@ func.func @dynamic_rows(%a: tensor<?x64xui8>) -> tensor<?x16xf32> {
 // RUN: graph-run %s --entry=conv_u8 --quiet --input=@%t/conv/x0.npy \
 // RUN:   --pipeline-options="int8-matmul=false" \
 // RUN:   --expected-output=@%t/conv/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s
+// RUN: %if avx2 %{ graph-run %s --entry=conv_u8 --quiet --input=@%t/conv/x0.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   --expected-output=@%t/conv/expected.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s %}
+// RUN: %if avx2 %{ graph-run %s --entry=conv_s8 --quiet --input=@%t/conv/x1.npy \
+// RUN:   --pipeline-options="target-cpu=x86-64-v3 int8-avx2=true" \
+// RUN:   --expected-output=@%t/conv/expected1.npy --rtol=1e-6 --atol=1e-5 | FileCheck %s %}
 
 // w[f, c, i, j] = (7f + 3c + 5i + j) mod 251 - 125
 func.func @conv_u8(%x: tensor<2x5x9x11xui8>) -> tensor<2x6x5x5xf32> {

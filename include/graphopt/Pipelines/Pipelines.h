@@ -84,6 +84,14 @@ struct CompilePipelineOptions
                      "quantized-matmul; target-features=-amx-int8 keeps "
                      "VNNI; off: they compute in f32)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> int8AVX2{
+      *this, "int8-avx2",
+      llvm::cl::desc("CPU: with int8-matmul, where the target CPU has AVX2 "
+                     "but neither VNNI nor AMX, the integer kernels with "
+                     "vpmaddwd (exact; off by default: on an AVX-512 Xeon "
+                     "compiling for x86-64-v3 they were 1.2x slower than the "
+                     "f32 kernels, docs/Performance.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),
