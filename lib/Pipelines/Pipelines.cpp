@@ -178,7 +178,16 @@ static void buildGraphToLinalg(OpPassManager &pm,
     fusion::FusionExpandPassOptions expand;
     expand.inlineGroups = !groups;
     fn.addPass(fusion::createFusionExpandPass(expand));
+    // CUDA: softmax and layer norm as one warp-per-row kernel each, before
+    // the decomposition takes layer norm apart and after it for the
+    // softmax of decomposed attention (not under emulation: the kernels'
+    // lanes shuffle).
+    bool rowKernels = !cpu && !options.cpuEmulation;
+    if (rowKernels)
+      fn.addPass(createGraphGPURowKernelsPass());
     fn.addPass(graph::createGraphDecomposePass());
+    if (rowKernels)
+      fn.addPass(createGraphGPURowKernelsPass());
   }
   if (options.optimize)
     buildGraphOptimizePipeline(pm, GraphOptimizeOptions());

@@ -64,6 +64,12 @@ namespace mlir::graphopt {
 void populateGPUMapReductionsPatterns(RewritePatternSet &patterns,
                                       unsigned warpsPerBlock);
 
+/// Adds the patterns of `graph-gpu-row-kernels`: `graph.softmax` along the
+/// last axis and `graph.layer_norm` on static f32/f16/bf16 tensors become a
+/// `gpu.launch` each, one warp per row (`warpsPerBlock` rows per block).
+void populateGPURowKernelsPatterns(RewritePatternSet &patterns,
+                                   unsigned warpsPerBlock);
+
 /// Adds the pattern of `graph-gpu-split-reductions`: a full reduction (a
 /// rank-0 output) of at least 2^14 contiguous elements becomes a reduction
 /// of rows of C elements into R = N / C partial values, then one of those.

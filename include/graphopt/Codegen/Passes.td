@@ -827,4 +827,47 @@ def GraphGPUMapReductionsPass : Pass<"graph-gpu-map-reductions", "::mlir::func::
   ];
 }
 
+def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Softmax and layer norm as one CUDA kernel each, a warp per row";
+  let description = [{
+    Runs on graph ops (CUDA pipeline, before `graph-decompose` for layer
+    norm and again after it for the softmax of decomposed attention).
+    Decomposed, `graph.softmax` along the last axis is 6 kernels (two
+    fills, the row maximum, `exp(x - max)` written out, the row sum, the
+    division) and `graph.layer_norm` 5 and a copy, each a pass over memory.
+    This pass replaces each with one `gpu.launch` on the buffers of its
+    operands and result (`bufferization.to_buffer` / `to_tensor`), with a
+    warp (32 lanes) per row and `warps-per-block` rows per block, reading
+    the row twice (softmax) or three times (layer norm) and writing it once:
+
+    - softmax: each lane keeps the running maximum `m` of its elements
+      `lane, lane + 32, ...` and the sum `s` of `exp(x - m)`, rescaled by
+      `exp(m - m')` when the maximum grows; the lanes' pairs are merged the
+      same way by a `gpu.shuffle xor` butterfly (offsets 16 ... 1); then
+      `exp(x - m) / s` is written. While the maximum is -inf (a row that
+      begins with masked entries) the exponentials are taken against 0, so
+      -inf - -inf gives no NaN; a row of -inf only gives 0 / 0 = NaN, as
+      PyTorch's does.
+    - layer norm over the trailing `weight.rank` dims: the mean (a warp
+      sum of the lanes' sums), then the mean of the squared deviations
+      (two passes, as the decomposition computes them), then
+      `(x - mean) * rsqrt(var + eps) * w + b`.
+
+    f16 and bf16 tensors are read into f32, computed in f32 and rounded once
+    when stored. Matched: static shapes with at least one element; softmax
+    along the last axis; layer norm whose weight and bias have the input's
+    trailing shape. Not under CPU emulation (the lanes' shuffles need a
+    warp; the decomposed form runs there).
+  }];
+  let options = [
+    Option<"warpsPerBlock", "warps-per-block", "unsigned", /*default=*/"4",
+           "Warps (rows) per thread block; blockDim = 32 x warps-per-block">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
 #endif // GRAPHOPT_CODEGEN_PASSES_TD
