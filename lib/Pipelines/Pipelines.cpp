@@ -409,6 +409,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
   addUpstream(pm, "func.func(convert-linalg-to-parallel-loops)");
+  // 16 bytes per thread along the innermost dim where the accesses allow.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUVectorizeLoopsPass());
   {
     GraphGPUTileParallelLoopsPassOptions tile;
     tile.blockSize = options.blockSize;

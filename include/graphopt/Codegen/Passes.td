@@ -870,4 +870,30 @@ def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp
   ];
 }
 
+def GraphGPUVectorizeLoopsPass : Pass<"graph-gpu-vectorize-loops", "::mlir::func::FuncOp"> {
+  let summary = "16 bytes per thread along the innermost dim of the generic CUDA kernels";
+  let description = [{
+    Runs on the host's top-level `scf.parallel` nests (after
+    `convert-linalg-to-parallel-loops`, before
+    `graph-gpu-tile-parallel-loops`), which become the elementwise and copy
+    kernels, one element per thread. Where the innermost loop (from 0, step
+    1, a static extent) is only the last index of the body's loads and
+    stores, the body holds only those, constants and elementwise ops on
+    scalars, and every access along it is contiguous and aligned for
+    vectors (last stride 1; static offset, other strides and last extent
+    multiples of the lane count), the loop counts vectors of 16 bytes of
+    the widest element accessed (4 lanes for f32, 8 for f16, 16 for i8;
+    mixed widths take the widest's lane count): those loads and stores
+    become `vector.load` / `vector.store` with the vector's alignment
+    (`ld.global.v4.b32` for f32), the ops on them vector ops, and the
+    other values (broadcast operands, loads the innermost index does not
+    reach) scalars broadcast where used. The base pointers are taken to be
+    16-byte aligned: allocations and constants are; an entry buffer must be
+    (the AOT header refuses one that is not, `graphopt.load` copies it).
+    Otherwise the nest is left as it is. Also under CPU emulation, where
+    the vector code runs on the host.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // GRAPHOPT_CODEGEN_PASSES_TD
