@@ -24,12 +24,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -320,6 +321,9 @@ struct GraphGPUSimplifyTileBoundsPass
   }
 };
 
+/// The lanes of a warp the emulation runs in lockstep at shuffles.
+constexpr int64_t kEmulatedWarp = 32;
+
 struct GraphGPULaunchToLoopsPass
     : public graphopt::impl::GraphGPULaunchToLoopsPassBase<
           GraphGPULaunchToLoopsPass> {
@@ -331,6 +335,10 @@ struct GraphGPULaunchToLoopsPass
       return launch.emitError("cannot emulate a kernel with several blocks");
     if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
       return launch.emitError("cannot emulate an asynchronous launch");
+    bool shuffles = false;
+    region.walk([&](gpu::ShuffleOp) { shuffles = true; });
+    if (shuffles)
+      return emulateWarps(rewriter, launch);
     WalkResult r = region.walk([&](Operation *op) {
       if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
               gpu::AllReduceOp, gpu::SubgroupMmaLoadMatrixOp,
@@ -402,6 +410,285 @@ struct GraphGPULaunchToLoopsPass
                  grid.z);
       rewriter.replaceOp(op, v);
     }
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  /// A warp kernel (graph-gpu-map-reductions, graph-gpu-row-kernels):
+  /// blockDim.x = 32 lanes, whose shuffles sit in one block -- the launch
+  /// body or the then-block of one `scf.if` after side-effect-free ops (the
+  /// ids, the row guard, uniform across a warp as those kernels require).
+  /// Emulated warp by warp in lockstep at the shuffles: the block's ops
+  /// between two shuffles run as a loop over the 32 lanes; a value a later
+  /// piece (or a shuffle) uses is kept per lane in a 32-element buffer; a
+  /// shuffle is a loop reading its operand's buffer at the source lane
+  /// (xor, down, up or idx, with the validity flag as on a GPU).
+  LogicalResult emulateWarps(IRRewriter &rewriter, gpu::LaunchOp launch) {
+    Block &body = launch.getBody().front();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    auto fail = [&](const Twine &why) {
+      return launch.emitError("cannot emulate this warp kernel: ") << why;
+    };
+    if (getConstantIntValue(block.x) != kEmulatedWarp)
+      return fail("blockDim.x is not 32 (the lanes of a warp)");
+    if (!launch.getWorkgroupAttributions().empty() ||
+        !launch.getPrivateAttributions().empty())
+      return fail("it has memory attributions");
+    WalkResult other = body.walk([&](Operation *op) {
+      if (isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
+              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
+              gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp>(op))
+        return WalkResult::interrupt();
+      if (auto sh = dyn_cast<gpu::ShuffleOp>(op);
+          sh && getConstantIntValue(sh.getWidth()) != kEmulatedWarp)
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (other.wasInterrupted())
+      return fail("it has barriers, shared memory, tensor-core ops or a "
+                  "shuffle narrower than the warp");
+    // The block holding the shuffles: the then-block of an `scf.if` (no
+    // else, no results, last in the body) after pure ops (the prefix, run
+    // for every lane), or else the body itself.
+    SmallVector<Operation *> prefix;
+    Block *warpBlock = &body;
+    scf::IfOp guard;
+    for (Operation &op : body.without_terminator()) {
+      bool holds = false;
+      op.walk([&](gpu::ShuffleOp) { holds = true; });
+      if (!holds) {
+        prefix.push_back(&op);
+        continue;
+      }
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      if (ifOp && ifOp.getNumResults() == 0 && ifOp.getElseRegion().empty() &&
+          op.getNextNode() == body.getTerminator()) {
+        guard = ifOp;
+        warpBlock = guard.thenBlock();
+      }
+      break;
+    }
+    if (!guard)
+      prefix.clear();
+    for (Operation *op : prefix)
+      if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+        return fail("an op before its shuffles' branch has effects or "
+                    "regions");
+    for (Operation &op : *warpBlock)
+      op.walk([&](gpu::ShuffleOp sh) {
+        if (sh->getBlock() != warpBlock)
+          guard = nullptr, warpBlock = nullptr;
+      });
+    if (!warpBlock)
+      return fail("a shuffle is nested in a loop or branch");
+
+    Location loc = launch.getLoc();
+    rewriter.setInsertionPoint(launch);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value lanes = arith::ConstantIndexOp::create(rewriter, loc, kEmulatedWarp);
+
+    // Pieces: the warp block's ops split at its shuffles.
+    SmallVector<SmallVector<Operation *>> pieces(1);
+    SmallVector<gpu::ShuffleOp> shuffleOps;
+    for (Operation &op : warpBlock->without_terminator()) {
+      if (auto sh = dyn_cast<gpu::ShuffleOp>(op)) {
+        shuffleOps.push_back(sh);
+        pieces.emplace_back();
+        continue;
+      }
+      pieces.back().push_back(&op);
+    }
+    // Where each warp-block value is defined, in program order: piece i at
+    // 2 i, shuffle i (between pieces i and i + 1) at 2 i + 1. Values used
+    // in a later piece or by a shuffle get lane buffers, allocated before
+    // the loops (the stack does not grow per warp).
+    DenseMap<Value, int> definedIn;
+    for (auto [i, piece] : llvm::enumerate(pieces))
+      for (Operation *op : piece)
+        for (Value r : op->getResults())
+          definedIn[r] = 2 * static_cast<int>(i);
+    for (auto [i, sh] : llvm::enumerate(shuffleOps))
+      for (Value r : sh->getResults())
+        definedIn[r] = 2 * static_cast<int>(i) + 1;
+    DenseMap<Value, Value> buffers;
+    auto bufferFor = [&](Value v) {
+      auto it = buffers.find(v);
+      if (it != buffers.end())
+        return it->second;
+      Value buf = memref::AllocaOp::create(
+          rewriter, loc, MemRefType::get({kEmulatedWarp}, v.getType()));
+      buffers[v] = buf;
+      return buf;
+    };
+    // Which values each piece (and shuffle) reads from earlier pieces.
+    auto usedFromEarlier = [&](ArrayRef<Operation *> ops, int index) {
+      llvm::SetVector<Value> used;
+      for (Operation *op : ops)
+        op->walk([&](Operation *inner) {
+          for (Value v : inner->getOperands()) {
+            auto it = definedIn.find(v);
+            if (it != definedIn.end() && it->second < index)
+              used.insert(v);
+          }
+        });
+      return used;
+    };
+    SmallVector<llvm::SetVector<Value>> pieceInputs;
+    for (auto [i, piece] : llvm::enumerate(pieces))
+      pieceInputs.push_back(usedFromEarlier(piece, 2 * static_cast<int>(i)));
+    for (auto &inputs : pieceInputs)
+      for (Value v : inputs)
+        (void)bufferFor(v);
+    for (gpu::ShuffleOp sh : shuffleOps) {
+      for (Value v : {Value(sh.getValue()), Value(sh.getOffset())})
+        if (!definedIn.count(v) && !matchPattern(v, m_Constant()))
+          return fail("a shuffle operand is not computed in its block");
+      (void)bufferFor(sh.getValue());
+      if (definedIn.count(sh.getOffset()))
+        (void)bufferFor(sh.getOffset());
+    }
+
+    // Loops: grid z, y, x, then block z, y (a warp per iteration).
+    Value bounds[5] = {grid.z, grid.y, grid.x, block.z, block.y};
+    Value ivs[5];
+    Operation *outermost = nullptr;
+    for (int i = 0; i < 5; ++i) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+      if (!outermost)
+        outermost = loop;
+      ivs[i] = loop.getInductionVar();
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
+                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
+    IRMapping base;
+    base.map(bid.x, ivs[2]);
+    base.map(bid.y, ivs[1]);
+    base.map(bid.z, ivs[0]);
+    base.map(tid.y, ivs[4]);
+    base.map(tid.z, ivs[3]);
+    base.map(gsz.x, grid.x);
+    base.map(gsz.y, grid.y);
+    base.map(gsz.z, grid.z);
+    base.map(bsz.x, block.x);
+    base.map(bsz.y, block.y);
+    base.map(bsz.z, block.z);
+    // Ids read through ops: lane = `lane`, the rest from the loops.
+    auto replaceIds = [&](Operation *root, Value lane) {
+      SmallVector<Operation *> idOps;
+      root->walk([&](Operation *op) {
+        if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+                gpu::GridDimOp, gpu::LaneIdOp>(op))
+          idOps.push_back(op);
+      });
+      auto pick = [&](gpu::Dimension d, Value x, Value y, Value z) {
+        return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+      };
+      for (Operation *op : idOps) {
+        Value v;
+        if (isa<gpu::LaneIdOp>(op))
+          v = lane;
+        else if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+          v = pick(t.getDimension(), lane, ivs[4], ivs[3]);
+        else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+          v = pick(b.getDimension(), ivs[2], ivs[1], ivs[0]);
+        else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+          v = pick(bd.getDimension(), block.x, block.y, block.z);
+        else
+          v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
+                   grid.z);
+        if (v.getType() != op->getResult(0).getType())
+          return; // not expected: ids are index
+        rewriter.replaceOp(op, v);
+      }
+    };
+    // The prefix for one lane, into `map`.
+    auto clonePrefix = [&](IRMapping &map, Value lane) {
+      map.map(tid.x, lane);
+      for (Operation *op : prefix)
+        rewriter.clone(*op, map);
+    };
+    // The guard's condition is uniform across the warp: lane 0's.
+    if (guard) {
+      IRMapping map = base;
+      clonePrefix(map, zero);
+      auto ifOp = scf::IfOp::create(rewriter, loc,
+                                    map.lookupOrDefault(guard.getCondition()),
+                                    /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    auto laneLoop = [&](llvm::function_ref<void(Value)> fill) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, lanes, one);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+      fill(loop.getInductionVar());
+      replaceIds(loop, loop.getInductionVar());
+    };
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      ArrayRef<Operation *> piece = pieces[i];
+      if (i > 0) {
+        // Shuffle i - 1: every lane reads its source lane's value.
+        gpu::ShuffleOp sh = shuffleOps[i - 1];
+        laneLoop([&](Value lane) {
+          Value offset = sh.getOffset();
+          if (definedIn.count(offset))
+            offset = memref::LoadOp::create(rewriter, loc, buffers[offset],
+                                            ValueRange{lane});
+          else
+            offset = rewriter.clone(*offset.getDefiningOp())->getResult(0);
+          Value off = arith::IndexCastOp::create(
+              rewriter, loc, rewriter.getIndexType(), offset);
+          Value src;
+          switch (sh.getMode()) {
+          case gpu::ShuffleMode::XOR:
+            src = arith::XOrIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::DOWN:
+            src = arith::AddIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::UP:
+            src = arith::SubIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::IDX:
+            src = off;
+            break;
+          }
+          // Valid: the source lane exists (an index below 0 wraps to a
+          // large unsigned value).
+          Value valid = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, src, lanes);
+          Value from = arith::SelectOp::create(rewriter, loc, valid, src, lane);
+          Value v = memref::LoadOp::create(
+              rewriter, loc, buffers[sh.getValue()], ValueRange{from});
+          if (buffers.count(sh.getShuffleResult()))
+            memref::StoreOp::create(rewriter, loc, v,
+                                    buffers[sh.getShuffleResult()],
+                                    ValueRange{lane});
+          if (buffers.count(sh.getValid()))
+            memref::StoreOp::create(rewriter, loc, valid,
+                                    buffers[sh.getValid()], ValueRange{lane});
+        });
+      }
+      laneLoop([&](Value lane) {
+        IRMapping map = base;
+        clonePrefix(map, lane);
+        for (Value v : pieceInputs[i])
+          map.map(v, memref::LoadOp::create(rewriter, loc, buffers[v],
+                                            ValueRange{lane}));
+        for (Operation *op : piece) {
+          Operation *copy = rewriter.clone(*op, map);
+          for (auto [from, to] :
+               llvm::zip(op->getResults(), copy->getResults()))
+            if (buffers.count(from))
+              memref::StoreOp::create(rewriter, loc, to, buffers[from],
+                                      ValueRange{lane});
+        }
+      });
+    }
+    // Ids left outside the lane loops (the guard's prefix): lane 0's.
+    replaceIds(outermost, zero);
     rewriter.eraseOp(launch);
     return success();
   }

@@ -180,9 +180,8 @@ static void buildGraphToLinalg(OpPassManager &pm,
     fn.addPass(fusion::createFusionExpandPass(expand));
     // CUDA: softmax and layer norm as one warp-per-row kernel each, before
     // the decomposition takes layer norm apart and after it for the
-    // softmax of decomposed attention (not under emulation: the kernels'
-    // lanes shuffle).
-    bool rowKernels = !cpu && !options.cpuEmulation;
+    // softmax of decomposed attention.
+    bool rowKernels = !cpu;
     if (rowKernels)
       fn.addPass(createGraphGPURowKernelsPass());
     fn.addPass(graph::createGraphDecomposePass());
@@ -397,14 +396,13 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // become linalg.copy; sequential work (no parallel loops) becomes one-thread
   // kernels; every other linalg op becomes a parallel loop nest, tiled into
   // blocks of threads. Each becomes one outlined gpu.func. (CPU emulation runs
-  // kernels whose threads do not communicate only.) Full reductions become a
-  // row stage and a final stage first (both exact to run as loops under
-  // emulation too).
+  // the warp kernels with their lanes in lockstep at shuffles, not the
+  // matmul kernels.) Full reductions become a row stage and a final stage
+  // first.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSplitReductionsPass());
-  if (!options.cpuEmulation) {
+  if (!options.cpuEmulation)
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
-    pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
-  }
+  pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());

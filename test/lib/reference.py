@@ -2270,6 +2270,35 @@ def cuda_reduce_max_i32(rng):
     return [x], [np.array(x.max(), dtype=I32)]
 
 
+# Row kernels (graph-gpu-row-kernels on CUDA; the CPU's own lowering
+# elsewhere): masked softmax rows and reduced-precision layer norm.
+# ----------------------------------------------------------------------------
+
+@case
+def row_softmax_masked(rng):
+    # 37 rows of 300 (a partial block of warps; 300 = 9 lane rounds + 12):
+    # odd rows begin with 100 masked (-inf) entries, row 2 is masked but for
+    # its last entry (probability 1), row 4 wholly (0 / 0: NaN, as NumPy
+    # and PyTorch give), row 6 holds a NaN (the row is NaN).
+    x = uniform(rng, (37, 300), -8, 8)
+    x[1::2, :100] = -np.inf
+    x[2, :-1] = -np.inf
+    x[4, :] = -np.inf
+    x[6, 17] = np.nan
+    with np.errstate(invalid="ignore"):
+        return [x], [as_f32(softmax(x, 1))]
+
+
+@case
+def row_layer_norm_f16(rng):
+    # f16 over the two trailing dims (rows of 4 x 64 = 256), computed in
+    # f32, rounded once.
+    x = uniform(rng, (6, 4, 64), -3, 3).astype(np.float16)
+    w = uniform(rng, (4, 64)).astype(np.float16)
+    b = uniform(rng, (4, 64)).astype(np.float16)
+    return [x, w, b], [layer_norm(x, w, b, 1e-5).astype(np.float16)]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

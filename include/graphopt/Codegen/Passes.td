@@ -239,9 +239,24 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     exact for kernels whose threads do not communicate: the generic
     elementwise and copy kernels (`graph-gpu-tile-parallel-loops` and the
     upstream mapping) and the one-thread kernels
-    (`graph-gpu-serial-kernels`). Kernels with barriers, shuffles, tensor-
-    core or shared-memory ops (the matmul and reduction kernels) cannot be
-    emulated this way and are reported as errors.
+    (`graph-gpu-serial-kernels`).
+
+    Warp kernels (`graph-gpu-map-reductions`, `graph-gpu-row-kernels`) are
+    emulated warp by warp, the lanes in lockstep at their shuffles:
+    blockDim.x must be 32 (the lanes), the shuffles (width 32; xor, down,
+    up or idx) must sit in one block -- the launch body, or the then-block
+    of one `scf.if` that is last in the body and follows only pure ops (the
+    ids and the row guard, which those kernels make uniform across a warp:
+    it is evaluated for lane 0). The loops then run over the grid and over
+    blockDim.z and y (the warps); the block's ops between two shuffles run
+    as a loop over the 32 lanes (the pure ops before the branch recomputed
+    per lane), values used past a shuffle kept per lane in 32-element
+    buffers (`memref.alloca` before the loops); a shuffle is a loop that
+    reads its operand's buffer at the source lane (its own lane, with
+    `valid` false, when the source is outside the warp).
+
+    Kernels with barriers, tensor-core or shared-memory ops (the matmul
+    kernels), or shuffles elsewhere, are reported as errors.
     `graph-compile-pipeline{target=cuda cpu-emulation=true}` uses it in
     place of outlining and device code generation (graph-run
     `--cuda-emulate`).
@@ -856,8 +871,8 @@ def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp
     f16 and bf16 tensors are read into f32, computed in f32 and rounded once
     when stored. Matched: static shapes with at least one element; softmax
     along the last axis; layer norm whose weight and bias have the input's
-    trailing shape. Not under CPU emulation (the lanes' shuffles need a
-    warp; the decomposed form runs there).
+    trailing shape. Under CPU emulation too (`graph-gpu-launch-to-loops`
+    runs a warp's lanes in lockstep at the shuffles).
   }];
   let options = [
     Option<"warpsPerBlock", "warps-per-block", "unsigned", /*default=*/"4",

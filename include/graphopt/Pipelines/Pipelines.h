@@ -185,9 +185,10 @@ struct CompilePipelineOptions
       llvm::cl::init(256)};
   PassOptions::Option<bool> cpuEmulation{
       *this, "cpu-emulation",
-      llvm::cl::desc("CUDA, testing aid: run the generic and one-thread "
-                     "kernels as loops on the host CPU instead of generating "
-                     "device code (no matmul or reduction kernels; "
+      llvm::cl::desc("CUDA, testing aid: run the kernels as loops on the "
+                     "host CPU instead of generating device code (warp "
+                     "kernels with their lanes in lockstep at shuffles; no "
+                     "matmul kernels: matmuls take the generic path; "
                      "graph-gpu-launch-to-loops)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> lowerHost{
