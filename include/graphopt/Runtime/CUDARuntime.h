@@ -22,7 +22,9 @@
 |*                                                                            *|
 |* All work goes to one stream per process (mgpuStreamCreate returns it and  *|
 |* mgpuStreamDestroy keeps it), so events recorded around a call of compiled *|
-|* code time exactly its kernels and copies.                                  *|
+|* code time exactly its kernels and copies. A host thread may put its calls *|
+|* on a stream of its own instead (graphoptCudaSetStream): then they are     *|
+|* ordered after the work it queued there (inputs a framework wrote on it).  *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef GRAPHOPT_RUNTIME_CUDARUNTIME_H
@@ -72,14 +74,28 @@ void graphoptCudaSetErrorPrinting(int enabled);
 int graphoptCudaGetDeviceName(char *buffer, size_t size);
 int graphoptCudaGetComputeCapability(void);
 
-/* Device memory on the runtime's stream; NULL on failure (error set). */
+/* Device memory on the calling thread's stream; NULL on failure (error
+ * set). */
 void *graphoptCudaMalloc(size_t bytes);
 void graphoptCudaFree(void *ptr);
 /* Synchronous copies (the stream is drained first). Return 0 on success. */
 int graphoptCudaCopyToDevice(void *dst, const void *src, size_t bytes);
 int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes);
-/* Waits for all work on the runtime's stream. Returns 0 on success. */
+/* Waits for all work on the calling thread's stream. Returns 0 on
+ * success. */
 int graphoptCudaSynchronize(void);
+
+/* The stream (a CUstream) the calling thread's later work goes to: compiled
+ * code (its kernels, allocations, copies and the constants it uploads), the
+ * copies, allocations and events of this API. NULL: the runtime's own
+ * stream (the default). Compiled code runs in order on the stream, after
+ * what the caller queued there before, and waits for it before returning;
+ * the stream must belong to the runtime's device and context and outlive
+ * the calls made on it. Per thread. */
+void graphoptCudaSetStream(void *stream);
+/* The stream the calling thread's work goes to (the runtime's own unless
+ * graphoptCudaSetStream chose one); NULL before the runtime has started. */
+void *graphoptCudaGetStream(void);
 
 /* Constants of compiled code are uploaded to the device on first use and
  * cached by host address. Constants up to 64 KiB are checked against a copy
@@ -90,7 +106,7 @@ int graphoptCudaSynchronize(void);
 void graphoptCudaForgetConstant(const void *host);
 void graphoptCudaClearConstants(void);
 
-/* Events on the runtime's stream, for timing. */
+/* Events on the calling thread's stream, for timing. */
 void *graphoptCudaEventCreate(void);
 void graphoptCudaEventDestroy(void *event);
 void graphoptCudaEventRecord(void *event);

@@ -307,8 +307,17 @@ bool ready(int device = -1) {
   return true;
 }
 
+/// The calling thread's stream (graphoptCudaSetStream), or null for the
+/// runtime's own.
+thread_local CUstream threadStream = nullptr;
+
+/// The stream this thread's work goes to.
+CUstream currentStream() {
+  return threadStream ? threadStream : state().stream;
+}
+
 CUstream streamOf(void *stream) {
-  return stream ? static_cast<CUstream>(stream) : state().stream;
+  return stream ? static_cast<CUstream>(stream) : currentStream();
 }
 
 } // namespace
@@ -389,7 +398,7 @@ void *graphoptCudaMalloc(size_t bytes) {
     return nullptr;
   CUdeviceptr p = 0;
   // A zero-sized tensor still needs a distinct address.
-  if (!check(state().cu.memAllocAsync(&p, bytes ? bytes : 1, state().stream),
+  if (!check(state().cu.memAllocAsync(&p, bytes ? bytes : 1, currentStream()),
              "cuMemAllocAsync"))
     return nullptr;
   return reinterpret_cast<void *>(p);
@@ -399,17 +408,27 @@ void graphoptCudaFree(void *ptr) {
   if (!ptr || !ready())
     return;
   check(state().cu.memFreeAsync(reinterpret_cast<CUdeviceptr>(ptr),
-                                state().stream),
+                                currentStream()),
         "cuMemFreeAsync");
 }
 
 int graphoptCudaSynchronize(void) {
   if (!ready())
     return 1;
-  return check(state().cu.streamSynchronize(state().stream),
+  return check(state().cu.streamSynchronize(currentStream()),
                "cuStreamSynchronize")
              ? 0
              : 1;
+}
+
+void graphoptCudaSetStream(void *stream) {
+  threadStream = static_cast<CUstream>(stream);
+}
+
+void *graphoptCudaGetStream(void) {
+  if (!ready())
+    return nullptr;
+  return currentStream();
 }
 
 static int copySync(void *dst, const void *src, size_t bytes,
@@ -419,7 +438,7 @@ static int copySync(void *dst, const void *src, size_t bytes,
   State &s = state();
   if (!check(s.cu.memcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                               reinterpret_cast<CUdeviceptr>(src), bytes,
-                              s.stream),
+                              currentStream()),
              what))
     return 1;
   return graphoptCudaSynchronize();
@@ -450,7 +469,7 @@ void graphoptCudaEventDestroy(void *event) {
 
 void graphoptCudaEventRecord(void *event) {
   if (event && ready())
-    check(state().cu.eventRecord(static_cast<CUevent>(event), state().stream),
+    check(state().cu.eventRecord(static_cast<CUevent>(event), currentStream()),
           "cuEventRecord");
 }
 
@@ -511,9 +530,10 @@ void deviceConstant(Memref1D *result, const Memref1D *in, size_t elementSize) {
     if (!check(s.cu.memAlloc(&dev, bytes ? bytes : 1),
                "cuMemAlloc (constant)"))
       return;
-    if (bytes && !check(s.cu.memcpyAsync(dev, reinterpret_cast<CUdeviceptr>(host),
-                                         bytes, s.stream),
-                        "cuMemcpyAsync (constant)")) {
+    if (bytes &&
+        !check(s.cu.memcpyAsync(dev, reinterpret_cast<CUdeviceptr>(host), bytes,
+                                currentStream()),
+               "cuMemcpyAsync (constant)")) {
       s.cu.memFree(dev);
       return;
     }
@@ -536,6 +556,7 @@ void graphoptCudaClearConstants(void) {
   if (s.constants.empty())
     return;
   s.cu.streamSynchronize(s.stream);
+  s.cu.streamSynchronize(currentStream());
   for (auto &entry : s.constants)
     s.cu.memFree(entry.second.device);
   s.constants.clear();
@@ -679,12 +700,13 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
           name->c_str());
 }
 
-/// The runtime's single stream: all compiled code runs in order on it, and
+/// The calling thread's stream (the runtime's own unless the host chose
+/// one with graphoptCudaSetStream): compiled code runs in order on it, and
 /// hosts time it with events.
 void *mgpuStreamCreate() {
   if (!ready())
     return nullptr;
-  return state().stream;
+  return currentStream();
 }
 
 void mgpuStreamDestroy(void * /*stream*/) {}

@@ -15,13 +15,19 @@
 // names it. Error injection for
 // tests: GRAPHOPT_CUDA_EMULATOR_FAIL=<function name> makes that function
 // return CUDA_ERROR_OUT_OF_MEMORY (cuMemAllocAsync, ...) or
-// CUDA_ERROR_NO_DEVICE (cuInit).
+// CUDA_ERROR_NO_DEVICE (cuInit). Streams are distinct handles (numbered in
+// creation order from 1); GRAPHOPT_CUDA_EMULATOR_TRACE=1 prints the stream
+// of each stream-ordered allocation, free, copy and synchronization to
+// stderr ("emulator: cuMemAllocAsync on stream 2"), to test which stream
+// the runtime uses.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -34,7 +40,25 @@ bool failing(const char *fn) {
   return f && std::strcmp(f, fn) == 0;
 }
 
-int dummyModule, dummyFunction, dummyContext, dummyStream, dummyPool;
+int dummyModule, dummyFunction, dummyContext, dummyPool;
+
+/// Stream handles: entries of this array, numbered from 1.
+constexpr int kStreams = 64;
+int streams[kStreams];
+std::atomic<int> streamCount{0};
+
+int streamNumber(CUstream s) {
+  auto *p = reinterpret_cast<int *>(s);
+  if (p >= streams && p < streams + kStreams)
+    return static_cast<int>(p - streams) + 1;
+  return 0; // not one of ours (the null stream)
+}
+
+void trace(const char *fn, CUstream s) {
+  static const bool on = std::getenv("GRAPHOPT_CUDA_EMULATOR_TRACE") != nullptr;
+  if (on)
+    std::fprintf(stderr, "emulator: %s on stream %d\n", fn, streamNumber(s));
+}
 
 struct Event {
   std::chrono::steady_clock::time_point time;
@@ -160,10 +184,13 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamCreate(CUstream *s, unsigned) {
-  *s = reinterpret_cast<CUstream>(&dummyStream);
+  *s = reinterpret_cast<CUstream>(&streams[streamCount++ % kStreams]);
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream s) {
+  trace("cuStreamSynchronize", s);
+  return CUDA_SUCCESS;
+}
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned) {
   return CUDA_SUCCESS;
 }
@@ -193,11 +220,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
 CUresult cuMemAllocManaged(CUdeviceptr *p, size_t bytes, unsigned) {
   return allocate(p, bytes, "cuMemAllocManaged");
 }
-CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes, CUstream) {
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes, CUstream s) {
+  trace("cuMemAllocAsync", s);
   return allocate(p, bytes, "cuMemAllocAsync");
 }
 CUresult cuMemFree_v2(CUdeviceptr p) { return release(p); }
-CUresult cuMemFreeAsync(CUdeviceptr p, CUstream) { return release(p); }
+CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) {
+  trace("cuMemFreeAsync", s);
+  return release(p);
+}
 CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice) {
   *pool = reinterpret_cast<CUmemoryPool>(&dummyPool);
   return CUDA_SUCCESS;
@@ -206,7 +237,8 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
-                       CUstream) {
+                       CUstream s) {
+  trace("cuMemcpyAsync", s);
   std::memmove(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
                bytes);
   return CUDA_SUCCESS;
