@@ -324,6 +324,58 @@ struct GraphGPUSimplifyTileBoundsPass
 /// The lanes of a warp the emulation runs in lockstep at shuffles.
 constexpr int64_t kEmulatedWarp = 32;
 
+/// What an emulated launch's ids and sizes become: the loops' induction
+/// variables (block ids x, y, z; thread ids x, y, z, where thread x is the
+/// lane in a warp emulation) and the launch's operands.
+struct EmulatedIds {
+  Value block[3], thread[3];
+  gpu::KernelDim3 grid, size;
+
+  /// Maps the launch body's id and size arguments.
+  void map(gpu::LaunchOp launch, IRMapping &mapping) const {
+    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
+                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
+    Value from[12] = {bid.x, bid.y, bid.z, tid.x, tid.y, tid.z,
+                      gsz.x, gsz.y, gsz.z, bsz.x, bsz.y, bsz.z};
+    Value to[12] = {block[0],  block[1],  block[2], thread[0],
+                    thread[1], thread[2], grid.x,   grid.y,
+                    grid.z,    size.x,    size.y,   size.z};
+    for (int i = 0; i < 12; ++i)
+      if (to[i])
+        mapping.map(from[i], to[i]);
+  }
+
+  /// Replaces the id and size ops under `root` (ids read through ops
+  /// rather than the body's arguments).
+  void replaceOps(RewriterBase &rewriter, Operation *root) const {
+    SmallVector<Operation *> idOps;
+    root->walk([&](Operation *op) {
+      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+              gpu::LaneIdOp>(op))
+        idOps.push_back(op);
+    });
+    auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
+      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    };
+    for (Operation *op : idOps) {
+      Value v;
+      if (isa<gpu::LaneIdOp>(op))
+        v = thread[0];
+      else if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+        v = pick(t.getDimension(), thread[0], thread[1], thread[2]);
+      else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+        v = pick(b.getDimension(), block[0], block[1], block[2]);
+      else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+        v = pick(bd.getDimension(), size.x, size.y, size.z);
+      else
+        v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
+                 grid.z);
+      if (v && v.getType() == op->getResult(0).getType())
+        rewriter.replaceOp(op, v);
+    }
+  }
+};
+
 struct GraphGPULaunchToLoopsPass
     : public graphopt::impl::GraphGPULaunchToLoopsPassBase<
           GraphGPULaunchToLoopsPass> {
@@ -369,47 +421,14 @@ struct GraphGPULaunchToLoopsPass
       ivs[i] = loop.getInductionVar();
       rewriter.setInsertionPointToStart(loop.getBody());
     }
-    // The body's arguments: block ids, thread ids, grid and block sizes.
+    // The body's arguments and id ops: the loops' ivs and the sizes.
+    EmulatedIds ids{
+        {ivs[2], ivs[1], ivs[0]}, {ivs[5], ivs[4], ivs[3]}, grid, block};
     IRMapping map;
-    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
-                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
-    map.map(bid.x, ivs[2]);
-    map.map(bid.y, ivs[1]);
-    map.map(bid.z, ivs[0]);
-    map.map(tid.x, ivs[5]);
-    map.map(tid.y, ivs[4]);
-    map.map(tid.z, ivs[3]);
-    map.map(gsz.x, grid.x);
-    map.map(gsz.y, grid.y);
-    map.map(gsz.z, grid.z);
-    map.map(bsz.x, block.x);
-    map.map(bsz.y, block.y);
-    map.map(bsz.z, block.z);
+    ids.map(launch, map);
     for (Operation &op : region.front().without_terminator())
       rewriter.clone(op, map);
-    // Ids and sizes read through ops rather than the region's arguments.
-    auto pick = [&](gpu::Dimension d, Value x, Value y, Value z) {
-      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
-    };
-    SmallVector<Operation *> idOps;
-    outermost->walk([&](Operation *op) {
-      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
-              gpu::GridDimOp>(op))
-        idOps.push_back(op);
-    });
-    for (Operation *op : idOps) {
-      Value v;
-      if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
-        v = pick(t.getDimension(), ivs[5], ivs[4], ivs[3]);
-      else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
-        v = pick(b.getDimension(), ivs[2], ivs[1], ivs[0]);
-      else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
-        v = pick(bd.getDimension(), block.x, block.y, block.z);
-      else
-        v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
-                 grid.z);
-      rewriter.replaceOp(op, v);
-    }
+    ids.replaceOps(rewriter, outermost);
     rewriter.eraseOp(launch);
     return success();
   }
@@ -561,48 +580,16 @@ struct GraphGPULaunchToLoopsPass
       ivs[i] = loop.getInductionVar();
       rewriter.setInsertionPointToStart(loop.getBody());
     }
-    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
-                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
+    // The ids: thread x is the lane of the loop the ops are in.
+    EmulatedIds warpIds{
+        {ivs[2], ivs[1], ivs[0]}, {Value(), ivs[4], ivs[3]}, grid, block};
     IRMapping base;
-    base.map(bid.x, ivs[2]);
-    base.map(bid.y, ivs[1]);
-    base.map(bid.z, ivs[0]);
-    base.map(tid.y, ivs[4]);
-    base.map(tid.z, ivs[3]);
-    base.map(gsz.x, grid.x);
-    base.map(gsz.y, grid.y);
-    base.map(gsz.z, grid.z);
-    base.map(bsz.x, block.x);
-    base.map(bsz.y, block.y);
-    base.map(bsz.z, block.z);
-    // Ids read through ops: lane = `lane`, the rest from the loops.
+    warpIds.map(launch, base);
+    gpu::KernelDim3 tid = launch.getThreadIds();
     auto replaceIds = [&](Operation *root, Value lane) {
-      SmallVector<Operation *> idOps;
-      root->walk([&](Operation *op) {
-        if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
-                gpu::GridDimOp, gpu::LaneIdOp>(op))
-          idOps.push_back(op);
-      });
-      auto pick = [&](gpu::Dimension d, Value x, Value y, Value z) {
-        return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
-      };
-      for (Operation *op : idOps) {
-        Value v;
-        if (isa<gpu::LaneIdOp>(op))
-          v = lane;
-        else if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
-          v = pick(t.getDimension(), lane, ivs[4], ivs[3]);
-        else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
-          v = pick(b.getDimension(), ivs[2], ivs[1], ivs[0]);
-        else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
-          v = pick(bd.getDimension(), block.x, block.y, block.z);
-        else
-          v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
-                   grid.z);
-        if (v.getType() != op->getResult(0).getType())
-          return; // not expected: ids are index
-        rewriter.replaceOp(op, v);
-      }
+      EmulatedIds ids = warpIds;
+      ids.thread[0] = lane;
+      ids.replaceOps(rewriter, root);
     };
     // The prefix for one lane, into `map`.
     auto clonePrefix = [&](IRMapping &map, Value lane) {

@@ -247,13 +247,8 @@ struct GraphGPUMapReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (warpsPerBlock == 0 || warpsPerBlock * kWarpSize > 1024) {
-      getOperation().emitError()
-          << "warps-per-block must be in [1, 32] (at most 1024 threads per "
-             "block), got "
-          << static_cast<int64_t>(warpsPerBlock);
+    if (failed(graphopt::checkWarpsPerBlock(getOperation(), warpsPerBlock)))
       return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     graphopt::populateGPUMapReductionsPatterns(patterns, warpsPerBlock);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

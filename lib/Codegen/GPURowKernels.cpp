@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUUtils.h"
 #include "graphopt/Codegen/Passes.h"
 #include "graphopt/Dialect/Graph/IR/GraphOps.h"
 
@@ -190,7 +191,7 @@ struct SoftmaxToRowKernel : OpRewritePattern<g::SoftmaxOp> {
       return rewriter.notifyMatchFailure(
           op, "not a static f32/f16/bf16 tensor of the result's type");
     int64_t rank = t.getRank();
-    if (op.getAxis() != rank - 1)
+    if (static_cast<int64_t>(op.getAxis()) != rank - 1)
       return rewriter.notifyMatchFailure(op, "not along the last axis");
     int64_t cols = t.getShape().back();
     int64_t rows = t.getNumElements() / cols;
@@ -348,13 +349,8 @@ struct GraphGPURowKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (warpsPerBlock == 0 || warpsPerBlock * kWarpSize > 1024) {
-      getOperation().emitError()
-          << "warps-per-block must be in [1, 32] (at most 1024 threads per "
-             "block), got "
-          << static_cast<int64_t>(warpsPerBlock);
+    if (failed(graphopt::checkWarpsPerBlock(getOperation(), warpsPerBlock)))
       return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     graphopt::populateGPURowKernelsPatterns(patterns, warpsPerBlock);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

@@ -41,6 +41,16 @@ inline Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
 Operation *matchReductionCombiner(Operation *generic, Type elemType,
                                   TypedAttr &neutral, const char *&why);
 
+/// Checks a warp kernel pass's `warps-per-block` (a block holds at most
+/// 1024 threads, 32 per warp); emits the error on `op` otherwise.
+inline LogicalResult checkWarpsPerBlock(Operation *op, unsigned warps) {
+  if (warps >= 1 && warps <= 32)
+    return success();
+  return op->emitError() << "warps-per-block must be in [1, 32] (at most "
+                            "1024 threads per block), got "
+                         << static_cast<int64_t>(warps);
+}
+
 /// The memref a memref.load or memref.store accesses; null for other ops.
 inline Value getAccessedMemRef(Operation *op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
