@@ -174,15 +174,37 @@ Value warpSum(OpBuilder &b, Location loc, Value v) {
   return v;
 }
 
+/// What the row-kernel patterns share: the warps (rows) per block, the
+/// result's buffer, and the op's replacement by that buffer as a tensor.
+template <typename OpT>
+struct RowKernelPattern : OpRewritePattern<OpT> {
+  RowKernelPattern(MLIRContext *ctx, unsigned warps)
+      : OpRewritePattern<OpT>(ctx), warps(warps) {}
+
+  static Value resultBuffer(OpBuilder &b, Location loc, RankedTensorType t) {
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get(t.getShape(), t.getElementType()));
+  }
+
+  /// `op` becomes `out`, which the launch writes, as a tensor.
+  static void replaceByBuffer(PatternRewriter &rewriter, Operation *op,
+                              RankedTensorType t, Value out) {
+    rewriter.replaceOp(op, bufferization::ToTensorOp::create(
+                               rewriter, op->getLoc(), t, out,
+                               /*restrict=*/true, /*writable=*/true));
+  }
+
+  unsigned warps;
+};
+
 /// softmax(x) along the last axis: per row, the running maximum m and the
 /// sum s of exp(x - m) rescaled whenever m grows (s * exp(m - m')), the
 /// lanes' (m, s) pairs combined the same way, then exp(x - m) / s. While
 /// the maximum is -inf (a row that starts with masked -inf entries) the
 /// exponentials are taken against 0, not -inf, so that -inf - -inf gives
 /// no NaN: such terms are 0 either way.
-struct SoftmaxToRowKernel : OpRewritePattern<g::SoftmaxOp> {
-  SoftmaxToRowKernel(MLIRContext *ctx, unsigned warps)
-      : OpRewritePattern(ctx), warps(warps) {}
+struct SoftmaxToRowKernel : RowKernelPattern<g::SoftmaxOp> {
+  using RowKernelPattern::RowKernelPattern;
 
   LogicalResult matchAndRewrite(g::SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
@@ -199,8 +221,7 @@ struct SoftmaxToRowKernel : OpRewritePattern<g::SoftmaxOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value x = asRows(b, loc, toBuffer(b, loc, op.getInput()), rank - 1);
-    Value out = memref::AllocOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()));
+    Value out = resultBuffer(b, loc, t);
     Value y = asRows(b, loc, out, rank - 1);
     buildRowLaunch(
         b, loc, rows, warps, [&](OpBuilder &b, Value row, Value lane) {
@@ -254,21 +275,16 @@ struct SoftmaxToRowKernel : OpRewritePattern<g::SoftmaxOp> {
                      return SmallVector<Value>{};
                    });
         });
-    rewriter.replaceOp(
-        op, bufferization::ToTensorOp::create(b, loc, t, out, /*restrict=*/true,
-                                              /*writable=*/true));
+    replaceByBuffer(rewriter, op, t, out);
     return success();
   }
-
-  unsigned warps;
 };
 
 /// layer_norm(x, w, b) over the trailing w.rank dims: per row the mean,
 /// then the mean of the squared deviations (two passes, as the
 /// decomposition computes them), then (x - mean) * rsqrt(var + eps) * w + b.
-struct LayerNormToRowKernel : OpRewritePattern<g::LayerNormOp> {
-  LayerNormToRowKernel(MLIRContext *ctx, unsigned warps)
-      : OpRewritePattern(ctx), warps(warps) {}
+struct LayerNormToRowKernel : RowKernelPattern<g::LayerNormOp> {
+  using RowKernelPattern::RowKernelPattern;
 
   LogicalResult matchAndRewrite(g::LayerNormOp op,
                                 PatternRewriter &rewriter) const override {
@@ -295,8 +311,7 @@ struct LayerNormToRowKernel : OpRewritePattern<g::LayerNormOp> {
     Value x = asRows(b, loc, toBuffer(b, loc, op.getInput()), split);
     Value w = asVector(b, loc, toBuffer(b, loc, op.getWeight()));
     Value bias = asVector(b, loc, toBuffer(b, loc, op.getBias()));
-    Value out = memref::AllocOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()));
+    Value out = resultBuffer(b, loc, t);
     Value y = asRows(b, loc, out, split);
     buildRowLaunch(
         b, loc, rows, warps, [&](OpBuilder &b, Value row, Value lane) {
@@ -335,13 +350,9 @@ struct LayerNormToRowKernel : OpRewritePattern<g::LayerNormOp> {
                      return SmallVector<Value>{};
                    });
         });
-    rewriter.replaceOp(
-        op, bufferization::ToTensorOp::create(b, loc, t, out, /*restrict=*/true,
-                                              /*writable=*/true));
+    replaceByBuffer(rewriter, op, t, out);
     return success();
   }
-
-  unsigned warps;
 };
 
 struct GraphGPURowKernelsPass
