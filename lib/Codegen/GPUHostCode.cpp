@@ -321,8 +321,14 @@ struct GraphGPUSimplifyTileBoundsPass
   }
 };
 
-/// The lanes of a warp the emulation runs in lockstep at shuffles.
-constexpr int64_t kEmulatedWarp = 32;
+/// Ops through which a block's threads communicate other than shuffles
+/// (barriers, shared memory, collective reductions, tensor-core fragments):
+/// the emulation runs none of them.
+bool isBlockCooperative(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
+             gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
+             gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp>(op);
+}
 
 /// What an emulated launch's ids and sizes become: the loops' induction
 /// variables (block ids x, y, z; thread ids x, y, z, where thread x is the
@@ -392,18 +398,14 @@ struct GraphGPULaunchToLoopsPass
     if (shuffles)
       return emulateWarps(rewriter, launch);
     WalkResult r = region.walk([&](Operation *op) {
-      if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
-              gpu::AllReduceOp, gpu::SubgroupMmaLoadMatrixOp,
-              gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaStoreMatrixOp,
-              gpu::DynamicSharedMemoryOp>(op))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
+      return isBlockCooperative(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
     });
     if (r.wasInterrupted() || !launch.getWorkgroupAttributions().empty() ||
         !launch.getPrivateAttributions().empty())
       return launch.emitError(
           "cannot emulate a kernel whose threads communicate (barriers, "
-          "shuffles, tensor-core or shared-memory ops)");
+          "shared memory, collective or tensor-core ops)");
     Location loc = launch.getLoc();
     rewriter.setInsertionPoint(launch);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -449,18 +451,16 @@ struct GraphGPULaunchToLoopsPass
     auto fail = [&](const Twine &why) {
       return launch.emitError("cannot emulate this warp kernel: ") << why;
     };
-    if (getConstantIntValue(block.x) != kEmulatedWarp)
+    if (getConstantIntValue(block.x) != graphopt::kWarpSize)
       return fail("blockDim.x is not 32 (the lanes of a warp)");
     if (!launch.getWorkgroupAttributions().empty() ||
         !launch.getPrivateAttributions().empty())
       return fail("it has memory attributions");
     WalkResult other = body.walk([&](Operation *op) {
-      if (isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
-              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
-              gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp>(op))
+      if (isBlockCooperative(op))
         return WalkResult::interrupt();
       if (auto sh = dyn_cast<gpu::ShuffleOp>(op);
-          sh && getConstantIntValue(sh.getWidth()) != kEmulatedWarp)
+          sh && getConstantIntValue(sh.getWidth()) != graphopt::kWarpSize)
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -506,7 +506,8 @@ struct GraphGPULaunchToLoopsPass
     rewriter.setInsertionPoint(launch);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value lanes = arith::ConstantIndexOp::create(rewriter, loc, kEmulatedWarp);
+    Value lanes =
+        arith::ConstantIndexOp::create(rewriter, loc, graphopt::kWarpSize);
 
     // Pieces: the warp block's ops split at its shuffles.
     SmallVector<SmallVector<Operation *>> pieces(1);
@@ -537,7 +538,7 @@ struct GraphGPULaunchToLoopsPass
       if (it != buffers.end())
         return it->second;
       Value buf = memref::AllocaOp::create(
-          rewriter, loc, MemRefType::get({kEmulatedWarp}, v.getType()));
+          rewriter, loc, MemRefType::get({graphopt::kWarpSize}, v.getType()));
       buffers[v] = buf;
       return buf;
     };

@@ -30,10 +30,9 @@ namespace mlir::graphopt {
 using namespace mlir;
 using mlir::graphopt::combine;
 using mlir::graphopt::isCombiner;
+using mlir::graphopt::kWarpSize;
 
 namespace {
-
-constexpr int32_t kWarpSize = 32;
 
 struct MapReductionToWarps : OpRewritePattern<linalg::GenericOp> {
   MapReductionToWarps(MLIRContext *ctx, unsigned warpsPerBlock)
@@ -215,12 +214,9 @@ struct MapReductionToWarps : OpRewritePattern<linalg::GenericOp> {
     // Butterfly: after the offsets 16, 8, 4, 2, 1 every lane holds the
     // combination of all 32 partial values.
     Value acc = forOp.getResult(0);
-    for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
-      Value other = gpu::ShuffleOp::create(b, loc, acc, offset, kWarpSize,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      acc = combine(b, loc, combiner, acc, other);
-    }
+    for (int64_t offset = kWarpSize / 2; offset > 0; offset /= 2)
+      acc = combine(b, loc, combiner, acc,
+                    graphopt::shuffleXor(b, loc, acc, offset));
 
     // Lane 0 folds in the output's initial value and stores the row's result.
     Value isLane0 =

@@ -40,7 +40,8 @@ namespace g = mlir::graphopt::graph;
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
+using graphopt::kWarpSize;
+using graphopt::shuffleXor;
 
 /// f32, f16 or bf16 with a static shape of at least one element: the
 /// element types the kernels read (computing in f32).
@@ -120,17 +121,12 @@ void storeF32(OpBuilder &b, Location loc, Value v, Value memref,
   memref::StoreOp::create(b, loc, v, memref, indices);
 }
 
-Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
-  return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
-                                gpu::ShuffleMode::XOR)
-      .getShuffleResult();
-}
-
 /// A launch of ceil(rows / warps) blocks of 32 x `warps` threads; warp
 /// `threadIdx.y` of block `blockIdx.x` owns row `blockIdx.x * warps +
 /// threadIdx.y` and calls `body(builder, row, lane)` for it when the row
 /// exists (a condition uniform across the warp, so its shuffles are
-/// convergent).
+/// convergent). graph-gpu-map-reductions builds the same launch with rows
+/// known at run time.
 void buildRowLaunch(OpBuilder &b, Location loc, int64_t rows, int64_t warps,
                     llvm::function_ref<void(OpBuilder &, Value, Value)> body) {
   Value c1 = indexConst(b, loc, 1);

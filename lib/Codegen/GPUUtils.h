@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::graphopt {
@@ -40,6 +41,17 @@ inline Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
 /// graph-gpu-split-reductions (defined in GPUMapReductions.cpp).
 Operation *matchReductionCombiner(Operation *generic, Type elemType,
                                   TypedAttr &neutral, const char *&why);
+
+/// Lanes of a warp: the x threads of the warp kernels' blocks.
+constexpr int64_t kWarpSize = 32;
+
+/// `v` of the lane `offset` away in the xor butterfly (`gpu.shuffle xor`
+/// over the whole warp).
+inline Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
+  return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
+                                gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
 
 /// Checks a warp kernel pass's `warps-per-block` (a block holds at most
 /// 1024 threads, 32 per warp); emits the error on `op` otherwise.

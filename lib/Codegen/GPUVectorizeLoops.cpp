@@ -178,12 +178,17 @@ LogicalResult vectorizeInnermost(scf::ParallelOp loop) {
 
   // Values that vary along the innermost dim become vectors; the others
   // stay scalars and are broadcast where a vector op uses them.
-  llvm::DenseSet<Value> vectors;
   auto vectorOf = [&](Type t) { return VectorType::get({lanes}, t); };
+  auto isVector = [](Value v) { return isa<VectorType>(v.getType()); };
   auto asVector = [&](OpBuilder &ob, Value v) -> Value {
-    if (vectors.contains(v))
+    if (isVector(v))
       return v;
     return vector::BroadcastOp::create(ob, loc, vectorOf(v.getType()), v);
+  };
+  // A vector's alignment: its bytes (16 for the widest element).
+  auto alignment = [&](Type element) {
+    return llvm::MaybeAlign(
+        lanes * llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
   };
   for (Operation *op : ops) {
     OpBuilder ob(op);
@@ -191,13 +196,9 @@ LogicalResult vectorizeInnermost(scf::ParallelOp loop) {
         load && llvm::is_contained(along, op)) {
       SmallVector<Value> indices(load.getIndices());
       indices.back() = first;
-      Type et = load.getType();
       auto vload = vector::LoadOp::create(
-          ob, loc, vectorOf(et), load.getMemRef(), indices,
-          /*nontemporal=*/false,
-          llvm::MaybeAlign(lanes *
-                           llvm::divideCeil(et.getIntOrFloatBitWidth(), 8)));
-      vectors.insert(vload.getResult());
+          ob, loc, vectorOf(load.getType()), load.getMemRef(), indices,
+          /*nontemporal=*/false, alignment(load.getType()));
       load.replaceAllUsesWith(vload.getResult());
       load.erase();
       continue;
@@ -205,17 +206,14 @@ LogicalResult vectorizeInnermost(scf::ParallelOp loop) {
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       SmallVector<Value> indices(store.getIndices());
       indices.back() = first;
-      Type et = store.getMemRefType().getElementType();
       vector::StoreOp::create(
           ob, loc, asVector(ob, store.getValueToStore()), store.getMemRef(),
           indices, /*nontemporal=*/false,
-          llvm::MaybeAlign(lanes *
-                           llvm::divideCeil(et.getIntOrFloatBitWidth(), 8)));
+          alignment(store.getMemRefType().getElementType()));
       store.erase();
       continue;
     }
-    if (!llvm::any_of(op->getOperands(),
-                      [&](Value v) { return vectors.contains(v); }))
+    if (!llvm::any_of(op->getOperands(), isVector))
       continue; // uniform across the lanes: stays scalar
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
@@ -225,10 +223,7 @@ LogicalResult vectorizeInnermost(scf::ParallelOp loop) {
       types.push_back(vectorOf(t));
     OperationState state(loc, op->getName(), operands, types, op->getAttrs());
     Operation *vop = ob.create(state);
-    for (auto [from, to] : llvm::zip(op->getResults(), vop->getResults())) {
-      vectors.insert(to);
-      from.replaceAllUsesWith(to);
-    }
+    op->replaceAllUsesWith(vop->getResults());
     op->erase();
   }
   return success();

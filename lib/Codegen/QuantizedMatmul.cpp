@@ -287,13 +287,16 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
 Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
                     func::FuncOp dot, Value a, Value w, Value init, Value out,
                     Value m, Value block0, int64_t rows) {
-  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
   auto accType = VectorType::get({kLanes}, i32);
   auto bytesType = VectorType::get({kLanes * kGroup}, i8);
+  auto pairsType = VectorType::get({kLanes * kGroup}, i16); // AVX2 weights
   auto groupType = VectorType::get({kGroup}, i8);
   auto wordType = VectorType::get({1}, i32);
   Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
   Value zero8 = arith::ConstantOp::create(b, loc, i8, b.getIntegerAttr(i8, 0));
+  Value zero16 =
+      arith::ConstantOp::create(b, loc, i16, b.getIntegerAttr(i16, 0));
   Value zero32 =
       arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, 0));
   Value signFlip;
@@ -322,21 +325,13 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
   // then each row's 4 bytes of a (at `aIndex(r)`) broadcast.
   auto step = [&](OpBuilder &b, Value gk, ValueRange in, bool full,
                   llvm::function_ref<SmallVector<Value>(int64_t)> aIndex) {
+    // The weights: bytes, or with AVX2 16-bit values.
     SmallVector<Value> wv;
     for (int64_t v = 0; v < s.vectors; ++v) {
       Value blk = arith::AddIOp::create(b, loc, block0, indexConst(b, loc, v));
-      if (s.avx2) {
-        auto wideType = VectorType::get({kLanes * kGroup}, b.getI16Type());
-        Value zero16 = arith::ConstantOp::create(
-            b, loc, b.getI16Type(), b.getIntegerAttr(b.getI16Type(), 0));
-        wv.push_back(vector::TransferReadOp::create(
-            b, loc, wideType, w, ValueRange{blk, gk, c0}, zero16,
-            ArrayRef<bool>{true}));
-        continue;
-      }
-      wv.push_back(vector::TransferReadOp::create(b, loc, bytesType, w,
-                                                  ValueRange{blk, gk, c0},
-                                                  zero8, ArrayRef<bool>{true}));
+      wv.push_back(vector::TransferReadOp::create(
+          b, loc, s.avx2 ? pairsType : bytesType, w, ValueRange{blk, gk, c0},
+          s.avx2 ? zero16 : zero8, ArrayRef<bool>{true}));
     }
     SmallVector<Value> next;
     if (s.avx2) {
@@ -346,17 +341,14 @@ Value registerBlock(OpBuilder &b, Location loc, const KernelShape &s,
       // columns, two `vpmaddwd` (2 products summed per i32 lane: exact)
       // added to its 8 accumulators.
       auto halfType = VectorType::get({kLanes / 2}, i32);
-      auto pairType = VectorType::get({kLanes}, b.getI16Type());
-      auto twoType = VectorType::get({2}, b.getI16Type());
-      Value zero16 = arith::ConstantOp::create(
-          b, loc, b.getI16Type(), b.getIntegerAttr(b.getI16Type(), 0));
+      auto pairType = VectorType::get({kLanes}, i16);
+      auto twoType = VectorType::get({2}, i16);
       SmallVector<SmallVector<Value, 4>> runs;
       for (int64_t v = 0; v < s.vectors; ++v) {
-        Value wide = wv[v];
         SmallVector<Value, 4> vr;
         for (int64_t q = 0; q < 4; ++q)
           vr.push_back(vector::ExtractStridedSliceOp::create(
-              b, loc, wide, ArrayRef<int64_t>{q * kLanes},
+              b, loc, wv[v], ArrayRef<int64_t>{q * kLanes},
               ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1}));
         runs.push_back(vr);
       }
