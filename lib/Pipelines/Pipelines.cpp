@@ -396,12 +396,11 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // become linalg.copy; sequential work (no parallel loops) becomes one-thread
   // kernels; every other linalg op becomes a parallel loop nest, tiled into
   // blocks of threads. Each becomes one outlined gpu.func. (CPU emulation runs
-  // the warp kernels with their lanes in lockstep at shuffles, not the
-  // matmul kernels.) Full reductions become a row stage and a final stage
-  // first.
+  // the warp kernels with their lanes in lockstep at shuffles and the matmul
+  // kernels with their block's threads in lockstep at barriers.) Full
+  // reductions become a row stage and a final stage first.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSplitReductionsPass());
-  if (!options.cpuEmulation)
-    pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
+  pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());

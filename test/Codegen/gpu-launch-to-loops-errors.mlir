@@ -1,12 +1,68 @@
-// RUN: graph-opt %s --graph-gpu-launch-to-loops --verify-diagnostics
+// RUN: graph-opt %s --split-input-file --graph-gpu-launch-to-loops --verify-diagnostics
 
-// Threads that communicate cannot be emulated by loops: an error.
-func.func @barrier(%x: memref<64xf32>) {
+// What the emulation cannot run is an error naming the reason.
+
+// A barrier under a branch (threads could disagree on reaching it).
+func.func @barrier_in_branch(%x: memref<64xf32>, %p: i1) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{cannot emulate a kernel whose threads communicate}}
+  %c32 = arith.constant 32 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{cannot emulate this kernel: a barrier is inside a branch or a loop other than scf.for}}
+    scf.if %p {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Collective reductions are not emulated.
+func.func @all_reduce(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  // expected-error @+1 {{cannot emulate this kernel: it has shuffles or collective reductions besides barriers}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%tx] : memref<64xf32>
+    %s = gpu.all_reduce add %v uniform {} : (f32) -> f32
     gpu.barrier
+    memref.store %s, %x[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The threads of a block are loops: blockDim must be constant.
+func.func @dynamic_block(%x: memref<64xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{cannot emulate this kernel: its block size is not constant}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %n, %sy = %c1, %sz = %c1) {
+    gpu.barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A memref value made per thread (not recomputable) cannot cross a barrier.
+func.func @memref_across_barrier(%x: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{a value of this type cannot be kept per thread across a barrier}}
+    %a = memref.alloca() : memref<4xf32>
+    gpu.barrier
+    %v = memref.load %a[%c0] : memref<4xf32>
+    memref.store %v, %x[%tx] : memref<64xf32>
     gpu.terminator
   }
   return

@@ -2299,6 +2299,62 @@ def row_layer_norm_f16(rng):
     return [x, w, b], [layer_norm(x, w, b, 1e-5).astype(np.float16)]
 
 
+# ----------------------------------------------------------------------------
+# CUDA matmul kernels (gpu-matmul-kernels.mlir): shapes the graph-gpu-matmul
+# tiles divide, so the CUDA target (emulated) runs its tensor-core and SIMT
+# kernels; products of f16/bf16 inputs summed in f32, rounded once.
+# ----------------------------------------------------------------------------
+
+@case
+def gk_f16_mm(rng):
+    a, b = uniform(rng, (128, 64), -1, 1, F16), uniform(rng, (64, 64), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def gk_f16_bmm(rng):
+    a, b = uniform(rng, (2, 64, 96), -1, 1, F16), uniform(rng, (2, 96, 128), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def gk_f16_sdpa(rng):
+    q, k, v = (uniform(rng, (2, 64, 64), -1, 1, F16) for _ in range(3))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_f32_linear(rng):
+    x, w = uniform(rng, (128, 48), -1, 1), uniform(rng, (48, 128), -1, 1)
+    b = uniform(rng, (128,), -1, 1)
+    return [x, w, b], [as_f32(f64(x) @ f64(w) + f64(b))]
+
+
+@case
+def gk_f32_sdpa(rng):
+    q, k, v = (uniform(rng, (1, 64, 64), -1, 1) for _ in range(3))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+@case
+def gk_bf16_mm(rng):
+    a, b = uniform(rng, (128, 32), -1, 1), uniform(rng, (32, 128), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(as_f32(f64(x) @ f64(y)))]
+
+
+@case
+def gk_f16_a_bt(rng):
+    a, b = uniform(rng, (64, 96), -1, 1, F16), uniform(rng, (128, 96), -1, 1, F16)
+    return [a, b], [as_f32(f64(a) @ f64(b).T)]
+
+
+@case
+def gk_f32_at_b(rng):
+    a, b = uniform(rng, (32, 64), -1, 1), uniform(rng, (32, 128), -1, 1)
+    return [a, b], [as_f32(f64(a).T @ f64(b))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

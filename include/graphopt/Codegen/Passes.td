@@ -255,13 +255,33 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     reads its operand's buffer at the source lane (its own lane, with
     `valid` false, when the source is outside the warp).
 
-    Kernels with barriers, tensor-core or shared-memory ops (the matmul
-    kernels), or shuffles elsewhere, are reported as errors.
+    Kernels with barriers, shared memory or tensor-core fragments (the
+    matmul kernels of `graph-gpu-matmul`) are emulated block by block, the
+    block's threads in lockstep at the barriers: the ops between two
+    barriers run as one loop over the threads (blockDim must be constant);
+    a barrier inside an `scf.for` (the K loop) makes that loop run once per
+    block, with thread 0's bounds, its carried values and results kept per
+    thread; values used past a barrier are kept per thread in buffers of
+    blockDim elements (`memref.alloc` before the loops) or, for pure ops,
+    computed again. Dynamic shared memory and workgroup attributions become
+    one host buffer per launch. `gpu.subgroup_mma_*` fragments become
+    vectors of rows x cols elements computed by each warp's lane 0 in
+    scalar loops (loads and stores honour `transpose`; the leading
+    dimension must be the memref's row stride; products summed in the
+    accumulator's type); the other lanes skip them.
+
+    Reported as errors: shuffles outside the one block described above, a
+    kernel with both shuffles and barriers, barriers inside a branch or a
+    loop other than `scf.for`, collective reductions (`gpu.all_reduce`,
+    `gpu.subgroup_reduce`), elementwise fragment ops, and values of other
+    than scalar or 1-D vector type carried across a barrier.
     `graph-compile-pipeline{target=cuda cpu-emulation=true}` uses it in
     place of outlining and device code generation (graph-run
     `--cuda-emulate`).
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mlir::func::FuncOp"> {

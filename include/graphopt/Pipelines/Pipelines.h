@@ -187,9 +187,9 @@ struct CompilePipelineOptions
       *this, "cpu-emulation",
       llvm::cl::desc("CUDA, testing aid: run the kernels as loops on the "
                      "host CPU instead of generating device code (warp "
-                     "kernels with their lanes in lockstep at shuffles; no "
-                     "matmul kernels: matmuls take the generic path; "
-                     "graph-gpu-launch-to-loops)"),
+                     "kernels with their lanes in lockstep at shuffles, "
+                     "matmul kernels with a block's threads in lockstep at "
+                     "barriers; graph-gpu-launch-to-loops)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> lowerHost{
       *this, "lower-host",

@@ -1,0 +1,1104 @@
+//===- GPULaunchToLoops.cpp - graph-gpu-launch-to-loops -------------------===//
+//
+// CPU emulation of `gpu.launch` (a testing aid for the CUDA target on
+// machines without a GPU), in one of three ways by what the kernel's
+// threads share:
+//
+//  - nothing (elementwise, copy and one-thread kernels): six nested loops,
+//    the body once per thread;
+//  - shuffles (the warp kernels): warp by warp, the 32 lanes in lockstep at
+//    their shuffles;
+//  - barriers, shared memory and tensor-core fragments (the matmul
+//    kernels): block by block, the block's threads in lockstep at its
+//    barriers (BlockEmulation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphopt/Codegen/Passes.h"
+
+#include "GPUUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::graphopt {
+#define GEN_PASS_DEF_GRAPHGPULAUNCHTOLOOPSPASS
+#include "graphopt/Codegen/Passes.h.inc"
+} // namespace mlir::graphopt
+
+using namespace mlir;
+
+namespace {
+
+/// Ops through which a block's threads communicate other than shuffles
+/// (barriers, shared memory, collective reductions, tensor-core fragments):
+/// kernels with them take the block emulation (which refuses the
+/// collective reductions), not the per-thread or warp loops.
+bool isBlockCooperative(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
+             gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
+             gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp>(op);
+}
+
+/// What an emulated launch's ids and sizes become: the loops' induction
+/// variables (block ids x, y, z; thread ids x, y, z, where thread x is the
+/// lane in a warp emulation) and the launch's operands.
+struct EmulatedIds {
+  Value block[3], thread[3];
+  gpu::KernelDim3 grid, size;
+
+  /// Maps the launch body's id and size arguments.
+  void map(gpu::LaunchOp launch, IRMapping &mapping) const {
+    gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds(),
+                    gsz = launch.getGridSize(), bsz = launch.getBlockSize();
+    Value from[12] = {bid.x, bid.y, bid.z, tid.x, tid.y, tid.z,
+                      gsz.x, gsz.y, gsz.z, bsz.x, bsz.y, bsz.z};
+    Value to[12] = {block[0],  block[1],  block[2], thread[0],
+                    thread[1], thread[2], grid.x,   grid.y,
+                    grid.z,    size.x,    size.y,   size.z};
+    for (int i = 0; i < 12; ++i)
+      if (to[i])
+        mapping.map(from[i], to[i]);
+  }
+
+  /// Replaces the id and size ops under `root` (ids read through ops
+  /// rather than the body's arguments).
+  void replaceOps(RewriterBase &rewriter, Operation *root) const {
+    SmallVector<Operation *> idOps;
+    root->walk([&](Operation *op) {
+      if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+              gpu::LaneIdOp>(op))
+        idOps.push_back(op);
+    });
+    auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
+      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    };
+    for (Operation *op : idOps) {
+      Value v;
+      if (isa<gpu::LaneIdOp>(op))
+        v = thread[0];
+      else if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+        v = pick(t.getDimension(), thread[0], thread[1], thread[2]);
+      else if (auto b = dyn_cast<gpu::BlockIdOp>(op))
+        v = pick(b.getDimension(), block[0], block[1], block[2]);
+      else if (auto bd = dyn_cast<gpu::BlockDimOp>(op))
+        v = pick(bd.getDimension(), size.x, size.y, size.z);
+      else
+        v = pick(cast<gpu::GridDimOp>(op).getDimension(), grid.x, grid.y,
+                 grid.z);
+      if (v && v.getType() == op->getResult(0).getType())
+        rewriter.replaceOp(op, v);
+    }
+  }
+};
+
+/// Lockstep emulation of a kernel whose threads meet at barriers and share
+/// memory (the matmul kernels of graph-gpu-matmul): the launch runs as
+/// loops over the grid, and the block's threads run in lockstep at the
+/// barriers. The body is split at its barriers: the ops between two
+/// barriers (a "piece") run as one loop over the block's threads, in
+/// thread order; a barrier is the boundary between two such loops. A
+/// barrier inside an `scf.for` makes that loop uniform: it runs once per
+/// block (its bounds are thread 0's: a kernel whose threads disagree there
+/// is undefined on a GPU too), its body split the same way; its iteration
+/// arguments and results are kept per thread.
+///
+/// A value used in another piece than its own is kept per thread in a
+/// buffer of blockDim elements (`memref.alloc` before the loops), or, for
+/// a pure op, computed again there (index arithmetic). Shared memory
+/// (dynamic or attributed) is one host buffer per launch, reused by each
+/// block in turn.
+///
+/// Tensor-core fragments (`gpu.subgroup_mma_*`, collective over a warp)
+/// become vectors of their rows x cols elements held by the warp's lane 0,
+/// which computes each load, product and store in scalar loops (f32
+/// accumulation in the accumulator's type, products of the extended
+/// inputs); the other lanes hold zeros and skip them. A fragment's value
+/// flows only between these ops, so the other lanes' copies are never read.
+class BlockEmulation {
+public:
+  BlockEmulation(IRRewriter &rewriter, gpu::LaunchOp launch)
+      : rw(rewriter), launch(launch), loc(launch.getLoc()) {}
+
+  LogicalResult run();
+
+private:
+  /// The per-thread state of the loop a piece is emitted into (or, with a
+  /// null `thread`, of uniform code at block level: thread 0's values).
+  struct Ctx {
+    IRMapping map;
+    Value thread; // linear thread index
+  };
+
+  InFlightDiagnostic fail(const Twine &why) {
+    return launch.emitError("cannot emulate this kernel: ") << why;
+  }
+  Value cIdx(int64_t v) { return arith::ConstantIndexOp::create(rw, loc, v); }
+  /// The lane of the launch body's thread: its linear id modulo 32.
+  Value laneId() {
+    gpu::KernelDim3 tid = launch.getThreadIds();
+    Value linear = arith::AddIOp::create(
+        rw, loc, tid.x,
+        arith::MulIOp::create(
+            rw, loc, cIdx(dims[0]),
+            arith::AddIOp::create(
+                rw, loc, tid.y,
+                arith::MulIOp::create(rw, loc, cIdx(dims[1]), tid.z))));
+    return arith::RemUIOp::create(rw, loc, linear, cIdx(graphopt::kWarpSize));
+  }
+  LogicalResult prepareSharedMemory();
+  LogicalResult lowerFragments();
+  LogicalResult classify(Block &block);
+  bool isRematerializable(Operation *op) const {
+    return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+  }
+  Operation *topLevelAncestor(Operation *op) const;
+  bool usedOutside(Value v, int piece);
+  Value newBuffer(Type type);
+  void store(Value v, Value buffer, Value thread);
+  Value load(Value buffer, Type type, Value thread);
+  Value valueFor(Value v, Ctx &ctx);
+  Ctx threadCtx(Value thread);
+  void threadLoop(function_ref<void(Ctx &)> fill);
+  void emitPiece(ArrayRef<Operation *> ops, int piece);
+  void emitFor(scf::ForOp loop);
+  void emitBlock(Block &block);
+
+  IRRewriter &rw;
+  gpu::LaunchOp launch;
+  Location loc;
+  int64_t dims[3] = {1, 1, 1};
+  int64_t numThreads = 1;
+  Operation *outermost = nullptr; // the first grid loop
+  EmulatedIds blockIds;
+  SmallVector<Value> allocations;
+  /// Values kept per thread, and their buffers.
+  DenseMap<Value, Value> buffers;
+  /// Values of the launch body that are the same for every thread, and what
+  /// they are at block level (block ids, sizes, uniform loops' ivs).
+  DenseMap<Value, Value> uniform;
+  /// Piece of each op in a split block (the launch body, uniform loops'
+  /// bodies); -1 for a barrier or uniform loop.
+  DenseMap<Operation *, int> pieceOf;
+  DenseSet<Block *> splitBlocks;
+  int numPieces = 0;
+  DenseMap<std::pair<Value, int>, bool> usedOutsideMemo;
+  bool failedValue = false;
+};
+
+LogicalResult BlockEmulation::prepareSharedMemory() {
+  Block &body = launch.getBody().front();
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(launch);
+  SmallVector<gpu::DynamicSharedMemoryOp> dyn;
+  body.walk([&](gpu::DynamicSharedMemoryOp op) { dyn.push_back(op); });
+  if (!dyn.empty()) {
+    Value bytes = launch.getDynamicSharedMemorySize();
+    if (!bytes)
+      return fail("it reads dynamic shared memory but the launch gives none");
+    Value size = arith::IndexCastOp::create(rw, loc, rw.getIndexType(), bytes);
+    auto type = MemRefType::get({ShapedType::kDynamic}, rw.getI8Type());
+    Value shared = memref::AllocOp::create(rw, loc, type, ValueRange{size},
+                                           rw.getI64IntegerAttr(64));
+    allocations.push_back(shared);
+    for (gpu::DynamicSharedMemoryOp op : dyn)
+      rw.replaceAllUsesWith(op.getResult(), shared);
+    for (gpu::DynamicSharedMemoryOp op : dyn)
+      rw.eraseOp(op);
+  }
+  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.hasStaticShape())
+      return fail("a workgroup attribution has a dynamic shape");
+    auto host = MemRefType::get(type.getShape(), type.getElementType(),
+                                type.getLayout());
+    Value buf = memref::AllocOp::create(rw, loc, host);
+    allocations.push_back(buf);
+    rw.replaceAllUsesWith(arg, buf);
+  }
+  // Views of shared memory are host memory now.
+  auto strip = [](Value v) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (t && isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()))
+      v.setType(
+          MemRefType::get(t.getShape(), t.getElementType(), t.getLayout()));
+  };
+  body.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      strip(r);
+    for (Region &region : op->getRegions())
+      for (Block &b : region)
+        for (BlockArgument a : b.getArguments())
+          strip(a);
+  });
+  return success();
+}
+
+LogicalResult BlockEmulation::lowerFragments() {
+  Block &body = launch.getBody().front();
+  SmallVector<Operation *> ops;
+  bool elementwise = false;
+  body.walk([&](Operation *op) {
+    if (isa<gpu::SubgroupMmaConstantMatrixOp, gpu::SubgroupMmaLoadMatrixOp,
+            gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaStoreMatrixOp>(op))
+      ops.push_back(op);
+    else if (isa<gpu::SubgroupMmaElementwiseOp>(op))
+      elementwise = true;
+  });
+  if (elementwise)
+    return fail("it has elementwise tensor-core fragment ops");
+  if (ops.empty())
+    return success();
+
+  // Each op's fragment types (operands, then results), before their types
+  // become vectors.
+  DenseMap<Operation *, SmallVector<gpu::MMAMatrixType>> fragments;
+  int64_t maxElems = 0;
+  for (Operation *op : ops) {
+    SmallVector<gpu::MMAMatrixType> &types = fragments[op];
+    auto note = [&](Value v) {
+      if (auto t = dyn_cast<gpu::MMAMatrixType>(v.getType())) {
+        types.push_back(t);
+        maxElems = std::max(maxElems, t.getShape()[0] * t.getShape()[1]);
+      }
+    };
+    for (Value v : op->getOperands())
+      note(v);
+    for (Value v : op->getResults())
+      note(v);
+  }
+  auto vectorOf = [](gpu::MMAMatrixType t) {
+    return VectorType::get({t.getShape()[0] * t.getShape()[1]},
+                           t.getElementType());
+  };
+  auto retype = [&](Value v) {
+    if (auto t = dyn_cast<gpu::MMAMatrixType>(v.getType()))
+      v.setType(vectorOf(t));
+  };
+  body.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      retype(r);
+    for (Region &region : op->getRegions())
+      for (Block &b : region)
+        for (BlockArgument a : b.getArguments())
+          retype(a);
+  });
+
+  OpBuilder::InsertionGuard g(rw);
+  // Scratch rows x cols buffers, one per role and element type.
+  DenseMap<std::pair<int, Type>, Value> scratch;
+  auto scratchFor = [&](int role, Type et) {
+    Value &s = scratch[{role, et}];
+    if (!s) {
+      OpBuilder::InsertionGuard g2(rw);
+      rw.setInsertionPoint(launch);
+      s = memref::AllocOp::create(rw, loc, MemRefType::get({maxElems}, et));
+      allocations.push_back(s);
+    }
+    return s;
+  };
+  // Lane 0 of each warp: the linear thread id modulo 32.
+  rw.setInsertionPointToStart(&body);
+  Value isLead = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                       laneId(), cIdx(0));
+
+  // for i < rows, j < cols: fn(i, j), in scalar loops.
+  auto forEach = [&](int64_t rows, int64_t cols,
+                     function_ref<void(Value, Value)> fn) {
+    auto outer = scf::ForOp::create(rw, loc, cIdx(0), cIdx(rows), cIdx(1));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPointToStart(outer.getBody());
+    auto inner = scf::ForOp::create(rw, loc, cIdx(0), cIdx(cols), cIdx(1));
+    rw.setInsertionPointToStart(inner.getBody());
+    fn(outer.getInductionVar(), inner.getInductionVar());
+  };
+  auto flat = [&](Value i, Value j, int64_t cols) -> Value {
+    return arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, i, cIdx(cols)), j);
+  };
+  // The memref indices of element (i, j) of a fragment at `indices` of
+  // `mem` (row-major with rows `lead` apart; column-major with `transpose`).
+  auto elementAt = [&](ValueRange indices, Value i, Value j, bool transpose) {
+    SmallVector<Value> at(indices);
+    size_t n = at.size();
+    at[n - 2] = arith::AddIOp::create(rw, loc, at[n - 2], transpose ? j : i);
+    at[n - 1] = arith::AddIOp::create(rw, loc, at[n - 1], transpose ? i : j);
+    return at;
+  };
+  auto checkLead = [&](Operation *op, Value mem,
+                       int64_t lead) -> LogicalResult {
+    auto t = cast<MemRefType>(mem.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (t.getRank() < 2 || failed(t.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 || strides[strides.size() - 2] != lead)
+      return op->emitError("cannot emulate this kernel: a fragment's leading "
+                           "dimension is not its memref's row stride");
+    return success();
+  };
+  // scf.if isLead -> type { then } else { other }
+  auto onLead = [&](Type type, function_ref<Value()> then,
+                    function_ref<Value()> other) {
+    auto ifOp = scf::IfOp::create(rw, loc, type ? TypeRange{type} : TypeRange{},
+                                  isLead, /*withElseRegion=*/bool(type));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    Value v = then();
+    if (type) {
+      scf::YieldOp::create(rw, loc, v);
+      rw.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rw, loc, other());
+      return ifOp.getResult(0);
+    }
+    return Value();
+  };
+
+  for (Operation *op : ops) {
+    rw.setInsertionPoint(op);
+    if (auto c = dyn_cast<gpu::SubgroupMmaConstantMatrixOp>(op)) {
+      rw.replaceOp(op, vector::BroadcastOp::create(
+                           rw, loc, c.getRes().getType(), c.getValue()));
+    } else if (auto l = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
+      gpu::MMAMatrixType mt = fragments[op][0];
+      if (failed(checkLead(op, l.getSrcMemref(),
+                           l.getLeadDimension().getSExtValue())))
+        return failure();
+      auto vt = cast<VectorType>(l.getRes().getType());
+      int64_t rows = mt.getShape()[0], cols = mt.getShape()[1];
+      bool tr = l.getTranspose().value_or(false);
+      Value s = scratchFor(0, mt.getElementType());
+      Value v = onLead(
+          vt,
+          [&]() -> Value {
+            forEach(rows, cols, [&](Value i, Value j) {
+              Value e =
+                  memref::LoadOp::create(rw, loc, l.getSrcMemref(),
+                                         elementAt(l.getIndices(), i, j, tr));
+              memref::StoreOp::create(rw, loc, e, s,
+                                      ValueRange{flat(i, j, cols)});
+            });
+            return vector::LoadOp::create(rw, loc, vt, s, ValueRange{cIdx(0)});
+          },
+          [&]() -> Value {
+            return arith::ConstantOp::create(rw, loc, vt, rw.getZeroAttr(vt));
+          });
+      rw.replaceOp(op, v);
+    } else if (auto m = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+      gpu::MMAMatrixType ta = fragments[op][0], tb = fragments[op][1],
+                         tc = fragments[op][2];
+      Type ct = tc.getElementType();
+      if (!isa<FloatType>(ct) || !isa<FloatType>(ta.getElementType()) ||
+          !isa<FloatType>(tb.getElementType()))
+        return fail("an integer tensor-core product");
+      int64_t M = tc.getShape()[0], N = tc.getShape()[1], K = ta.getShape()[1];
+      Value sa = scratchFor(0, ta.getElementType()),
+            sb = scratchFor(1, tb.getElementType()), sc = scratchFor(2, ct);
+      Value cv = m.getOpC();
+      auto vt = cast<VectorType>(cv.getType());
+      auto extend = [&](Value x) {
+        return x.getType() == ct
+                   ? x
+                   : arith::ExtFOp::create(rw, loc, ct, x).getResult();
+      };
+      Value v = onLead(
+          vt,
+          [&]() -> Value {
+            Value zero = cIdx(0);
+            vector::StoreOp::create(rw, loc, m.getOpA(), sa, ValueRange{zero});
+            vector::StoreOp::create(rw, loc, m.getOpB(), sb, ValueRange{zero});
+            vector::StoreOp::create(rw, loc, cv, sc, ValueRange{zero});
+            forEach(M, N, [&](Value i, Value j) {
+              Value at = flat(i, j, N);
+              Value init = memref::LoadOp::create(rw, loc, sc, ValueRange{at});
+              auto kLoop = scf::ForOp::create(
+                  rw, loc, cIdx(0), cIdx(K), cIdx(1), ValueRange{init},
+                  [&](OpBuilder &, Location, Value k, ValueRange acc) {
+                    Value a = memref::LoadOp::create(rw, loc, sa,
+                                                     ValueRange{flat(i, k, K)});
+                    Value b = memref::LoadOp::create(rw, loc, sb,
+                                                     ValueRange{flat(k, j, N)});
+                    Value p =
+                        arith::MulFOp::create(rw, loc, extend(a), extend(b));
+                    Value sum = arith::AddFOp::create(rw, loc, acc[0], p);
+                    scf::YieldOp::create(rw, loc, ValueRange{sum});
+                  });
+              memref::StoreOp::create(rw, loc, kLoop.getResult(0), sc,
+                                      ValueRange{at});
+            });
+            return vector::LoadOp::create(rw, loc, vt, sc, ValueRange{zero});
+          },
+          [&]() -> Value { return cv; });
+      rw.replaceOp(op, v);
+    } else {
+      auto s = cast<gpu::SubgroupMmaStoreMatrixOp>(op);
+      gpu::MMAMatrixType mt = fragments[op][0];
+      if (failed(checkLead(op, s.getDstMemref(),
+                           s.getLeadDimension().getSExtValue())))
+        return failure();
+      int64_t rows = mt.getShape()[0], cols = mt.getShape()[1];
+      bool tr = s.getTranspose().value_or(false);
+      Value sc = scratchFor(2, mt.getElementType());
+      onLead(
+          Type(),
+          [&]() -> Value {
+            vector::StoreOp::create(rw, loc, s.getSrc(), sc,
+                                    ValueRange{cIdx(0)});
+            forEach(rows, cols, [&](Value i, Value j) {
+              Value e = memref::LoadOp::create(rw, loc, sc,
+                                               ValueRange{flat(i, j, cols)});
+              memref::StoreOp::create(rw, loc, e, s.getDstMemref(),
+                                      elementAt(s.getIndices(), i, j, tr));
+            });
+            return Value();
+          },
+          []() -> Value { return Value(); });
+      rw.eraseOp(op);
+    }
+  }
+  return success();
+}
+
+LogicalResult BlockEmulation::classify(Block &block) {
+  splitBlocks.insert(&block);
+  int current = -1;
+  for (Operation &op : block.without_terminator()) {
+    bool barrier = isa<gpu::BarrierOp>(op);
+    bool holds = false;
+    if (!barrier)
+      op.walk([&](gpu::BarrierOp) { holds = true; });
+    if (!barrier && !holds) {
+      if (current < 0)
+        current = numPieces++;
+      pieceOf[&op] = current;
+      continue;
+    }
+    current = -1;
+    pieceOf[&op] = -1;
+    if (holds) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop)
+        return op.emitError("cannot emulate this kernel: a barrier is inside "
+                            "a branch or a loop other than scf.for");
+      if (failed(classify(*loop.getBody())))
+        return failure();
+    }
+  }
+  return success();
+}
+
+Operation *BlockEmulation::topLevelAncestor(Operation *op) const {
+  while (op && !splitBlocks.contains(op->getBlock()))
+    op = op->getParentOp();
+  return op;
+}
+
+bool BlockEmulation::usedOutside(Value v, int piece) {
+  auto key = std::make_pair(v, piece);
+  if (auto it = usedOutsideMemo.find(key); it != usedOutsideMemo.end())
+    return it->second;
+  bool outside = false;
+  for (Operation *user : v.getUsers()) {
+    Operation *top = topLevelAncestor(user);
+    auto it = pieceOf.find(top);
+    if (it == pieceOf.end() || it->second != piece) {
+      outside = true;
+      break;
+    }
+    // A pure user computed again elsewhere reads `v` there too.
+    if (top == user && isRematerializable(user))
+      for (Value r : user->getResults())
+        if (usedOutside(r, piece)) {
+          outside = true;
+          break;
+        }
+    if (outside)
+      break;
+  }
+  usedOutsideMemo[key] = outside;
+  return outside;
+}
+
+Value BlockEmulation::newBuffer(Type type) {
+  OpBuilder b(outermost);
+  SmallVector<int64_t> shape = {numThreads};
+  Type et = type;
+  if (auto vt = dyn_cast<VectorType>(type)) {
+    if (vt.getRank() != 1 || vt.isScalable())
+      return Value();
+    shape.push_back(vt.getDimSize(0));
+    et = vt.getElementType();
+  } else if (!type.isIntOrIndexOrFloat()) {
+    return Value();
+  }
+  Value buf = memref::AllocOp::create(b, loc, MemRefType::get(shape, et),
+                                      b.getI64IntegerAttr(64));
+  allocations.push_back(buf);
+  return buf;
+}
+
+void BlockEmulation::store(Value v, Value buffer, Value thread) {
+  if (isa<VectorType>(v.getType()))
+    vector::StoreOp::create(rw, loc, v, buffer, ValueRange{thread, cIdx(0)});
+  else
+    memref::StoreOp::create(rw, loc, v, buffer, ValueRange{thread});
+}
+
+Value BlockEmulation::load(Value buffer, Type type, Value thread) {
+  if (auto vt = dyn_cast<VectorType>(type))
+    return vector::LoadOp::create(rw, loc, vt, buffer,
+                                  ValueRange{thread, cIdx(0)});
+  return memref::LoadOp::create(rw, loc, buffer, ValueRange{thread});
+}
+
+Value BlockEmulation::valueFor(Value v, Ctx &ctx) {
+  if (Value m = ctx.map.lookupOrNull(v))
+    return m;
+  if (auto it = uniform.find(v); it != uniform.end()) {
+    ctx.map.map(v, it->second);
+    return it->second;
+  }
+  Region *region = v.getParentRegion();
+  if (!launch.getBody().isAncestor(region))
+    return v;
+  if (auto it = buffers.find(v); it != buffers.end()) {
+    Value loaded =
+        load(it->second, v.getType(), ctx.thread ? ctx.thread : cIdx(0));
+    ctx.map.map(v, loaded);
+    return loaded;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || !isRematerializable(def)) {
+    if (!failedValue)
+      (def ? def->emitError() : launch.emitError())
+          << "cannot emulate this kernel: a value it carries across a "
+             "barrier cannot be kept per thread";
+    failedValue = true;
+    return v;
+  }
+  for (Value operand : def->getOperands())
+    (void)valueFor(operand, ctx);
+  Operation *copy = rw.clone(*def, ctx.map);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+BlockEmulation::Ctx BlockEmulation::threadCtx(Value thread) {
+  Ctx ctx;
+  ctx.thread = thread;
+  gpu::KernelDim3 tid = launch.getThreadIds();
+  if (!thread) {
+    Value zero = cIdx(0);
+    ctx.map.map(tid.x, zero);
+    ctx.map.map(tid.y, zero);
+    ctx.map.map(tid.z, zero);
+    return ctx;
+  }
+  Value x = arith::RemUIOp::create(rw, loc, thread, cIdx(dims[0]));
+  Value rest = arith::DivUIOp::create(rw, loc, thread, cIdx(dims[0]));
+  Value y = arith::RemUIOp::create(rw, loc, rest, cIdx(dims[1]));
+  Value z = arith::DivUIOp::create(rw, loc, rest, cIdx(dims[1]));
+  ctx.map.map(tid.x, x);
+  ctx.map.map(tid.y, y);
+  ctx.map.map(tid.z, z);
+  return ctx;
+}
+
+void BlockEmulation::threadLoop(function_ref<void(Ctx &)> fill) {
+  auto loop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(numThreads), cIdx(1));
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(loop.getBody()->getTerminator());
+  Ctx ctx = threadCtx(loop.getInductionVar());
+  fill(ctx);
+  EmulatedIds ids = blockIds;
+  gpu::KernelDim3 tid = launch.getThreadIds();
+  for (int i = 0; i < 3; ++i)
+    ids.thread[i] = ctx.map.lookup(i == 0 ? tid.x : i == 1 ? tid.y : tid.z);
+  ids.replaceOps(rw, loop);
+}
+
+void BlockEmulation::emitPiece(ArrayRef<Operation *> ops, int piece) {
+  threadLoop([&](Ctx &ctx) {
+    for (Operation *op : ops) {
+      op->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
+            (void)valueFor(operand, ctx);
+      });
+      Operation *copy = rw.clone(*op, ctx.map);
+      if (isRematerializable(op))
+        continue;
+      for (auto [r, c] : llvm::zip(op->getResults(), copy->getResults())) {
+        if (!usedOutside(r, piece))
+          continue;
+        Value buf = newBuffer(r.getType());
+        if (!buf) {
+          if (!failedValue)
+            op->emitError("cannot emulate this kernel: a value of this "
+                          "type cannot be kept per thread across a barrier");
+          failedValue = true;
+          continue;
+        }
+        buffers[r] = buf;
+        store(c, buf, ctx.thread);
+      }
+    }
+  });
+}
+
+void BlockEmulation::emitFor(scf::ForOp loop) {
+  Ctx block = threadCtx(Value());
+  Value lb = valueFor(loop.getLowerBound(), block);
+  Value ub = valueFor(loop.getUpperBound(), block);
+  Value step = valueFor(loop.getStep(), block);
+  SmallVector<Value> bufs;
+  for (Value arg : loop.getRegionIterArgs()) {
+    Value buf = newBuffer(arg.getType());
+    if (!buf) {
+      if (!failedValue)
+        loop.emitError("cannot emulate this kernel: a loop-carried value "
+                       "of this type cannot be kept per thread");
+      failedValue = true;
+      return;
+    }
+    bufs.push_back(buf);
+  }
+  if (!bufs.empty())
+    threadLoop([&](Ctx &ctx) {
+      for (auto [init, buf] : llvm::zip(loop.getInitArgs(), bufs))
+        store(valueFor(init, ctx), buf, ctx.thread);
+    });
+  auto uniformLoop = scf::ForOp::create(rw, loc, lb, ub, step);
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(uniformLoop.getBody()->getTerminator());
+    uniform[loop.getInductionVar()] = uniformLoop.getInductionVar();
+    for (auto [arg, buf] : llvm::zip(loop.getRegionIterArgs(), bufs))
+      buffers[arg] = buf;
+    emitBlock(*loop.getBody());
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    if (!bufs.empty())
+      threadLoop([&](Ctx &ctx) {
+        SmallVector<Value> next;
+        for (Value v : yield.getOperands())
+          next.push_back(valueFor(v, ctx));
+        for (auto [v, buf] : llvm::zip(next, bufs))
+          store(v, buf, ctx.thread);
+      });
+  }
+  for (auto [result, buf] : llvm::zip(loop.getResults(), bufs))
+    buffers[result] = buf;
+}
+
+void BlockEmulation::emitBlock(Block &block) {
+  SmallVector<Operation *> run;
+  int runPiece = -1;
+  auto flush = [&] {
+    if (!run.empty())
+      emitPiece(run, runPiece);
+    run.clear();
+  };
+  for (Operation &op : block.without_terminator()) {
+    int piece = pieceOf.lookup(&op);
+    if (piece >= 0) {
+      if (piece != runPiece)
+        flush();
+      runPiece = piece;
+      run.push_back(&op);
+      continue;
+    }
+    flush();
+    runPiece = -1;
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      emitFor(loop);
+  }
+  flush();
+}
+
+LogicalResult BlockEmulation::run() {
+  Region &region = launch.getBody();
+  if (!region.hasOneBlock())
+    return fail("it has several blocks");
+  if (!launch.getPrivateAttributions().empty())
+    return fail("it has private attributions");
+  gpu::KernelDim3 bs = launch.getBlockSizeOperandValues();
+  Value sizes[3] = {bs.x, bs.y, bs.z};
+  for (int i = 0; i < 3; ++i) {
+    std::optional<int64_t> d = getConstantIntValue(sizes[i]);
+    if (!d || *d <= 0)
+      return fail("its block size is not constant");
+    dims[i] = *d;
+  }
+  numThreads = dims[0] * dims[1] * dims[2];
+  WalkResult other = region.walk([&](Operation *op) {
+    return isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (other.wasInterrupted())
+    return fail("it has shuffles or collective reductions besides barriers");
+
+  rw.setInsertionPoint(launch);
+  if (failed(prepareSharedMemory()) || failed(lowerFragments()))
+    return failure();
+  // Lane ids: the linear thread id modulo 32.
+  SmallVector<gpu::LaneIdOp> laneIds;
+  region.walk([&](gpu::LaneIdOp op) { laneIds.push_back(op); });
+  for (gpu::LaneIdOp op : laneIds) {
+    rw.setInsertionPoint(op);
+    rw.replaceOp(op, laneId());
+  }
+  if (failed(classify(region.front())))
+    return failure();
+
+  // Loops over the grid: z, y, x.
+  rw.setInsertionPoint(launch);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  Value bounds[3] = {grid.z, grid.y, grid.x};
+  Value ivs[3];
+  for (int i = 0; i < 3; ++i) {
+    auto loop = scf::ForOp::create(rw, loc, cIdx(0), bounds[i], cIdx(1));
+    if (!outermost)
+      outermost = loop;
+    ivs[i] = loop.getInductionVar();
+    rw.setInsertionPointToStart(loop.getBody());
+  }
+  blockIds = EmulatedIds{{ivs[2], ivs[1], ivs[0]}, {}, grid, bs};
+  IRMapping ids;
+  blockIds.map(launch, ids);
+  for (auto [from, to] : ids.getValueMap())
+    uniform[from] = to;
+  emitBlock(region.front());
+  if (failedValue)
+    return failure();
+  // Ids left at block level (uniform loop bounds): thread 0's.
+  EmulatedIds zeroIds = blockIds;
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(outermost);
+    Value zero = cIdx(0);
+    zeroIds.thread[0] = zeroIds.thread[1] = zeroIds.thread[2] = zero;
+  }
+  zeroIds.replaceOps(rw, outermost);
+  rw.setInsertionPointAfter(outermost);
+  for (Value buf : allocations)
+    memref::DeallocOp::create(rw, loc, buf);
+  rw.eraseOp(launch);
+  return success();
+}
+
+struct GraphGPULaunchToLoopsPass
+    : public graphopt::impl::GraphGPULaunchToLoopsPassBase<
+          GraphGPULaunchToLoopsPass> {
+  using Base::Base;
+
+  LogicalResult emulate(IRRewriter &rewriter, gpu::LaunchOp launch) {
+    Region &region = launch.getBody();
+    if (!region.hasOneBlock())
+      return launch.emitError("cannot emulate a kernel with several blocks");
+    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+      return launch.emitError("cannot emulate an asynchronous launch");
+    bool shuffles = false;
+    region.walk([&](gpu::ShuffleOp) { shuffles = true; });
+    if (shuffles)
+      return emulateWarps(rewriter, launch);
+    WalkResult r = region.walk([&](Operation *op) {
+      return isBlockCooperative(op) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+    });
+    if (r.wasInterrupted() || !launch.getWorkgroupAttributions().empty() ||
+        !launch.getPrivateAttributions().empty())
+      return BlockEmulation(rewriter, launch).run();
+    Location loc = launch.getLoc();
+    rewriter.setInsertionPoint(launch);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    // Loops: grid z, y, x, then block z, y, x.
+    Value bounds[6] = {grid.z, grid.y, grid.x, block.z, block.y, block.x};
+    Value ivs[6];
+    Operation *outermost = nullptr;
+    for (int i = 0; i < 6; ++i) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+      if (!outermost)
+        outermost = loop;
+      ivs[i] = loop.getInductionVar();
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    // The body's arguments and id ops: the loops' ivs and the sizes.
+    EmulatedIds ids{
+        {ivs[2], ivs[1], ivs[0]}, {ivs[5], ivs[4], ivs[3]}, grid, block};
+    IRMapping map;
+    ids.map(launch, map);
+    for (Operation &op : region.front().without_terminator())
+      rewriter.clone(op, map);
+    ids.replaceOps(rewriter, outermost);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  /// A warp kernel (graph-gpu-map-reductions, graph-gpu-row-kernels):
+  /// blockDim.x = 32 lanes, whose shuffles sit in one block -- the launch
+  /// body or the then-block of one `scf.if` after side-effect-free ops (the
+  /// ids, the row guard, uniform across a warp as those kernels require).
+  /// Emulated warp by warp in lockstep at the shuffles: the block's ops
+  /// between two shuffles run as a loop over the 32 lanes; a value a later
+  /// piece (or a shuffle) uses is kept per lane in a 32-element buffer; a
+  /// shuffle is a loop reading its operand's buffer at the source lane
+  /// (xor, down, up or idx, with the validity flag as on a GPU).
+  LogicalResult emulateWarps(IRRewriter &rewriter, gpu::LaunchOp launch) {
+    Block &body = launch.getBody().front();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    auto fail = [&](const Twine &why) {
+      return launch.emitError("cannot emulate this warp kernel: ") << why;
+    };
+    if (getConstantIntValue(block.x) != graphopt::kWarpSize)
+      return fail("blockDim.x is not 32 (the lanes of a warp)");
+    if (!launch.getWorkgroupAttributions().empty() ||
+        !launch.getPrivateAttributions().empty())
+      return fail("it has memory attributions");
+    WalkResult other = body.walk([&](Operation *op) {
+      if (isBlockCooperative(op))
+        return WalkResult::interrupt();
+      if (auto sh = dyn_cast<gpu::ShuffleOp>(op);
+          sh && getConstantIntValue(sh.getWidth()) != graphopt::kWarpSize)
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (other.wasInterrupted())
+      return fail("it has barriers, shared memory, tensor-core ops or a "
+                  "shuffle narrower than the warp");
+    // The block holding the shuffles: the then-block of an `scf.if` (no
+    // else, no results, last in the body) after pure ops (the prefix, run
+    // for every lane), or else the body itself.
+    SmallVector<Operation *> prefix;
+    Block *warpBlock = &body;
+    scf::IfOp guard;
+    for (Operation &op : body.without_terminator()) {
+      bool holds = false;
+      op.walk([&](gpu::ShuffleOp) { holds = true; });
+      if (!holds) {
+        prefix.push_back(&op);
+        continue;
+      }
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      if (ifOp && ifOp.getNumResults() == 0 && ifOp.getElseRegion().empty() &&
+          op.getNextNode() == body.getTerminator()) {
+        guard = ifOp;
+        warpBlock = guard.thenBlock();
+      }
+      break;
+    }
+    if (!guard)
+      prefix.clear();
+    for (Operation *op : prefix)
+      if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+        return fail("an op before its shuffles' branch has effects or "
+                    "regions");
+    for (Operation &op : *warpBlock)
+      op.walk([&](gpu::ShuffleOp sh) {
+        if (sh->getBlock() != warpBlock)
+          guard = nullptr, warpBlock = nullptr;
+      });
+    if (!warpBlock)
+      return fail("a shuffle is nested in a loop or branch");
+
+    Location loc = launch.getLoc();
+    rewriter.setInsertionPoint(launch);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value lanes =
+        arith::ConstantIndexOp::create(rewriter, loc, graphopt::kWarpSize);
+
+    // Pieces: the warp block's ops split at its shuffles.
+    SmallVector<SmallVector<Operation *>> pieces(1);
+    SmallVector<gpu::ShuffleOp> shuffleOps;
+    for (Operation &op : warpBlock->without_terminator()) {
+      if (auto sh = dyn_cast<gpu::ShuffleOp>(op)) {
+        shuffleOps.push_back(sh);
+        pieces.emplace_back();
+        continue;
+      }
+      pieces.back().push_back(&op);
+    }
+    // Where each warp-block value is defined, in program order: piece i at
+    // 2 i, shuffle i (between pieces i and i + 1) at 2 i + 1. Values used
+    // in a later piece or by a shuffle get lane buffers, allocated before
+    // the loops (the stack does not grow per warp).
+    DenseMap<Value, int> definedIn;
+    for (auto [i, piece] : llvm::enumerate(pieces))
+      for (Operation *op : piece)
+        for (Value r : op->getResults())
+          definedIn[r] = 2 * static_cast<int>(i);
+    for (auto [i, sh] : llvm::enumerate(shuffleOps))
+      for (Value r : sh->getResults())
+        definedIn[r] = 2 * static_cast<int>(i) + 1;
+    DenseMap<Value, Value> buffers;
+    auto bufferFor = [&](Value v) {
+      auto it = buffers.find(v);
+      if (it != buffers.end())
+        return it->second;
+      Value buf = memref::AllocaOp::create(
+          rewriter, loc, MemRefType::get({graphopt::kWarpSize}, v.getType()));
+      buffers[v] = buf;
+      return buf;
+    };
+    // Which values each piece (and shuffle) reads from earlier pieces.
+    auto usedFromEarlier = [&](ArrayRef<Operation *> ops, int index) {
+      llvm::SetVector<Value> used;
+      for (Operation *op : ops)
+        op->walk([&](Operation *inner) {
+          for (Value v : inner->getOperands()) {
+            auto it = definedIn.find(v);
+            if (it != definedIn.end() && it->second < index)
+              used.insert(v);
+          }
+        });
+      return used;
+    };
+    SmallVector<llvm::SetVector<Value>> pieceInputs;
+    for (auto [i, piece] : llvm::enumerate(pieces))
+      pieceInputs.push_back(usedFromEarlier(piece, 2 * static_cast<int>(i)));
+    for (auto &inputs : pieceInputs)
+      for (Value v : inputs)
+        (void)bufferFor(v);
+    for (gpu::ShuffleOp sh : shuffleOps) {
+      for (Value v : {Value(sh.getValue()), Value(sh.getOffset())})
+        if (!definedIn.count(v) && !matchPattern(v, m_Constant()))
+          return fail("a shuffle operand is not computed in its block");
+      (void)bufferFor(sh.getValue());
+      if (definedIn.count(sh.getOffset()))
+        (void)bufferFor(sh.getOffset());
+    }
+
+    // Loops: grid z, y, x, then block z, y (a warp per iteration).
+    Value bounds[5] = {grid.z, grid.y, grid.x, block.z, block.y};
+    Value ivs[5];
+    Operation *outermost = nullptr;
+    for (int i = 0; i < 5; ++i) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
+      if (!outermost)
+        outermost = loop;
+      ivs[i] = loop.getInductionVar();
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    // The ids: thread x is the lane of the loop the ops are in.
+    EmulatedIds warpIds{
+        {ivs[2], ivs[1], ivs[0]}, {Value(), ivs[4], ivs[3]}, grid, block};
+    IRMapping base;
+    warpIds.map(launch, base);
+    gpu::KernelDim3 tid = launch.getThreadIds();
+    auto replaceIds = [&](Operation *root, Value lane) {
+      EmulatedIds ids = warpIds;
+      ids.thread[0] = lane;
+      ids.replaceOps(rewriter, root);
+    };
+    // The prefix for one lane, into `map`.
+    auto clonePrefix = [&](IRMapping &map, Value lane) {
+      map.map(tid.x, lane);
+      for (Operation *op : prefix)
+        rewriter.clone(*op, map);
+    };
+    // The guard's condition is uniform across the warp: lane 0's.
+    if (guard) {
+      IRMapping map = base;
+      clonePrefix(map, zero);
+      auto ifOp = scf::IfOp::create(rewriter, loc,
+                                    map.lookupOrDefault(guard.getCondition()),
+                                    /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    auto laneLoop = [&](llvm::function_ref<void(Value)> fill) {
+      auto loop = scf::ForOp::create(rewriter, loc, zero, lanes, one);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+      fill(loop.getInductionVar());
+      replaceIds(loop, loop.getInductionVar());
+    };
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      ArrayRef<Operation *> piece = pieces[i];
+      if (i > 0) {
+        // Shuffle i - 1: every lane reads its source lane's value.
+        gpu::ShuffleOp sh = shuffleOps[i - 1];
+        laneLoop([&](Value lane) {
+          Value offset = sh.getOffset();
+          if (definedIn.count(offset))
+            offset = memref::LoadOp::create(rewriter, loc, buffers[offset],
+                                            ValueRange{lane});
+          else
+            offset = rewriter.clone(*offset.getDefiningOp())->getResult(0);
+          Value off = arith::IndexCastOp::create(
+              rewriter, loc, rewriter.getIndexType(), offset);
+          Value src;
+          switch (sh.getMode()) {
+          case gpu::ShuffleMode::XOR:
+            src = arith::XOrIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::DOWN:
+            src = arith::AddIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::UP:
+            src = arith::SubIOp::create(rewriter, loc, lane, off);
+            break;
+          case gpu::ShuffleMode::IDX:
+            src = off;
+            break;
+          }
+          // Valid: the source lane exists (an index below 0 wraps to a
+          // large unsigned value).
+          Value valid = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, src, lanes);
+          Value from = arith::SelectOp::create(rewriter, loc, valid, src, lane);
+          Value v = memref::LoadOp::create(
+              rewriter, loc, buffers[sh.getValue()], ValueRange{from});
+          if (buffers.count(sh.getShuffleResult()))
+            memref::StoreOp::create(rewriter, loc, v,
+                                    buffers[sh.getShuffleResult()],
+                                    ValueRange{lane});
+          if (buffers.count(sh.getValid()))
+            memref::StoreOp::create(rewriter, loc, valid,
+                                    buffers[sh.getValid()], ValueRange{lane});
+        });
+      }
+      laneLoop([&](Value lane) {
+        IRMapping map = base;
+        clonePrefix(map, lane);
+        for (Value v : pieceInputs[i])
+          map.map(v, memref::LoadOp::create(rewriter, loc, buffers[v],
+                                            ValueRange{lane}));
+        for (Operation *op : piece) {
+          Operation *copy = rewriter.clone(*op, map);
+          for (auto [from, to] :
+               llvm::zip(op->getResults(), copy->getResults()))
+            if (buffers.count(from))
+              memref::StoreOp::create(rewriter, loc, to, buffers[from],
+                                      ValueRange{lane});
+        }
+      });
+    }
+    // Ids left outside the lane loops (the guard's prefix): lane 0's.
+    replaceIds(outermost, zero);
+    rewriter.eraseOp(launch);
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk([&](gpu::LaunchOp l) { launches.push_back(l); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(emulate(rewriter, launch)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,140 @@
+// RUN: rm -rf %t && mkdir -p %t
+
+// The CUDA target's matmul kernels (graph-gpu-matmul: WMMA tensor cores for
+// f16, SIMT register tiles for f32 and bf16, double-buffered shared-memory
+// tiles with a barrier per K step) run numerically under --cuda-emulate:
+// graph-gpu-launch-to-loops emulates them block by block with the threads in
+// lockstep at the barriers and each warp's fragments on its lane 0 (see
+// docs/CUDA.md). Shapes are ones the tiles divide (64x64x32 for WMMA,
+// 128x128x8 or 64x64x8 for SIMT), covering plain and batched products,
+// accumulators loaded from C (attention's scores) and transposed operands
+// (B stored [N, K] on tensor cores, A stored [K, M] on SIMT: linalg.generic
+// with those maps), with 2 or more K steps. Each runs on the CPU target too
+// (the same references: NumPy, products summed in f64, rounded once to the
+// result type). Tolerances: f16 rtol 2e-3 (two ulps: f32 accumulation in
+// another order), bf16 rtol 1e-2, f32 rtol 1e-5, atol 1e-5; attention
+// rtol 1e-2, atol 1e-3 (scores and probabilities rounded to f16 in
+// between, as in f16-batched-matmul.mlir).
+
+// The emulated pipeline gives the contractions these kernels, as on a GPU
+// (the IR the emulation starts from):
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
+// KERNELS-LABEL: func.func @gk_f16_mm
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS-LABEL: func.func @gk_f16_bmm
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS-LABEL: func.func @gk_f16_sdpa
+// KERNELS: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xf32, "COp">
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS-LABEL: func.func @gk_f32_linear
+// KERNELS: gpu.barrier
+// KERNELS: vector.fma
+// KERNELS-LABEL: func.func @gk_f32_sdpa
+// KERNELS: gpu.barrier
+// KERNELS: vector.fma
+// KERNELS: gpu.barrier
+// KERNELS: vector.fma
+// KERNELS-LABEL: func.func @gk_bf16_mm
+// KERNELS: gpu.barrier
+// KERNELS: vector.fma
+// KERNELS-LABEL: func.func @gk_f16_a_bt
+// KERNELS: gpu.subgroup_mma_load_matrix {{.*}} {leadDimension = 40 : index, transpose}
+// KERNELS: gpu.subgroup_mma_compute {{.*}} {b_transpose}
+// KERNELS-LABEL: func.func @gk_f32_at_b
+// KERNELS: gpu.barrier
+// KERNELS: vector.fma
+
+// RUN: %reference gk_f16_mm %t/a
+// RUN: graph-run %s --entry=gk_f16_mm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_mm --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s %}
+func.func @gk_f16_mm(%a: tensor<128x64xf16>, %b: tensor<64x64xf16>) -> tensor<128x64xf16> {
+  %r = graph.matmul %a, %b : tensor<128x64xf16>, tensor<64x64xf16> -> tensor<128x64xf16>
+  return %r : tensor<128x64xf16>
+}
+
+// RUN: %reference gk_f16_bmm %t/b
+// RUN: graph-run %s --entry=gk_f16_bmm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --expected-output=@%t/b/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_bmm --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --expected-output=@%t/b/expected.npy | FileCheck %s %}
+func.func @gk_f16_bmm(%a: tensor<2x64x96xf16>, %b: tensor<2x96x128xf16>) -> tensor<2x64x128xf16> {
+  %r = graph.matmul %a, %b : tensor<2x64x96xf16>, tensor<2x96x128xf16> -> tensor<2x64x128xf16>
+  return %r : tensor<2x64x128xf16>
+}
+
+// RUN: %reference gk_f16_sdpa %t/c
+// RUN: graph-run %s --entry=gk_f16_sdpa --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy --expected-output=@%t/c/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_sdpa --target=cuda --cuda-emulate --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy --expected-output=@%t/c/expected.npy | FileCheck %s %}
+func.func @gk_f16_sdpa(%q: tensor<2x64x64xf16>, %k: tensor<2x64x64xf16>, %v: tensor<2x64x64xf16>) -> tensor<2x64x64xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<2x64x64xf16>, tensor<2x64x64xf16>, tensor<2x64x64xf16>) -> tensor<2x64x64xf16>
+  return %r : tensor<2x64x64xf16>
+}
+
+// RUN: %reference gk_f32_linear %t/d
+// RUN: graph-run %s --entry=gk_f32_linear --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f32_linear --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s %}
+func.func @gk_f32_linear(%x: tensor<128x48xf32>, %w: tensor<48x128xf32>, %b: tensor<128xf32>) -> tensor<128x128xf32> {
+  %m = graph.matmul %x, %w : tensor<128x48xf32>, tensor<48x128xf32> -> tensor<128x128xf32>
+  %r = graph.add %m, %b : tensor<128x128xf32>, tensor<128xf32> -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+
+// RUN: %reference gk_f32_sdpa %t/e
+// RUN: graph-run %s --entry=gk_f32_sdpa --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --expected-output=@%t/e/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f32_sdpa --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --expected-output=@%t/e/expected.npy | FileCheck %s %}
+func.func @gk_f32_sdpa(%q: tensor<1x64x64xf32>, %k: tensor<1x64x64xf32>, %v: tensor<1x64x64xf32>) -> tensor<1x64x64xf32> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+  return %r : tensor<1x64x64xf32>
+}
+
+// RUN: %reference gk_bf16_mm %t/f
+// RUN: graph-run %s --entry=gk_bf16_mm --quiet --rtol=1e-2 --atol=1e-5 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --expected-output=@%t/f/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_bf16_mm --target=cuda --cuda-emulate --quiet --rtol=1e-2 --atol=1e-5 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --expected-output=@%t/f/expected.npy | FileCheck %s %}
+func.func @gk_bf16_mm(%a: tensor<128x32xf32>, %b: tensor<32x128xf32>) -> tensor<128x128xbf16> {
+  %x = graph.cast %a : tensor<128x32xf32> -> tensor<128x32xbf16>
+  %y = graph.cast %b : tensor<32x128xf32> -> tensor<32x128xbf16>
+  %r = graph.matmul %x, %y : tensor<128x32xbf16>, tensor<32x128xbf16> -> tensor<128x128xbf16>
+  return %r : tensor<128x128xbf16>
+}
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#at = affine_map<(m, n, k) -> (k, m)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// RUN: %reference gk_f16_a_bt %t/g
+// RUN: graph-run %s --entry=gk_f16_a_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --expected-output=@%t/g/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_a_bt --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
+func.func @gk_f16_a_bt(%a: tensor<64x96xf16>, %b: tensor<128x96xf16>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x96xf16>, tensor<128x96xf16>) outs(%f : tensor<64x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
+
+// RUN: %reference gk_f32_at_b %t/h
+// RUN: graph-run %s --entry=gk_f32_at_b --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f32_at_b --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
+func.func @gk_f32_at_b(%a: tensor<32x64xf32>, %b: tensor<32x128xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#at, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<32x64xf32>, tensor<32x128xf32>) outs(%f : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
+
+// CHECK: result 0: matches expected
