@@ -34,6 +34,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUMATMULPASS
@@ -158,6 +160,76 @@ mlir::graphopt::matchGPUContraction(linalg::LinalgOp op, std::string *why) {
   return c;
 }
 
+LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
+                                               GPUContraction &c,
+                                               std::string *why) {
+  linalg::GenericOp epi;
+  for (Operation *user : c.acc.getUsers()) {
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (g && g != op.getOperation() && g->getBlock() == op->getBlock() &&
+        op->isBeforeInBlock(g) && (!epi || g->isBeforeInBlock(epi)))
+      epi = g;
+  }
+  if (!epi)
+    return fail(why, "no linalg.generic reads C after the contraction");
+  for (Operation *it = op->getNextNode(); it != epi.getOperation();
+       it = it->getNextNode())
+    if (!isa<memref::AllocOp>(it) && !isMemoryEffectFree(it))
+      return fail(why, "an op with effects lies between the contraction "
+                       "and the elementwise op");
+  auto cType = cast<MemRefType>(c.acc.getType());
+  if (!epi.hasPureBufferSemantics() || epi.getNumDpsInits() != 1 ||
+      epi.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+      epi.getNumParallelLoops() != epi.getNumLoops())
+    return fail(why, "the op after the contraction is not elementwise over "
+                     "C with one output");
+  OpOperand *outOperand = epi.getDpsInitOperand(0);
+  Value out = outOperand->get();
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || outType.getShape() != cType.getShape() ||
+      !outType.getLayout().isIdentity() || outType.getMemorySpace() ||
+      !isa<FloatType>(outType.getElementType()) ||
+      !epi.getMatchingIndexingMap(outOperand).isIdentity())
+    return fail(why, "the elementwise op's output is not a float buffer of "
+                     "C's shape written in order");
+  if (out != c.acc && (!out.getDefiningOp<memref::AllocOp>() ||
+                       !c.acc.getDefiningOp<memref::AllocOp>()))
+    return fail(why, "the elementwise op writes neither C nor a fresh "
+                     "buffer, or C is not a local buffer");
+  bool readsC = false;
+  for (OpOperand *in : epi.getDpsInputOperands()) {
+    AffineMap map = epi.getMatchingIndexingMap(in);
+    if (in->get() == c.acc) {
+      if (readsC || !map.isIdentity())
+        return fail(why, "the elementwise op reads C other than once, in "
+                         "order");
+      readsC = true;
+      continue;
+    }
+    auto t = dyn_cast<MemRefType>(in->get().getType());
+    if (!t || !t.getLayout().isIdentity() || t.getMemorySpace() ||
+        !llvm::all_of(map.getResults(), [](AffineExpr e) {
+          return isa<AffineDimExpr, AffineConstantExpr>(e);
+        }))
+      return fail(why, "an input of the elementwise op is not an identity-"
+                       "layout buffer read with dims and constants");
+  }
+  for (Operation &bodyOp : epi.getBody()->without_terminator())
+    if (bodyOp.getNumRegions() || isa<linalg::IndexOp>(bodyOp) ||
+        !isMemoryEffectFree(&bodyOp))
+      return fail(why, "the elementwise op's body is not pure scalar code");
+  for (Operation *user : c.acc.getUsers()) {
+    if (user == op.getOperation() || user == epi.getOperation() || out == c.acc)
+      continue;
+    if (user->getBlock() == op->getBlock() && user->isBeforeInBlock(op))
+      continue;
+    if (!isa<memref::DeallocOp>(user))
+      return fail(why, "C is used after the elementwise op");
+  }
+  c.epilogue = epi;
+  return success();
+}
+
 namespace {
 /// Index arithmetic at a builder's insertion point.
 struct Idx {
@@ -182,6 +254,41 @@ SmallVector<Value> at(Value batch, Value r, Value col) {
   if (batch)
     return {batch, r, col};
   return {r, col};
+}
+
+/// The epilogue's body applied to accumulator `v` of C at `ivs` ([batch?,
+/// row, col]), its other inputs loaded at their maps' indices.
+Value applyEpilogue(Idx &x, const GPUContraction &c, Value v,
+                    ArrayRef<Value> ivs) {
+  auto epi = cast<linalg::GenericOp>(c.epilogue);
+  Block *body = epi.getBody();
+  IRMapping map;
+  for (OpOperand &operand : epi->getOpOperands()) {
+    BlockArgument arg = body->getArgument(operand.getOperandNumber());
+    if (arg.use_empty())
+      continue;
+    // C as an input, or as the output (its value: the product).
+    if (operand.get() == c.acc) {
+      map.map(arg, v);
+      continue;
+    }
+    SmallVector<Value> idx;
+    for (AffineExpr e : epi.getMatchingIndexingMap(&operand).getResults())
+      idx.push_back(isa<AffineDimExpr>(e)
+                        ? ivs[cast<AffineDimExpr>(e).getPosition()]
+                        : x.c(cast<AffineConstantExpr>(e).getValue()));
+    map.map(arg, memref::LoadOp::create(x.b, x.loc, operand.get(), idx));
+  }
+  for (Operation &op : body->without_terminator())
+    x.b.clone(op, map);
+  return map.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+/// The buffer the kernel's results go to: C, or the epilogue's output.
+Value resultBuffer(const GPUContraction &c) {
+  return c.epilogue
+             ? cast<linalg::GenericOp>(c.epilogue).getDpsInitOperand(0)->get()
+             : c.acc;
 }
 
 /// Cooperative copy of a rows x cols tile of a global memref (cols
@@ -302,12 +409,13 @@ bool fitsShared(std::pair<MemRefType, MemRefType> tiles) {
 /// block is 16-byte aligned and starts the block's shared window.
 gpu::LaunchOp buildLaunch(
     OpBuilder &b, Location loc, const GPUContraction &c, const Config &cfg,
-    MemRefType sharedA, MemRefType sharedB,
+    MemRefType sharedA, MemRefType sharedB, int64_t minSharedBytes,
     function_ref<void(Idx &, Value, Value, Value, Value, Value, Value)> body) {
   Idx x{b, loc};
   int64_t offsetB = llvm::alignTo(bytesOf(sharedA), 128);
-  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                            offsetB + bytesOf(sharedB));
+  Value smem = arith::ConstantIntOp::create(
+      b, loc, b.getI32Type(),
+      std::max(offsetB + bytesOf(sharedB), minSharedBytes));
   auto launch =
       gpu::LaunchOp::create(b, loc, x.c(c.n / cfg.bn), x.c(c.m / cfg.bm),
                             x.c(std::max<int64_t>(c.batch, 1)),
@@ -372,6 +480,17 @@ kLoop(Idx &x, const GPUContraction &c, int64_t bk, const TileCopy &copyA,
   return loop.getResults();
 }
 
+/// The f32 tile the tensor-core kernel stages its accumulators in for an
+/// epilogue: [bm][bn + 4] (a 16-byte pad per row against bank conflicts),
+/// at the start of dynamic shared memory (the A and B tiles' space, free
+/// once the K loop's last barrier has passed).
+MemRefType stagingType(const Config &cfg, Type f32) {
+  auto ws = gpu::AddressSpaceAttr::get(f32.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  return MemRefType::get({cfg.bm, cfg.bn + pad16(f32)}, f32,
+                         MemRefLayoutAttrInterface{}, ws);
+}
+
 /// The tensor-core kernel: each warp owns a wm x wn tile of 16x16 f32
 /// accumulator fragments; A and B fragments come from shared memory.
 gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
@@ -389,8 +508,9 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
   auto cTy = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
   UnitAttr tA = c.transposeLhs ? b.getUnitAttr() : UnitAttr();
   UnitAttr tB = c.transposeRhs ? b.getUnitAttr() : UnitAttr();
+  MemRefType staging = stagingType(cfg, f32);
   return buildLaunch(
-      b, loc, c, cfg, sa, sb,
+      b, loc, c, cfg, sa, sb, c.epilogue ? bytesOf(staging) : 0,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
@@ -445,12 +565,44 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
         };
         SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
                                        m0, n0, init, compute);
+        if (!c.epilogue) {
+          for (int64_t i = 0; i < fm; ++i)
+            for (int64_t j = 0; j < fn; ++j)
+              gpu::SubgroupMmaStoreMatrixOp::create(
+                  x.b, x.loc, acc[i * fn + j], c.acc,
+                  at(batch, x.add(cm, 16 * i), x.add(cn, 16 * j)),
+                  x.b.getIndexAttr(c.n), UnitAttr());
+          return;
+        }
+        // Epilogue: the fragments through shared memory, then each thread
+        // takes every `threads`-th element of the tile (consecutive
+        // threads, consecutive columns: coalesced loads and stores).
+        auto bytesTy = MemRefType::get({ShapedType::kDynamic}, x.b.getI8Type(),
+                                       MemRefLayoutAttrInterface{},
+                                       staging.getMemorySpace());
+        Value dyn = gpu::DynamicSharedMemoryOp::create(x.b, x.loc, bytesTy);
+        Value st = memref::ViewOp::create(x.b, x.loc, staging, dyn, x.c(0),
+                                          ValueRange{});
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
             gpu::SubgroupMmaStoreMatrixOp::create(
-                x.b, x.loc, acc[i * fn + j], c.acc,
-                at(batch, x.add(cm, 16 * i), x.add(cn, 16 * j)),
-                x.b.getIndexAttr(c.n), UnitAttr());
+                x.b, x.loc, acc[i * fn + j], st,
+                ValueRange{x.add(wm, 16 * i), x.add(wn, 16 * j)},
+                x.b.getIndexAttr(staging.getDimSize(1)), UnitAttr());
+        gpu::BarrierOp::create(x.b, x.loc);
+        int64_t perThread = cfg.bm * cfg.bn / cfg.threads;
+        auto loop =
+            scf::ForOp::create(x.b, x.loc, x.c(0), x.c(perThread), x.c(1));
+        OpBuilder::InsertionGuard g(x.b);
+        x.b.setInsertionPoint(loop.getBody()->getTerminator());
+        Value flat =
+            x.add(tid, arith::MulIOp::create(x.b, x.loc, loop.getInductionVar(),
+                                             x.c(cfg.threads)));
+        Value r = x.div(flat, cfg.bn), col = x.rem(flat, cfg.bn);
+        Value v = memref::LoadOp::create(x.b, x.loc, st, ValueRange{r, col});
+        SmallVector<Value> ivs = at(batch, x.add(m0, r), x.add(n0, col));
+        memref::StoreOp::create(x.b, x.loc, applyEpilogue(x, c, v, ivs),
+                                resultBuffer(c), ivs);
       });
 }
 
@@ -473,7 +625,7 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
   int64_t strideM = cfg.bm / gm, strideN = cfg.bn / gn;
   auto v4 = VectorType::get({4}, f32);
   return buildLaunch(
-      b, loc, c, cfg, sa, sb,
+      b, loc, c, cfg, sa, sb, /*minSharedBytes=*/0,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, !c.transposeLhs);
@@ -529,11 +681,31 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
         SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
                                        m0, n0, init, compute);
         for (int64_t r = 0; r < cfg.wm; ++r)
-          for (int64_t g = 0; g < gn; ++g)
+          for (int64_t g = 0; g < gn; ++g) {
+            Value row = x.add(m0, rowOf(r)), col = x.add(n0, colOf(g));
+            if (!c.epilogue) {
+              vector::StoreOp::create(
+                  x.b, x.loc, acc[r * gn + g], c.acc, at(batch, row, col),
+                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+              continue;
+            }
+            // Epilogue in registers, element by element; the 4 results
+            // stored as one vector.
+            SmallVector<Value> results;
+            for (int64_t j = 0; j < 4; ++j)
+              results.push_back(applyEpilogue(
+                  x, c,
+                  vector::ExtractOp::create(x.b, x.loc, acc[r * gn + g], j),
+                  at(batch, row, x.add(col, j))));
+            Value out = resultBuffer(c);
+            Type et = cast<MemRefType>(out.getType()).getElementType();
+            Value vec = vector::FromElementsOp::create(
+                x.b, x.loc, VectorType::get({4}, et), results);
             vector::StoreOp::create(
-                x.b, x.loc, acc[r * gn + g], c.acc,
-                at(batch, x.add(m0, rowOf(r)), x.add(n0, colOf(g))),
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
+                x.b, x.loc, vec, out, at(batch, row, col),
+                /*nontemporal=*/false,
+                llvm::MaybeAlign(4 * et.getIntOrFloatBitWidth() / 8));
+          }
       });
 }
 
@@ -556,6 +728,10 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
                t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
     if (divides(c, cfg) &&
         fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
+      if (c.epilogue &&
+          bytesOf(stagingType(cfg, b.getF32Type())) > kMaxSharedBytes)
+        return fail(why, "the epilogue's staging tile does not fit in "
+                         "shared memory");
       if (kind)
         *kind = GPUMatmulKernelKind::TensorCore;
       return buildTensorCore(b, loc, c, cfg);
@@ -620,14 +796,30 @@ struct GraphGPUMatmulPass
           (matchPattern(fill.value(), m_AnyZeroFloat()) ||
            matchPattern(fill.value(), m_Zero())))
         c->zeroInit = true;
-      OpBuilder b(op);
+      // The elementwise op after it (bias, activation, cast) applied before
+      // the kernel's one store; without it if the kernel cannot take it.
+      if (fuseEpilogue)
+        (void)matchGPUEpilogue(op, *c);
       GPUMatmulKernelKind kind;
-      if (failed(buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind))) {
+      Operation *epilogue = c->epilogue;
+      OpBuilder b(epilogue ? epilogue : op.getOperation());
+      FailureOr<gpu::LaunchOp> kernel =
+          buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind);
+      if (failed(kernel) && epilogue) {
+        c->epilogue = epilogue = nullptr;
+        b.setInsertionPoint(op);
+        kernel = buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind);
+      }
+      if (failed(kernel)) {
         ++numLeft;
         continue;
       }
       ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
       op->erase();
+      if (epilogue) {
+        epilogue->erase();
+        ++numEpilogues;
+      }
       if (c->zeroInit) {
         fill->erase();
         ++numZeroFillsDropped;

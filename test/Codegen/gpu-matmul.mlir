@@ -1,4 +1,5 @@
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul=fuse-epilogue=false | FileCheck %s --check-prefix=NOFUSE
 
 // These check the structure of the kernels (tiling, shared memory,
 // barriers, tensor-core ops); no kernel here has run on a GPU.
@@ -267,4 +268,82 @@ func.func @empty_k(%a: memref<128x0xf32>, %b: memref<0x128xf32>, %c: memref<128x
 func.func @options(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
   linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return
+}
+
+// -----
+
+// An elementwise op after the product that reads C (bias, relu, rounding to
+// f16) is applied in the kernel: the fragments are staged in shared memory
+// ([64][64+4] f32, at the start of dynamic shared memory), then each of the
+// 128 threads takes every 128th element of the tile, applies the body and
+// stores into the op's output. C is not stored; the generic goes.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: (%[[A:.+]]: memref<64x64xf16>, %[[B:.+]]: memref<64x64xf16>, %[[BIAS:.+]]: memref<64xf16>)
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<64x64xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.subgroup_mma_store_matrix {{.*}} memref<64x64xf32>
+// CHECK: %[[ST:.+]] = memref.view {{.*}} to memref<64x68xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: gpu.subgroup_mma_store_matrix {{.*}}, %[[ST]][{{.*}}] {leadDimension = 68 : index}
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32
+// CHECK: %[[V:.+]] = memref.load %[[ST]]
+// CHECK: memref.load %[[BIAS]]
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[OUT]]
+// With fuse-epilogue=false the kernel stores C and the generic stays.
+// NOFUSE-LABEL: func.func @epilogue
+// NOFUSE: gpu.launch
+// NOFUSE: gpu.subgroup_mma_store_matrix {{.*}} memref<64x64xf32>
+// NOFUSE: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64xf16>) -> memref<64x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  %out = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf16>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%x: f32, %y: f16, %o: f16):
+    %ye = arith.extf %y : f16 to f32
+    %s = arith.addf %x, %ye : f32
+    %r = arith.maximumf %s, %zero : f32
+    %t = arith.truncf %r : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return %out : memref<64x64xf16>
+}
+
+// -----
+
+// Not fused: an op with effects between the product and the elementwise op
+// (the kernel cannot move past it), or `fuse-epilogue=false`. C is stored
+// and the generic stays.
+// CHECK-LABEL: func.func @effect_between
+// CHECK: gpu.launch
+// CHECK: gpu.subgroup_mma_store_matrix {{.*}} memref<64x64xf32>
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// NOFUSE-LABEL: func.func @effect_between
+// NOFUSE: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @effect_between(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %s: memref<64xf16>, %d: memref<64xf16>) -> memref<64x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.copy %s, %d : memref<64xf16> to memref<64xf16>
+  %out = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return %out : memref<64x64xf16>
 }

@@ -7,9 +7,11 @@
 // lockstep at the barriers and each warp's fragments on its lane 0 (see
 // docs/CUDA.md). Shapes are ones the tiles divide (64x64x32 for WMMA,
 // 128x128x8 or 64x64x8 for SIMT), covering plain and batched products,
-// accumulators loaded from C (attention's scores) and transposed operands
+// accumulators loaded from C (attention's scores), transposed operands
 // (B stored [N, K] on tensor cores, A stored [K, M] on SIMT: linalg.generic
-// with those maps), with 2 or more K steps. Each runs on the CPU target too
+// with those maps), and epilogues applied in the kernel (the f16/bf16
+// rounding of every f16/bf16 product; bias + relu on tensor cores, bias +
+// gelu on SIMT; none when C has another use), with 2 or more K steps. Each runs on the CPU target too
 // (the same references: NumPy, products summed in f64, rounded once to the
 // result type). Tolerances: f16 rtol 2e-3 (two ulps: f32 accumulation in
 // another order), bf16 rtol 1e-2, f32 rtol 1e-5, atol 1e-5; attention
@@ -20,6 +22,8 @@
 // (the IR the emulation starts from):
 // RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
 // KERNELS-LABEL: func.func @gk_f16_mm
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
 // KERNELS: gpu.subgroup_mma_compute
 // KERNELS-LABEL: func.func @gk_f16_bmm
 // KERNELS: gpu.subgroup_mma_compute
@@ -43,6 +47,23 @@
 // KERNELS-LABEL: func.func @gk_f32_at_b
 // KERNELS: gpu.barrier
 // KERNELS: vector.fma
+// One kernel for matmul, bias, relu and the f16 roundings (the epilogue
+// staged through shared memory after the K loop):
+// KERNELS-LABEL: func.func @gk_f16_linear_relu
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS: gpu.subgroup_mma_store_matrix {{.*}} {leadDimension = 68 : index}
+// KERNELS: gpu.barrier
+// KERNELS: arith.maximumf
+// KERNELS-LABEL: func.func @gk_f32_linear_gelu
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: math.erf
+// C used twice (returned, and by the relu): the kernel stores C and the
+// relu stays a kernel of its own.
+// KERNELS-LABEL: func.func @gk_f32_two_uses
+// KERNELS-COUNT-2: gpu.launch
 
 // RUN: %reference gk_f16_mm %t/a
 // RUN: graph-run %s --entry=gk_f16_mm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
@@ -137,4 +158,35 @@ func.func @gk_f32_at_b(%a: tensor<32x64xf32>, %b: tensor<32x128xf32>) -> tensor<
   return %r : tensor<64x128xf32>
 }
 
+// RUN: %reference gk_f16_linear_relu %t/i
+// RUN: graph-run %s --entry=gk_f16_linear_relu --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --input=@%t/i/x2.npy --expected-output=@%t/i/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_linear_relu --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --input=@%t/i/x2.npy --expected-output=@%t/i/expected.npy | FileCheck %s %}
+func.func @gk_f16_linear_relu(%x: tensor<128x64xf16>, %w: tensor<64x128xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
+  %y = graph.matmul %x, %w : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf16>
+  %z = graph.add %y, %b : tensor<128x128xf16>, tensor<128xf16> -> tensor<128x128xf16>
+  %r = graph.relu %z : tensor<128x128xf16> -> tensor<128x128xf16>
+  return %r : tensor<128x128xf16>
+}
+
+// RUN: %reference gk_f32_linear_gelu %t/j
+// RUN: graph-run %s --entry=gk_f32_linear_gelu --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/j/x0.npy --input=@%t/j/x1.npy --input=@%t/j/x2.npy --expected-output=@%t/j/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f32_linear_gelu --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/j/x0.npy --input=@%t/j/x1.npy --input=@%t/j/x2.npy --expected-output=@%t/j/expected.npy | FileCheck %s %}
+func.func @gk_f32_linear_gelu(%x: tensor<128x32xf32>, %w: tensor<32x256xf32>, %b: tensor<256xf32>) -> tensor<128x256xf32> {
+  %y = graph.matmul %x, %w : tensor<128x32xf32>, tensor<32x256xf32> -> tensor<128x256xf32>
+  %z = graph.add %y, %b : tensor<128x256xf32>, tensor<256xf32> -> tensor<128x256xf32>
+  %r = graph.gelu %z : tensor<128x256xf32> -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
+}
+
+// RUN: %reference gk_f32_two_uses %t/k
+// RUN: graph-run %s --entry=gk_f32_two_uses --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/k/x0.npy --input=@%t/k/x1.npy --expected-output=@%t/k/expected.npy --expected-output=@%t/k/expected1.npy | FileCheck %s --check-prefix=TWO
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f32_two_uses --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/k/x0.npy --input=@%t/k/x1.npy --expected-output=@%t/k/expected.npy --expected-output=@%t/k/expected1.npy | FileCheck %s --check-prefix=TWO %}
+func.func @gk_f32_two_uses(%x: tensor<128x16xf32>, %w: tensor<16x128xf32>) -> (tensor<128x128xf32>, tensor<128x128xf32>) {
+  %y = graph.matmul %x, %w : tensor<128x16xf32>, tensor<16x128xf32> -> tensor<128x128xf32>
+  %r = graph.relu %y : tensor<128x128xf32> -> tensor<128x128xf32>
+  return %y, %r : tensor<128x128xf32>, tensor<128x128xf32>
+}
+
 // CHECK: result 0: matches expected
+// TWO: result 0: matches expected
+// TWO: result 1: matches expected

@@ -2,9 +2,13 @@
 // tensor cores (WMMA) for f16, SIMT FMAs on register tiles for f32 and bf16,
 // both with double-buffered shared-memory tiles. These check the PTX text
 // (the gpu.binary assembly, one line per kernel); none of it has run on a
-// GPU. The matmul kernel is the first of each function: its accumulators
-// start at zero in registers, so the zero fill of the f32 accumulator is no
-// kernel of its own (f16/bf16 results add a truncation kernel after it).
+// GPU (their numerics are checked under CPU emulation:
+// test/Integration/gpu-matmul-kernels.mlir). The matmul kernel is the first
+// of each function: its accumulators start at zero in registers, so the zero
+// fill of the f32 accumulator is no kernel of its own, and the rounding of
+// f16/bf16 results (and a bias or activation after the product) is applied
+// in the kernel before its one store (graph-gpu-matmul's epilogue): one
+// kernel per matmul.
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s --check-prefix=ZERO
 // No kernel loads C into the accumulator fragments, and no fill kernel of
@@ -18,6 +22,7 @@
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @f16_kernel [
 // CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
 // The first K tile copied to shared memory with 16-byte vectors, then a
@@ -33,7 +38,14 @@
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // CHECK-SAME: st.shared.v4.b32
 // CHECK-SAME: bar.sync
-// CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.f32
+// The epilogue: fragments staged in shared memory (rows of 64 + 4 floats),
+// a barrier, then each thread rounds its elements to f16 and stores them.
+// CHECK-SAME: mov.b32 {{.*}}, 68;
+// CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
+// CHECK-SAME: bar.sync
+// CHECK-SAME: ld.shared.b32
+// CHECK-SAME: cvt.rn.f16.f32
+// CHECK-SAME: st.global.b16
 // SM80: gpu.binary @f16_kernel [
 // SM80-SAME: .target sm_80
 // SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
@@ -74,8 +86,11 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // -----
 
 // bf16: no bf16 WMMA through the gpu dialect in MLIR 22; the SIMT kernel
-// widens the tiles to f32 in shared memory.
+// widens the tiles to f32 in shared memory, and rounds its register tile to
+// bf16 as it stores it (4 columns, 8 bytes, per store).
 // CHECK-LABEL: func.func @bf16
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @bf16_kernel [
 // CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
 // CHECK-SAME: st.shared
@@ -86,6 +101,8 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // CHECK-SAME: fma.rn.f32
 // CHECK-NOT: mma
 // CHECK-SAME: bar.sync
+// CHECK-SAME: cvt.rn.bf16x2.f32
+// CHECK-SAME: st.global.v2.b32
 func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %m = graph.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %m : tensor<256x256xbf16>
@@ -94,8 +111,7 @@ func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<25
 // -----
 
 // Batched f16 (linalg.batch_matmul): 2x2 blocks of 64x64 per batch, the
-// batch as grid z, 4 warps per block. (The truncation after it is a kernel
-// of its own.)
+// batch as grid z, 4 warps per block; the rounding to f16 in the kernel.
 // CHECK-LABEL: func.func @batched
 // CHECK: gpu.launch_func @[[MM:batched_kernel(_[0-9]+)?]]::@batched_kernel blocks in (%[[G:.+]], %[[G]], %[[Z:.+]]) threads in (%c128
 // CHECK: gpu.binary @[[MM]] 
@@ -104,6 +120,7 @@ func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<25
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.store.d.sync
+// CHECK-SAME: cvt.rn.f16.f32
 func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor<4x128x128xf16> {
   %m = graph.matmul %x, %y : tensor<4x128x64xf16>, tensor<4x64x128xf16> -> tensor<4x128x128xf16>
   return %m : tensor<4x128x128xf16>
@@ -112,17 +129,20 @@ func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor
 // -----
 
 // nn.Linear with relu in f16 (fusion.linear after graph optimization): the
-// weight transpose and the bias + relu (+ truncation) stay separate kernels
-// around the tensor-core matmul.
+// weight transpose is a kernel; the bias, relu and rounding are applied in
+// the tensor-core matmul's kernel (was three kernels, the matmul's f32
+// result written and read back).
 // CHECK-LABEL: func.func @linear
-// CHECK-COUNT-3: gpu.launch_func
+// CHECK-COUNT-2: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @linear_kernel_0
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // CHECK-SAME: wmma.store.d.sync
-// CHECK: gpu.binary @linear_kernel_1
+// CHECK-SAME: bar.sync
+// CHECK-SAME: ld.global.b16
 // CHECK-SAME: max.NaN.f32
+// CHECK-SAME: st.global.b16
 func.func @linear(%x: tensor<128x256xf16>, %w: tensor<128x256xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
   %wt = graph.transpose %w, [1, 0] : tensor<128x256xf16> -> tensor<256x128xf16>
   %y = graph.matmul %x, %wt : tensor<128x256xf16>, tensor<256x128xf16> -> tensor<128x128xf16>

@@ -2355,6 +2355,30 @@ def gk_f32_at_b(rng):
     return [a, b], [as_f32(f64(a).T @ f64(b))]
 
 
+@case
+def gk_f16_linear_relu(rng):
+    x, w = uniform(rng, (128, 64), -1, 1, F16), uniform(rng, (64, 128), -1, 1, F16)
+    b = uniform(rng, (128,), -1, 1, F16)
+    y = w32(to_f16(f64(w32(x)) @ f64(w32(w))))  # graph.matmul rounds to f16
+    z = w32(to_f16(f64(y) + f64(w32(b))))       # graph.add rounds to f16
+    return [x, w, b], [to_f16(np.maximum(f64(z), 0))]
+
+
+@case
+def gk_f32_linear_gelu(rng):
+    x, w = uniform(rng, (128, 32), -1, 1), uniform(rng, (32, 256), -1, 1)
+    b = uniform(rng, (256,), -1, 1)
+    z = as_f32(f64(x) @ f64(w) + f64(b))
+    return [x, w, b], [as_f32(gelu_erf(f64(z)))]
+
+
+@case
+def gk_f32_two_uses(rng):
+    x, w = uniform(rng, (128, 16), -1, 1), uniform(rng, (16, 128), -1, 1)
+    y = as_f32(f64(x) @ f64(w))
+    return [x, w], [y, as_f32(np.maximum(f64(y), 0))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

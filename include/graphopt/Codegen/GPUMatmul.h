@@ -53,6 +53,12 @@ struct GPUContraction {
   /// from `acc` (set when `acc` was just filled with zeros: the kernel
   /// writes every element, so the fill can go).
   bool zeroInit = false;
+  /// An elementwise `linalg.generic` after the contraction that reads C
+  /// (bias, activation, a cast to f16/bf16; see matchGPUEpilogue), applied
+  /// to the accumulators before the kernel's one store: the kernel writes
+  /// its result to the generic's output and does not store C. Null: the
+  /// kernel stores C.
+  Operation *epilogue = nullptr;
 };
 
 /// Recognizes `op` (a linalg op on memrefs: matmul, batch_matmul, or a
@@ -62,6 +68,20 @@ struct GPUContraction {
 FailureOr<GPUContraction> matchGPUContraction(linalg::LinalgOp op,
                                               std::string *why = nullptr);
 
+/// Finds the elementwise op to fuse into the kernel of contraction `op`
+/// (matched as `c`) and sets `c.epilogue`: the first `linalg.generic` after
+/// `op` in its block that reads C, where only allocations and pure ops lie
+/// between them; all its loops parallel over C's shape; C read once with
+/// the identity map; one output, of C's shape, written with the identity
+/// map, either C itself or a fresh allocation (never a buffer the kernel
+/// reads: other blocks are still reading A and B); other inputs read with
+/// maps of dims and constants (a bias broadcast); a body of pure ops with
+/// no regions and no `linalg.index`. When the output is not C, C must be
+/// a local allocation used after the generic only by its deallocation.
+/// Fails, with the reason in `why` when given, otherwise.
+LogicalResult matchGPUEpilogue(linalg::LinalgOp op, GPUContraction &c,
+                               std::string *why = nullptr);
+
 /// Which kernel buildGPUMatmulKernel builds.
 enum class GPUMatmulKernelKind { TensorCore, Simt };
 
@@ -69,8 +89,15 @@ enum class GPUMatmulKernelKind { TensorCore, Simt };
 /// tensor-core kernel for f16 inputs when its tiles divide M, N and K, else
 /// the SIMT kernel. The SIMT block and thread tiles are halved (down to a
 /// 4x4 thread tile, keeping the thread count) along M or N when they do not
-/// divide it. Builds nothing and fails, with the reason in `why` when given,
-/// when no kernel's tiles divide the problem. Assumes, as CUDA allocations
+/// divide it. With `c.epilogue`, the kernel applies it to each accumulator
+/// and stores its result instead of C: the tensor-core kernel stages the
+/// accumulator fragments in shared memory (reusing the A and B tiles'
+/// space) for a pass in which consecutive threads take consecutive
+/// columns; the SIMT kernel applies it in registers. Build it where the
+/// epilogue is (its output may be allocated after the contraction). Builds
+/// nothing and fails, with the reason in `why` when given, when no kernel's
+/// tiles divide the problem or the tensor-core epilogue's staging tile
+/// does not fit in shared memory. Assumes, as CUDA allocations
 /// guarantee, that the memrefs' base addresses are 32-byte aligned.
 FailureOr<gpu::LaunchOp>
 buildGPUMatmulKernel(OpBuilder &b, Location loc, const GPUContraction &c,

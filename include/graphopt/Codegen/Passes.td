@@ -740,6 +740,18 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     before the contraction (the usual `linalg.fill` + `linalg.matmul`), the
     kernel's accumulators start at zero in registers instead of being
     loaded, and the fill (a kernel and a pass over C of its own) goes.
+
+    With `fuse-epilogue` (default), the elementwise `linalg.generic` that
+    follows a contraction and reads C (a bias add, an activation, the f32 ->
+    f16/bf16 rounding of an f16 product: `matchGPUEpilogue`) is applied in
+    the kernel: the tensor-core kernel stores its fragments into a staging
+    tile in shared memory (reusing the A and B tiles' space) and then each
+    thread applies the epilogue to every `threads`-th element (consecutive
+    threads, consecutive columns) and stores into the generic's output; the
+    SIMT kernel applies it to its register tile. C is then neither stored
+    nor read again: an f16 linear layer (matmul, bias, relu, rounding) is
+    one kernel and one pass over its output, where it was a matmul kernel
+    writing f32 C and a kernel reading it back.
     Nothing here has run on a GPU yet: the kernels are checked by FileCheck
     and ptxas only.
 
@@ -779,7 +791,10 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Option<"simtThreadTileM", "simt-thread-tile-m", "int64_t", /*default=*/"8",
            "Rows of C per thread (a multiple of 4)">,
     Option<"simtThreadTileN", "simt-thread-tile-n", "int64_t", /*default=*/"8",
-           "Columns of C per thread (a multiple of 4)">
+           "Columns of C per thread (a multiple of 4)">,
+    Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
+           "Apply the elementwise op after a contraction (bias, activation, "
+           "cast) in its kernel, before the one store">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
@@ -790,7 +805,8 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
-    Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">
+    Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">,
+    Statistic<"numEpilogues", "epilogues-fused", "elementwise ops after a contraction applied in its kernel">
   ];
 }
 
