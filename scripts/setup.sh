@@ -107,6 +107,20 @@ if ! "$PYTHON" -c "import auditwheel, wheel" 2>/dev/null; then
     || log "cannot pip install auditwheel wheel: the wheel test will be skipped"
 fi
 
+# NVIDIA's disassembler, for the SASS checks of the CUDA kernels
+# (test/Pipelines/cuda-matmul-sass.mlir): a PyPI wheel, optional, without
+# it that test is unsupported.
+if ! command -v nvdisasm >/dev/null && ! "$PYTHON" - 2>/dev/null <<'PY'
+import glob, os, sys, nvidia
+sys.exit(0 if any(glob.glob(os.path.join(r, "*", "bin", "nvdisasm"))
+                  for r in nvidia.__path__) else 1)
+PY
+then
+  log "installing Python module nvidia-cuda-nvdisasm for $PYTHON"
+  "$PYTHON" -m pip install -q nvidia-cuda-nvdisasm 2>/dev/null \
+    || log "cannot pip install nvidia-cuda-nvdisasm: the SASS test will be skipped"
+fi
+
 [[ "${1:-}" == "--no-build" ]] && exit 0
 
 LLVM_PREFIX="$(llvm-config-${LLVM_VERSION} --prefix)"

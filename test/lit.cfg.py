@@ -200,3 +200,29 @@ _ptxas = shutil.which("ptxas") or (
 if _ptxas:
     config.available_features.add("ptxas")
     config.environment["CUDA_HOME"] = os.path.dirname(os.path.dirname(_ptxas))
+
+# SASS checks need nvdisasm: on PATH, in the CUDA toolkit, or from the
+# nvidia-cuda-nvdisasm wheel scripts/setup.sh installs.
+def _find_nvdisasm():
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    if _ptxas and os.path.exists(os.path.join(os.path.dirname(_ptxas), "nvdisasm")):
+        return os.path.join(os.path.dirname(_ptxas), "nvdisasm")
+    # The wheel is installed for the tests' Python, which may not be lit's.
+    try:
+        out = subprocess.run(
+            [config.python_executable, "-c",
+             "import glob, os, nvidia; print(next(iter(sorted(p for r in "
+             "nvidia.__path__ for p in glob.glob(os.path.join(r, '*', 'bin', "
+             "'nvdisasm')))), ''))"],
+            capture_output=True, text=True, timeout=60).stdout.strip()
+        if out:
+            return out
+    except Exception:
+        pass
+    return None
+_nvdisasm = _find_nvdisasm()
+if _ptxas and _nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.environment["GRAPHOPT_NVDISASM"] = _nvdisasm

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -46,7 +47,8 @@ namespace {
 bool isBlockCooperative(Operation *op) {
   return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
-             gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp>(op);
+             gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp,
+             nvgpu::DeviceAsyncCopyOp>(op);
 }
 
 /// What an emulated launch's ids and sizes become: the loops' induction
@@ -156,6 +158,7 @@ private:
     return arith::RemUIOp::create(rw, loc, linear, cIdx(graphopt::kWarpSize));
   }
   LogicalResult prepareSharedMemory();
+  LogicalResult lowerAsyncCopies();
   LogicalResult lowerFragments();
   LogicalResult classify(Block &block);
   bool isRematerializable(Operation *op) const {
@@ -240,6 +243,48 @@ LogicalResult BlockEmulation::prepareSharedMemory() {
         for (BlockArgument a : b.getArguments())
           strip(a);
   });
+  return success();
+}
+
+/// Asynchronous copies (`nvgpu.device_async_copy`, cp.async) run at once,
+/// as a vector load and store; their groups and waits go. An execution in
+/// which every copy completes before the thread goes on is one a GPU may
+/// produce, so a kernel correct on a GPU is correct here; a missing wait
+/// goes unnoticed, though (a missing barrier does not).
+LogicalResult BlockEmulation::lowerAsyncCopies() {
+  Block &body = launch.getBody().front();
+  SmallVector<Operation *> copies, groupsAndWaits;
+  body.walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp>(op))
+      copies.push_back(op);
+    else if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
+      groupsAndWaits.push_back(op);
+  });
+  // Waits use groups' tokens, groups the copies'.
+  for (Operation *op : llvm::reverse(groupsAndWaits))
+    if (isa<nvgpu::DeviceAsyncWaitOp>(op))
+      rw.eraseOp(op);
+  for (Operation *op : groupsAndWaits)
+    if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      rw.eraseOp(op);
+  OpBuilder::InsertionGuard g(rw);
+  for (Operation *op : copies) {
+    auto copy = cast<nvgpu::DeviceAsyncCopyOp>(op);
+    if (copy.getSrcElements())
+      return op->emitError("cannot emulate this kernel: a zero-filling "
+                           "asynchronous copy");
+    if (!copy.getAsyncToken().use_empty())
+      return op->emitError("cannot emulate this kernel: an asynchronous "
+                           "copy's token is used other than by a group");
+    rw.setInsertionPoint(op);
+    auto vt = VectorType::get(
+        {copy.getDstElements().getSExtValue()},
+        cast<MemRefType>(copy.getDst().getType()).getElementType());
+    Value v = vector::LoadOp::create(rw, loc, vt, copy.getSrc(),
+                                     copy.getSrcIndices());
+    vector::StoreOp::create(rw, loc, v, copy.getDst(), copy.getDstIndices());
+    rw.eraseOp(op);
+  }
   return success();
 }
 
@@ -746,7 +791,8 @@ LogicalResult BlockEmulation::run() {
     return fail("it has shuffles or collective reductions besides barriers");
 
   rw.setInsertionPoint(launch);
-  if (failed(prepareSharedMemory()) || failed(lowerFragments()))
+  if (failed(prepareSharedMemory()) || failed(lowerAsyncCopies()) ||
+      failed(lowerFragments()))
     return failure();
   // Lane ids: the linear thread id modulo 32.
   SmallVector<gpu::LaneIdOp> laneIds;

@@ -14,6 +14,14 @@
 // One barrier per K step suffices with two buffers: the buffer written in
 // step kt was last read in step kt - 1, which ended with a barrier. The last
 // step reloads the last tile into the idle buffer rather than branching.
+// On sm_80 and later the tensor-core kernel instead fills 3 (or more)
+// shared stages with asynchronous copies issued stages - 1 steps ahead
+// (kLoopAsync), so no registers carry tiles.
+//
+// After the K loop, an elementwise epilogue (bias, activation, rounding to
+// f16/bf16; matchGPUEpilogue) may be applied before the one store: the
+// SIMT kernel in registers, the tensor-core kernel on its fragments staged
+// through shared memory.
 //
 // Shared tiles keep the global layout of their operand: a row of the tile
 // is a contiguous run of global memory, so every thread copies whole 16-byte
@@ -32,6 +40,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -291,6 +300,28 @@ Value resultBuffer(const GPUContraction &c) {
              : c.acc;
 }
 
+/// Stores the 4 accumulators `acc` (vector<4xf32>) of C[batch?, row, col ..
+/// col + 3]: into C, or with `c.epilogue` each through the epilogue's body
+/// into its output; one vector store either way (col is a multiple of 4).
+void storeResults4(Idx &x, const GPUContraction &c, Value acc, Value batch,
+                   Value row, Value col) {
+  Value out = resultBuffer(c);
+  Type et = cast<MemRefType>(out.getType()).getElementType();
+  Value vec = acc;
+  if (c.epilogue) {
+    SmallVector<Value> results;
+    for (int64_t j = 0; j < 4; ++j)
+      results.push_back(
+          applyEpilogue(x, c, vector::ExtractOp::create(x.b, x.loc, acc, j),
+                        at(batch, row, x.add(col, j))));
+    vec = vector::FromElementsOp::create(x.b, x.loc, VectorType::get({4}, et),
+                                         results);
+  }
+  vector::StoreOp::create(x.b, x.loc, vec, out, at(batch, row, col),
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(4 * et.getIntOrFloatBitWidth() / 8));
+}
+
 /// Cooperative copy of a rows x cols tile of a global memref (cols
 /// contiguous) into one stage of a double-buffered shared tile. Each of the
 /// `threads` threads moves `rows * cols / threads` elements as vectors of
@@ -304,10 +335,17 @@ struct TileCopy {
            int64_t threads, bool transpose)
       : global(global), shared(shared), rows(rows), cols(cols),
         threads(threads), transpose(transpose) {
-    Type et = cast<MemRefType>(global.getType()).getElementType();
-    vec = 16 / (et.getIntOrFloatBitWidth() / 8);
+    vec = vectorWidth(rows, cols, threads,
+                      cast<MemRefType>(global.getType()).getElementType());
+  }
+  /// Elements per copy: 16 bytes, halved until the tile's rows and the
+  /// threads divide evenly.
+  static int64_t vectorWidth(int64_t rows, int64_t cols, int64_t threads,
+                             Type et) {
+    int64_t vec = 16 / (et.getIntOrFloatBitWidth() / 8);
     while (vec > 1 && (cols % vec || (rows * cols / vec) % threads))
       vec /= 2;
+    return vec;
   }
   static bool fits(int64_t rows, int64_t cols, int64_t threads) {
     return (rows * cols) % threads == 0;
@@ -331,6 +369,25 @@ struct TileCopy {
           /*nontemporal=*/false, llvm::MaybeAlign(bytes)));
     }
     return regs;
+  }
+  /// Asynchronous copies (`cp.async`, sm_80+) of this thread's vectors of
+  /// the global tile at (r0, c0) into shared `stage`, without transposing;
+  /// returns their tokens.
+  SmallVector<Value> copyAsync(Idx &x, Value tid, Value batch, Value r0,
+                               Value c0, Value stage) const {
+    int64_t bytes =
+        vec * cast<MemRefType>(global.getType()).getElementTypeBitWidth() / 8;
+    SmallVector<Value> tokens;
+    for (int64_t i = 0; i < steps(); ++i) {
+      auto [r, col] = place(x, tid, i);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          x.b, x.loc, shared, ValueRange{stage, r, col}, global,
+          at(batch, x.add(r0, r), x.add(c0, col)), x.b.getIndexAttr(vec),
+          /*srcElements=*/Value(),
+          // 16-byte copies may bypass L1 (`cp.async.cg`).
+          bytes == 16 ? x.b.getUnitAttr() : UnitAttr()));
+    }
+    return tokens;
   }
   void store(Idx &x, Value tid, ArrayRef<Value> regs, Value stage) const {
     Type st = cast<MemRefType>(shared.getType()).getElementType();
@@ -360,10 +417,10 @@ struct TileCopy {
 /// Padding of a shared tile row, in elements: 16 bytes.
 int64_t pad16(Type t) { return 16 / (t.getIntOrFloatBitWidth() / 8); }
 
-MemRefType sharedType(int64_t rows, int64_t cols, Type et) {
+MemRefType sharedType(int64_t rows, int64_t cols, Type et, int64_t stages = 2) {
   auto ws =
       gpu::AddressSpaceAttr::get(et.getContext(), gpu::AddressSpace::Workgroup);
-  return MemRefType::get({2, rows, cols + pad16(et)}, et,
+  return MemRefType::get({stages, rows, cols + pad16(et)}, et,
                          MemRefLayoutAttrInterface{}, ws);
 }
 
@@ -378,16 +435,20 @@ int64_t bytesOf(MemRefType t) {
 struct Config {
   int64_t bm, bn, bk, wm, wn; // wm x wn: warp tile or thread register tile
   int64_t threads;
+  /// Shared-memory stages of the A and B tiles; with `async`, filled by
+  /// cp.async (kLoopAsync), else 2 filled through registers (kLoop).
+  int64_t stages = 2;
+  bool async = false;
 };
 
 /// Shared tiles of the tensor-core kernel, in the global layout of their
 /// operand: A [bm][bk] or [bk][bm], B [bk][bn] or [bn][bk].
 std::pair<MemRefType, MemRefType>
 tensorCoreShared(const GPUContraction &c, const Config &cfg, Type f16) {
-  return {c.transposeLhs ? sharedType(cfg.bk, cfg.bm, f16)
-                         : sharedType(cfg.bm, cfg.bk, f16),
-          c.transposeRhs ? sharedType(cfg.bn, cfg.bk, f16)
-                         : sharedType(cfg.bk, cfg.bn, f16)};
+  return {c.transposeLhs ? sharedType(cfg.bk, cfg.bm, f16, cfg.stages)
+                         : sharedType(cfg.bm, cfg.bk, f16, cfg.stages),
+          c.transposeRhs ? sharedType(cfg.bn, cfg.bk, f16, cfg.stages)
+                         : sharedType(cfg.bk, cfg.bn, f16, cfg.stages)};
 }
 
 /// Shared tiles of the SIMT kernel: k-major A [bk][bm] and B [bk][bn].
@@ -480,6 +541,68 @@ kLoop(Idx &x, const GPUContraction &c, int64_t bk, const TileCopy &copyA,
   return loop.getResults();
 }
 
+/// Emits the multi-stage K loop of asynchronous copies: `stages` shared
+/// buffers, tiles 0 .. stages - 2 in flight before the loop, and per step
+///
+///   wait until at most stages - 2 copy groups are pending (tile kt landed)
+///   barrier (every thread's copies of tile kt landed; every warp is done
+///            with the stage of tile kt - 1, which the next copy refills)
+///   copy tile kt + stages - 1 into that stage (an empty group past the end)
+///   acc += shared[kt % stages] products
+///
+/// so a tile's global loads are in flight for stages - 1 steps of math, and
+/// no registers hold them. One group is committed per step, empty or not,
+/// so the wait's count stays exact. (The wait's token operand is nominal:
+/// `cp.async.wait_group` counts groups.)
+SmallVector<Value> kLoopAsync(
+    Idx &x, const GPUContraction &c, int64_t bk, int64_t stages,
+    const TileCopy &copyA, const TileCopy &copyB, Value tid, Value batch,
+    Value m0, Value n0, ValueRange init,
+    function_ref<SmallVector<Value>(Value stage, ValueRange acc)> compute) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  int64_t steps = c.k / bk;
+  // Copies of the tile at K offset `k0` into `stage`, as one group.
+  auto issue = [&](Value k0, Value stage) {
+    SmallVector<Value> tokens =
+        c.transposeLhs ? copyA.copyAsync(x, tid, batch, k0, m0, stage)
+                       : copyA.copyAsync(x, tid, batch, m0, k0, stage);
+    llvm::append_range(
+        tokens, c.transposeRhs ? copyB.copyAsync(x, tid, batch, n0, k0, stage)
+                               : copyB.copyAsync(x, tid, batch, k0, n0, stage));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokens).getResult();
+  };
+  Value token;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    token = s < steps
+                ? issue(x.c(s * bk), x.c(s))
+                : nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{})
+                      .getResult();
+  auto loop = scf::ForOp::create(
+      b, loc, x.c(0), x.c(steps), x.c(1), init,
+      [&](OpBuilder &nb, Location nloc, Value kt, ValueRange acc) {
+        Idx &y = x;
+        nvgpu::DeviceAsyncWaitOp::create(nb, nloc, token,
+                                         nb.getI32IntegerAttr(stages - 2));
+        gpu::BarrierOp::create(nb, nloc);
+        Value next = y.add(kt, stages - 1);
+        Value inRange = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::ult, next, y.c(steps));
+        auto ifOp = scf::IfOp::create(nb, nloc, inRange,
+                                      /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard g(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          issue(y.mul(next, bk), y.rem(next, stages));
+          nb.setInsertionPointToStart(ifOp.elseBlock());
+          nvgpu::DeviceAsyncCreateGroupOp::create(nb, nloc, ValueRange{});
+        }
+        SmallVector<Value> out = compute(y.rem(kt, stages), acc);
+        scf::YieldOp::create(nb, nloc, out);
+      });
+  return loop.getResults();
+}
+
 /// The f32 tile the tensor-core kernel stages its accumulators in for an
 /// epilogue: [bm][bn + 4] (a 16-byte pad per row against bank conflicts),
 /// at the start of dynamic shared memory (the A and B tiles' space, free
@@ -563,8 +686,11 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
           }
           return out;
         };
-        SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
-                                       m0, n0, init, compute);
+        SmallVector<Value> acc =
+            cfg.async ? kLoopAsync(x, c, cfg.bk, cfg.stages, copyA, copyB, tid,
+                                   batch, m0, n0, init, compute)
+                      : kLoop(x, c, cfg.bk, copyA, copyB, tid, batch, m0, n0,
+                              init, compute);
         if (!c.epilogue) {
           for (int64_t i = 0; i < fm; ++i)
             for (int64_t j = 0; j < fn; ++j)
@@ -575,14 +701,19 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
           return;
         }
         // Epilogue: the fragments through shared memory, then each thread
-        // takes every `threads`-th element of the tile (consecutive
-        // threads, consecutive columns: coalesced loads and stores).
+        // takes every `threads`-th group of 4 columns of the tile
+        // (consecutive threads, consecutive columns: coalesced 16-byte
+        // loads from shared memory and vector stores).
         auto bytesTy = MemRefType::get({ShapedType::kDynamic}, x.b.getI8Type(),
                                        MemRefLayoutAttrInterface{},
                                        staging.getMemorySpace());
         Value dyn = gpu::DynamicSharedMemoryOp::create(x.b, x.loc, bytesTy);
         Value st = memref::ViewOp::create(x.b, x.loc, staging, dyn, x.c(0),
                                           ValueRange{});
+        // The asynchronous loop ends without a barrier: warps may still be
+        // reading the last stage the staging tile overlaps.
+        if (cfg.async)
+          gpu::BarrierOp::create(x.b, x.loc);
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
             gpu::SubgroupMmaStoreMatrixOp::create(
@@ -590,19 +721,19 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
                 ValueRange{x.add(wm, 16 * i), x.add(wn, 16 * j)},
                 x.b.getIndexAttr(staging.getDimSize(1)), UnitAttr());
         gpu::BarrierOp::create(x.b, x.loc);
-        int64_t perThread = cfg.bm * cfg.bn / cfg.threads;
-        auto loop =
-            scf::ForOp::create(x.b, x.loc, x.c(0), x.c(perThread), x.c(1));
+        int64_t groups = cfg.bn / 4;
+        auto loop = scf::ForOp::create(
+            x.b, x.loc, x.c(0), x.c(cfg.bm * groups / cfg.threads), x.c(1));
         OpBuilder::InsertionGuard g(x.b);
         x.b.setInsertionPoint(loop.getBody()->getTerminator());
         Value flat =
             x.add(tid, arith::MulIOp::create(x.b, x.loc, loop.getInductionVar(),
                                              x.c(cfg.threads)));
-        Value r = x.div(flat, cfg.bn), col = x.rem(flat, cfg.bn);
-        Value v = memref::LoadOp::create(x.b, x.loc, st, ValueRange{r, col});
-        SmallVector<Value> ivs = at(batch, x.add(m0, r), x.add(n0, col));
-        memref::StoreOp::create(x.b, x.loc, applyEpilogue(x, c, v, ivs),
-                                resultBuffer(c), ivs);
+        Value r = x.div(flat, groups), col = x.mul(x.rem(flat, groups), 4);
+        Value v = vector::LoadOp::create(
+            x.b, x.loc, VectorType::get({4}, f32), st, ValueRange{r, col},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+        storeResults4(x, c, v, batch, x.add(m0, r), x.add(n0, col));
       });
 }
 
@@ -681,31 +812,10 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
         SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
                                        m0, n0, init, compute);
         for (int64_t r = 0; r < cfg.wm; ++r)
-          for (int64_t g = 0; g < gn; ++g) {
-            Value row = x.add(m0, rowOf(r)), col = x.add(n0, colOf(g));
-            if (!c.epilogue) {
-              vector::StoreOp::create(
-                  x.b, x.loc, acc[r * gn + g], c.acc, at(batch, row, col),
-                  /*nontemporal=*/false, llvm::MaybeAlign(16));
-              continue;
-            }
-            // Epilogue in registers, element by element; the 4 results
-            // stored as one vector.
-            SmallVector<Value> results;
-            for (int64_t j = 0; j < 4; ++j)
-              results.push_back(applyEpilogue(
-                  x, c,
-                  vector::ExtractOp::create(x.b, x.loc, acc[r * gn + g], j),
-                  at(batch, row, x.add(col, j))));
-            Value out = resultBuffer(c);
-            Type et = cast<MemRefType>(out.getType()).getElementType();
-            Value vec = vector::FromElementsOp::create(
-                x.b, x.loc, VectorType::get({4}, et), results);
-            vector::StoreOp::create(
-                x.b, x.loc, vec, out, at(batch, row, col),
-                /*nontemporal=*/false,
-                llvm::MaybeAlign(4 * et.getIntOrFloatBitWidth() / 8));
-          }
+          for (int64_t g = 0; g < gn; ++g)
+            // The epilogue, if any, in registers.
+            storeResults4(x, c, acc[r * gn + g], batch, x.add(m0, rowOf(r)),
+                          x.add(n0, colOf(g)));
       });
 }
 
@@ -726,6 +836,25 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
     Config cfg{t.mmaM,     t.mmaN,
                t.mmaK,     t.mmaWarpM,
                t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+    // cp.async moves 4, 8 or 16 bytes: f16 vectors of 2, 4 or 8. As many
+    // stages as asked for and fit, at least 2; else the register loop.
+    auto copyWidth = [&](bool transposed, int64_t rows, int64_t cols) {
+      return transposed ? TileCopy::vectorWidth(cols, rows, cfg.threads, et)
+                        : TileCopy::vectorWidth(rows, cols, cfg.threads, et);
+    };
+    int64_t va = copyWidth(c.transposeLhs, cfg.bm, cfg.bk);
+    int64_t vb = copyWidth(c.transposeRhs, cfg.bk, cfg.bn);
+    if (t.mmaAsyncStages >= 2 && va >= 2 && vb >= 2) {
+      cfg.async = true;
+      cfg.stages = t.mmaAsyncStages;
+      while (cfg.stages > 2 &&
+             !fitsShared(tensorCoreShared(c, cfg, b.getF16Type())))
+        --cfg.stages;
+    }
+    if (cfg.async && !fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
+      cfg.async = false;
+      cfg.stages = 2;
+    }
     if (divides(c, cfg) &&
         fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
       if (c.epilogue &&
@@ -769,6 +898,7 @@ struct GraphGPUMatmulPass
     tiles.mmaK = mmaTileK;
     tiles.mmaWarpM = mmaWarpTileM;
     tiles.mmaWarpN = mmaWarpTileN;
+    tiles.mmaAsyncStages = asyncCopyStages;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;
     tiles.simtK = simtTileK;

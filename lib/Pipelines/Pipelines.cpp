@@ -400,7 +400,19 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // kernels with their block's threads in lockstep at barriers.) Full
   // reductions become a row stage and a final stage first.
   pm.addNestedPass<func::FuncOp>(createGraphGPUSplitReductionsPass());
-  pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass());
+  {
+    // cp.async (the tensor-core kernel's multi-stage copies) needs sm_80.
+    GraphGPUMatmulPassOptions matmul;
+    unsigned sm = 0;
+    if (StringRef(options.chip).starts_with("sm_") &&
+        !StringRef(options.chip)
+             .drop_front(3)
+             .take_while(llvm::isDigit)
+             .getAsInteger(10, sm) &&
+        sm < 80)
+      matmul.asyncCopyStages = 0;
+    pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass(matmul));
+  }
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
@@ -440,7 +452,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
                       " features=" + options.features + "}");
   // The dynamic shared memory (the matmul tiles) aligned for WMMA loads.
-  addUpstream(pm, "gpu.module(convert-gpu-to-nvvm,convert-math-to-llvm,"
+  addUpstream(pm, "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,"
+                  "convert-math-to-llvm,"
                   "reconcile-unrealized-casts,canonicalize,cse,"
                   "graph-gpu-align-shared-memory)");
   if (!options.lowerHost) {

@@ -1,13 +1,45 @@
-// RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul=async-copy-stages=0 --cse | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s --check-prefix=ASYNC
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul=fuse-epilogue=false | FileCheck %s --check-prefix=NOFUSE
 
 // These check the structure of the kernels (tiling, shared memory,
-// barriers, tensor-core ops); no kernel here has run on a GPU.
+// barriers, tensor-core ops); no kernel here has run on a GPU. The first
+// prefix checks the tensor-core kernel's tiles double-buffered through
+// registers (async-copy-stages=0, as for chips before sm_80); ASYNC the
+// default, three stages filled by cp.async.
 
 // f16 x f16 -> f32: the tensor-core kernel. 64x64 block tiles (a 2x2 grid
 // for 128x128), 4 warps of 2x2 16x16 fragments, C loaded into the
 // accumulators, A [2][64][32+8] and B [2][32][64+8] tiles in dynamic shared
 // memory, 2 K steps of 32 for K = 64.
+// The default: 3 shared stages ([3][64][40] and [3][32][72] f16, 29184
+// bytes), tiles 0 and 1 copied asynchronously before the loop, each its own
+// group; per step, a wait for all but the newest group (tile kt landed), a
+// barrier, the copies of tile kt + 2 into stage (kt + 2) % 3 (an empty group
+// past the last tile), then the math on stage kt % 3. No registers carry
+// tiles and no barrier ends the step.
+// ASYNC-LABEL: func.func @f16
+// ASYNC-DAG: %[[SMEM:.+]] = arith.constant 29184 : i32
+// ASYNC: gpu.launch {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// ASYNC: %[[SA:.+]] = memref.view {{.*}} to memref<3x64x40xf16, #gpu.address_space<workgroup>>
+// ASYNC: %[[SB:.+]] = memref.view {{.*}} to memref<3x32x72xf16, #gpu.address_space<workgroup>>
+// ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][%c0{{.*}}], 8 {bypassL1}
+// ASYNC: nvgpu.device_async_copy %arg1[{{.*}}], %[[SB]][%c0{{.*}}], 8 {bypassL1}
+// ASYNC: %[[G0:.+]] = nvgpu.device_async_create_group
+// ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[SA]][%c1{{.*}}], 8 {bypassL1}
+// ASYNC: %[[G1:.+]] = nvgpu.device_async_create_group
+// ASYNC: scf.for %[[KT:.+]] = {{.*}} iter_args(
+// ASYNC-NEXT: nvgpu.device_async_wait %[[G1]] {numGroups = 1 : i32}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: scf.if
+// ASYNC: nvgpu.device_async_copy
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC: } else {
+// ASYNC-NEXT: nvgpu.device_async_create_group{{ *$}}
+// ASYNC: arith.remui %[[KT]]
+// ASYNC-COUNT-8: gpu.subgroup_mma_compute
+// ASYNC-NOT: gpu.barrier
+// ASYNC: scf.yield
 // CHECK-LABEL: func.func @f16
 // CHECK-SAME: (%[[A:.+]]: memref<128x64xf16>, %[[B:.+]]: memref<64x128xf16>, %[[C:.+]]: memref<128x128xf32>)
 // CHECK-NOT: linalg.matmul
@@ -275,8 +307,9 @@ func.func @options(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<12
 // An elementwise op after the product that reads C (bias, relu, rounding to
 // f16) is applied in the kernel: the fragments are staged in shared memory
 // ([64][64+4] f32, at the start of dynamic shared memory), then each of the
-// 128 threads takes every 128th element of the tile, applies the body and
-// stores into the op's output. C is not stored; the generic goes.
+// 128 threads takes every 128th group of 4 columns of the tile (8 groups),
+// applies the body to each element and stores the 4 results into the op's
+// output as one vector. C is not stored; the generic goes.
 // CHECK-LABEL: func.func @epilogue
 // CHECK-SAME: (%[[A:.+]]: memref<64x64xf16>, %[[B:.+]]: memref<64x64xf16>, %[[BIAS:.+]]: memref<64xf16>)
 // CHECK: %[[OUT:.+]] = memref.alloc() : memref<64x64xf16>
@@ -285,11 +318,12 @@ func.func @options(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<12
 // CHECK: %[[ST:.+]] = memref.view {{.*}} to memref<64x68xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: gpu.subgroup_mma_store_matrix {{.*}}, %[[ST]][{{.*}}] {leadDimension = 68 : index}
 // CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32
-// CHECK: %[[V:.+]] = memref.load %[[ST]]
-// CHECK: memref.load %[[BIAS]]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c8
+// CHECK: %[[V:.+]] = vector.load %[[ST]][{{.*}}] {alignment = 16 : i64} : memref<64x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-4: memref.load %[[BIAS]]
 // CHECK: arith.maximumf
-// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: vector.from_elements
+// CHECK: vector.store %{{.*}}, %[[OUT]][{{.*}}] {alignment = 8 : i64} : memref<64x64xf16>, vector<4xf16>
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[OUT]]
 // With fuse-epilogue=false the kernel stores C and the generic stays.

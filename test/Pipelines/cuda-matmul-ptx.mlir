@@ -19,35 +19,58 @@
 // not demoted to a one-byte kernel-local variable the tiles index past.
 // ZERO-NOT: demoted
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM80
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_75 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM75
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @f16_kernel [
 // CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
-// The first K tile copied to shared memory with 16-byte vectors, then a
-// barrier (the accumulators start at zero: no C load).
-// CHECK-SAME: ld.global.v4.b32
-// CHECK-SAME: st.shared.v4.b32
-// CHECK-SAME: bar.sync
-// K loop: next tile's global loads, fragments from shared, tensor-core
-// math, the next tile stored to the other buffer, one barrier.
-// CHECK-SAME: ld.global.v4.b32
+// Tiles 0 and 1 copied to shared memory asynchronously (16-byte cp.async,
+// bypassing L1), one commit group each (the accumulators start at zero: no
+// C load). In the K loop (its blocks in LLVM's order): tensor-core math on
+// fragments from shared memory; a wait for all but the newest group and one
+// barrier; the copies of the tile two steps ahead, in flight during the
+// next steps' math. No tile passes through registers: no global load at
+// all before the epilogue.
+// CHECK-NOT: ld.global
+// CHECK-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
+// CHECK-NOT: ld.global
+// CHECK-SAME: cp.async.commit_group;
+// CHECK-NOT: ld.global
+// CHECK-SAME: cp.async.commit_group;
+// CHECK-NOT: ld.global
 // CHECK-SAME: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
 // CHECK-SAME: wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
-// CHECK-SAME: st.shared.v4.b32
+// CHECK-NOT: ld.global
+// CHECK-SAME: cp.async.wait_group {{[^;]*}}1;{{[^;]*}}bar.sync
+// CHECK-NOT: ld.global
+// CHECK-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
+// CHECK-NOT: ld.global
+// A barrier before the staging tile overwrites the last stage.
 // CHECK-SAME: bar.sync
+// CHECK-NOT: ld.global
 // The epilogue: fragments staged in shared memory (rows of 64 + 4 floats),
-// a barrier, then each thread rounds its elements to f16 and stores them.
+// a barrier, then each thread reads 4 columns at a time (16 bytes), rounds
+// them to f16 and stores them (8 bytes).
 // CHECK-SAME: mov.b32 {{.*}}, 68;
 // CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 // CHECK-SAME: bar.sync
-// CHECK-SAME: ld.shared.b32
-// CHECK-SAME: cvt.rn.f16.f32
-// CHECK-SAME: st.global.b16
+// CHECK-SAME: ld.shared.v4.b32
+// CHECK-SAME: cvt.rn.f16x2.f32
+// CHECK-SAME: st.global.v2.b32
+// Before sm_80 (no cp.async) the tiles go through registers, double
+// buffered:
+// SM75: gpu.binary @f16_kernel [
+// SM75-SAME: .target sm_75
+// SM75-NOT: cp.async
+// SM75-SAME: ld.global.v4.b32
+// SM75-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// SM75-NOT: cp.async
 // SM80: gpu.binary @f16_kernel [
 // SM80-SAME: .target sm_80
+// SM80-SAME: cp.async.cg.shared.global
 // SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
@@ -120,7 +143,7 @@ func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<25
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.store.d.sync
-// CHECK-SAME: cvt.rn.f16.f32
+// CHECK-SAME: cvt.rn.f16x2.f32
 func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor<4x128x128xf16> {
   %m = graph.matmul %x, %y : tensor<4x128x64xf16>, tensor<4x64x128xf16> -> tensor<4x128x128xf16>
   return %m : tensor<4x128x128xf16>
@@ -136,13 +159,14 @@ func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor
 // CHECK-COUNT-2: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @linear_kernel_0
-// CHECK-SAME: bar.sync
+// CHECK-SAME: cp.async.commit_group
 // CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.store.d.sync
 // CHECK-SAME: bar.sync
 // CHECK-SAME: ld.global.b16
 // CHECK-SAME: max.NaN.f32
-// CHECK-SAME: st.global.b16
+// CHECK-SAME: st.global.v2.b32
 func.func @linear(%x: tensor<128x256xf16>, %w: tensor<128x256xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
   %wt = graph.transpose %w, [1, 0] : tensor<128x256xf16> -> tensor<256x128xf16>
   %y = graph.matmul %x, %wt : tensor<128x256xf16>, tensor<256x128xf16> -> tensor<128x128xf16>

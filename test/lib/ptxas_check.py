@@ -9,6 +9,11 @@ Reads the MLIR text on stdin and takes the PTX of each `gpu.binary` object
 (format=isa, the default). Prints one line per kernel:
     KERNEL <name> sm_90: <N> registers, <S> bytes spill stores, <L> bytes spill loads
 and a summary line `ptxas_check: <K> kernels, <M> spilling`.
+
+With --sass, also prints each kernel's SASS (the cubin from ptxas
+disassembled by nvdisasm: --nvdisasm, $GRAPHOPT_NVDISASM or PATH), one
+instruction or label per line after a `SASS <name>` line, without the
+addresses and encodings, for FileCheck.
 """
 
 import argparse
@@ -55,7 +60,13 @@ def main():
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or
                     os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
                                  "bin", "ptxas"))
+    ap.add_argument("--sass", action="store_true")
+    ap.add_argument("--nvdisasm", default=os.environ.get("GRAPHOPT_NVDISASM")
+                    or shutil.which("nvdisasm"))
     opts = ap.parse_args()
+    if opts.sass and not opts.nvdisasm:
+        print("ptxas_check: --sass needs nvdisasm (--nvdisasm PATH)")
+        return 1
     text = sys.stdin.read()
     kernels = spilling = 0
     failed = False
@@ -71,9 +82,28 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
             f.write(ptx)
             path = f.name
+        cubin = path[:-4] + ".cubin"
         p = subprocess.run([opts.ptxas, "-v", "--gpu-name", opts.chip, path,
-                            "-o", os.devnull], capture_output=True, text=True)
+                            "-o", cubin if opts.sass else os.devnull],
+                           capture_output=True, text=True)
         os.unlink(path)
+        if opts.sass and p.returncode == 0:
+            d = subprocess.run([opts.nvdisasm, "-c", cubin],
+                               capture_output=True, text=True)
+            print("SASS %s" % name)
+            for line in d.stdout.splitlines():
+                line = re.sub(r"/\*[0-9a-f]{4,}\*/", "", line)
+                line = re.sub(r"/\* 0x[0-9a-f]+ \*/", "", line).strip()
+                if line and not line.startswith(("//", ".section", ".headerflags",
+                                                 ".elftype", ".align", ".sectionflags",
+                                                 ".sectioninfo", ".global", ".type",
+                                                 ".size", ".other")):
+                    print(line)
+            if d.returncode != 0:
+                print("FAIL %s: nvdisasm failed:\n%s" % (name, d.stderr))
+                failed = True
+        if os.path.exists(cubin):
+            os.unlink(cubin)
         if p.returncode != 0:
             print("FAIL %s: ptxas rejected it:\n%s" % (name, p.stderr))
             failed = True

@@ -34,6 +34,10 @@ struct GPUMatmulTiles {
   /// block has (mmaM / mmaWarpM) * (mmaN / mmaWarpN) warps.
   int64_t mmaM = 64, mmaN = 64, mmaK = 32;
   int64_t mmaWarpM = 32, mmaWarpN = 32;
+  /// Shared-memory stages of the tensor-core kernel's A and B tiles filled
+  /// by asynchronous copies (`cp.async`, sm_80 and later); below 2, the
+  /// tiles are double-buffered through registers instead.
+  int64_t mmaAsyncStages = 3;
   /// SIMT kernel: block tile, K tile and the register tile of one thread;
   /// the block has (simtM / simtThreadM) * (simtN / simtThreadN) threads.
   int64_t simtM = 128, simtN = 128, simtK = 8;

@@ -728,11 +728,17 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
       (bf16 is widened to f32 in shared memory: MLIR 22's `gpu.mma_matrix`
       has no bf16). f32 never uses TF32.
 
-    Both kernels stage A and B tiles in two shared-memory buffers (views of
-    dynamic shared memory), copied cooperatively with 16-byte vector loads where the
-    layout allows: the next K tile is loaded into registers before the
-    current one is multiplied, then stored into the other buffer, with one
-    barrier per K step. The accumulators start from C's contents.
+    Both kernels stage A and B tiles in shared memory (views of dynamic
+    shared memory), copied cooperatively 16 bytes at a time where the layout
+    allows. The tensor-core kernel, with `async-copy-stages` >= 2 (default
+    3; the CUDA pipeline sets 0 for chips before sm_80), fills that many
+    stages with asynchronous copies (`nvgpu.device_async_copy`, PTX
+    `cp.async.cg`), the copies of a tile issued stages - 1 K steps before
+    its math, one wait (`cp.async.wait_group stages - 2`) and one barrier
+    per step. Otherwise (the SIMT kernel, older chips) two buffers: the
+    next K tile is loaded into registers before the current one is
+    multiplied, then stored into the other buffer, with one barrier per K
+    step. The accumulators start from C's contents.
 
     Contractions whose M, N or K the tiles do not divide (after halving the
     SIMT tile along M or N), or that do not fit the form above, are left to
@@ -792,6 +798,9 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
            "Rows of C per thread (a multiple of 4)">,
     Option<"simtThreadTileN", "simt-thread-tile-n", "int64_t", /*default=*/"8",
            "Columns of C per thread (a multiple of 4)">,
+    Option<"asyncCopyStages", "async-copy-stages", "int64_t", /*default=*/"3",
+           "Shared-memory stages of the tensor-core kernel filled by cp.async "
+           "(sm_80+); below 2: double-buffered through registers">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
            "cast) in its kernel, before the one store">
@@ -799,7 +808,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"
   ];
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,

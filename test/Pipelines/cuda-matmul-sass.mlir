@@ -1,0 +1,37 @@
+// The f16 tensor-core matmul in SASS (ptxas for sm_90, then nvdisasm): the
+// A and B tiles travel global -> shared by LDGSTS (cp.async), the copies of
+// a tile issued two K steps before the HMMAs that read it, with no register
+// staging (no LDG at all: the epilogue reads only shared memory). Before
+// cp.async the next tile's global loads landed after the last HMMA of a
+// step and were stored to shared within a few instructions, so every step
+// paid the global latency (issue 16). Nothing here has run on a GPU.
+// REQUIRES: nvdisasm
+// RUN: graph-opt %s --graph-cuda-pipeline=lower-host=false | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90 --sass | FileCheck %s
+
+// CHECK: SASS f16_kernel
+// CHECK-NOT: LDG.E
+// Tiles 0 and 1 in flight before the loop, one group each.
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK: LDGDEPBAR
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK: LDGDEPBAR
+// CHECK-NOT: LDG.E
+// A step: wait until one group is pending, barrier, copies of the tile two
+// steps ahead, interleaved with the math on the current one.
+// CHECK: DEPBAR.LE SB0, 0x1
+// CHECK-NOT: LDG.E
+// CHECK: BAR.SYNC
+// CHECK-NOT: LDG.E
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK-NOT: LDG.E
+// CHECK: HMMA.16816.F32
+// CHECK-NOT: LDG.E
+// CHECK: LDGDEPBAR
+// CHECK-NOT: LDG.E
+// CHECK: HMMA.16816.F32
+// CHECK-NOT: LDG.E
+// CHECK: KERNEL f16_kernel/f16_kernel sm_90: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+  return %m : tensor<256x256xf16>
+}
