@@ -34,6 +34,8 @@
 #include "graphopt/Codegen/GPUMatmul.h"
 #include "graphopt/Codegen/Passes.h"
 
+#include "GPUUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -240,23 +242,6 @@ LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
 }
 
 namespace {
-/// Index arithmetic at a builder's insertion point.
-struct Idx {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
 
 /// Indices into a (possibly batched) memref.
 SmallVector<Value> at(Value batch, Value r, Value col) {

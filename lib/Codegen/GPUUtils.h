@@ -42,6 +42,24 @@ inline Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
 Operation *matchReductionCombiner(Operation *generic, Type elemType,
                                   TypedAttr &neutral, const char *&why);
 
+/// Index arithmetic at a builder's insertion point.
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+};
+
 /// Lanes of a warp: the x threads of the warp kernels' blocks.
 constexpr int64_t kWarpSize = 32;
 

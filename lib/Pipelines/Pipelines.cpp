@@ -175,6 +175,16 @@ static void buildGraphToLinalg(OpPassManager &pm,
       fn.addPass(fusion::createFusionFormAttentionPass());
       fn.addPass(createConvertFusionAttentionPass());
     }
+    if (!cpu && options.flashAttention)
+      fn.addPass(fusion::createFusionFormAttentionPass());
+  }
+  // CUDA: the attention ops the fused kernel supports (f16, static) become
+  // calls that graph-gpu-attention-kernels replaces by the kernel after
+  // buffer deallocation; fusion-expand decomposes the others.
+  if (!cpu && options.flashAttention)
+    pm.addPass(createGraphGPUAttentionPass());
+  {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
     fusion::FusionExpandPassOptions expand;
     expand.inlineGroups = !groups;
     fn.addPass(fusion::createFusionExpandPass(expand));
@@ -399,6 +409,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // the warp kernels with their lanes in lockstep at shuffles and the matmul
   // kernels with their block's threads in lockstep at barriers.) Full
   // reductions become a row stage and a final stage first.
+  pm.addPass(createGraphGPUAttentionKernelsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSplitReductionsPass());
   {
     // cp.async (the tensor-core kernel's multi-stage copies) needs sm_80.

@@ -1,21 +1,22 @@
 // RUN: rm -rf %t && mkdir -p %t
 
 // The CUDA target's matmul kernels (graph-gpu-matmul: WMMA tensor cores for
-// f16, SIMT register tiles for f32 and bf16, double-buffered shared-memory
-// tiles with a barrier per K step) run numerically under --cuda-emulate:
-// graph-gpu-launch-to-loops emulates them block by block with the threads in
-// lockstep at the barriers and each warp's fragments on its lane 0 (see
-// docs/CUDA.md). Shapes are ones the tiles divide (64x64x32 for WMMA,
-// 128x128x8 or 64x64x8 for SIMT), covering plain and batched products,
-// accumulators loaded from C (attention's scores), transposed operands
-// (B stored [N, K] on tensor cores, A stored [K, M] on SIMT: linalg.generic
-// with those maps), and epilogues applied in the kernel (the f16/bf16
-// rounding of every f16/bf16 product; bias + relu on tensor cores, bias +
-// gelu on SIMT; none when C has another use), with 2 or more K steps. Each runs on the CPU target too
-// (the same references: NumPy, products summed in f64, rounded once to the
-// result type). Tolerances: f16 rtol 2e-3 (two ulps: f32 accumulation in
-// another order), bf16 rtol 1e-2, f32 rtol 1e-5, atol 1e-5; attention
-// rtol 1e-2, atol 1e-3 (scores and probabilities rounded to f16 in
+// f16 with cp.async shared stages, SIMT register tiles for f32 and bf16
+// double-buffered through registers, a barrier per K step) run numerically
+// under --cuda-emulate: graph-gpu-launch-to-loops emulates them block by
+// block with the threads in lockstep at the barriers and each warp's
+// fragments on its lane 0 (see docs/CUDA.md). Shapes are ones the tiles
+// divide (64x64x32 for WMMA, 128x128x8 or 64x64x8 for SIMT), covering plain
+// and batched products, accumulators loaded from C (a product added to an
+// input), transposed operands (B stored [N, K] on tensor cores, A stored
+// [K, M] on SIMT: linalg.generic with those maps), and epilogues applied in
+// the kernel (the f16/bf16 rounding of every f16/bf16 product; bias + relu
+// on tensor cores, bias + gelu on SIMT; none when C has another use), with
+// 2 or more K steps. Each runs on the CPU target too (the same references:
+// NumPy, products summed in f64, rounded once to the result type).
+// Tolerances: f16 rtol 2e-3 (two ulps: f32 accumulation in another order),
+// bf16 rtol 1e-2, f32 rtol 1e-5, atol 1e-5; attention rtol 1e-2, atol 1e-3
+// (the CPU's decomposition rounds scores and probabilities to f16 in
 // between, as in f16-batched-matmul.mlir).
 
 // The emulated pipeline gives the contractions these kernels, as on a GPU
@@ -27,8 +28,11 @@
 // KERNELS: gpu.subgroup_mma_compute
 // KERNELS-LABEL: func.func @gk_f16_bmm
 // KERNELS: gpu.subgroup_mma_compute
+// f16 attention is one fused kernel (graph-gpu-attention; more cases in
+// gpu-attention-kernel.mlir):
 // KERNELS-LABEL: func.func @gk_f16_sdpa
-// KERNELS: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xf32, "COp">
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
 // KERNELS: gpu.subgroup_mma_compute
 // KERNELS-LABEL: func.func @gk_f32_linear
 // KERNELS: gpu.barrier
@@ -64,6 +68,10 @@
 // relu stays a kernel of its own.
 // KERNELS-LABEL: func.func @gk_f32_two_uses
 // KERNELS-COUNT-2: gpu.launch
+// Accumulating into a C that holds values: the fragments start from C.
+// KERNELS-LABEL: func.func @gk_f16_acc
+// KERNELS: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xf32, "COp">
+// KERNELS: gpu.subgroup_mma_compute
 
 // RUN: %reference gk_f16_mm %t/a
 // RUN: graph-run %s --entry=gk_f16_mm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
@@ -185,6 +193,22 @@ func.func @gk_f32_two_uses(%x: tensor<128x16xf32>, %w: tensor<16x128xf32>) -> (t
   %y = graph.matmul %x, %w : tensor<128x16xf32>, tensor<16x128xf32> -> tensor<128x128xf32>
   %r = graph.relu %y : tensor<128x128xf32> -> tensor<128x128xf32>
   return %y, %r : tensor<128x128xf32>, tensor<128x128xf32>
+}
+
+// RUN: %reference gk_f16_acc %t/l
+// RUN: graph-run %s --entry=gk_f16_acc --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/l/x0.npy --input=@%t/l/x1.npy --input=@%t/l/x2.npy --expected-output=@%t/l/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_acc --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/l/x0.npy --input=@%t/l/x1.npy --input=@%t/l/x2.npy --expected-output=@%t/l/expected.npy | FileCheck %s %}
+func.func @gk_f16_acc(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
 }
 
 // CHECK: result 0: matches expected

@@ -2379,6 +2379,52 @@ def gk_f32_two_uses(rng):
     return [x, w], [y, as_f32(np.maximum(f64(y), 0))]
 
 
+@case
+def gk_f16_acc(rng):
+    a, b = uniform(rng, (64, 64), -1, 1, F16), uniform(rng, (64, 64), -1, 1, F16)
+    c = uniform(rng, (64, 64), -1, 1)
+    return [a, b, c], [as_f32(f64(c) + f64(a) @ f64(b))]
+
+
+# ----------------------------------------------------------------------------
+# The fused CUDA attention kernel (gpu-attention-kernel.mlir): f16 inputs,
+# the result of the exact (float64) attention rounded once to f16.
+# ----------------------------------------------------------------------------
+
+@case
+def gk_attn_plain(rng):
+    q = uniform(rng, (2, 128, 64), -1, 1, F16)
+    k, v = (uniform(rng, (2, 96, 64), -1, 1, F16) for _ in range(2))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_causal(rng):
+    q, k = (uniform(rng, (1, 2, 128, 32), -2, 2, F16) for _ in range(2))
+    v = uniform(rng, (1, 2, 128, 32), -1, 1, F16)
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
+
+
+@case
+def gk_attn_d128(rng):
+    q, k, v = (uniform(rng, (1, 64, 128), -1, 1, F16) for _ in range(3))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_scale(rng):
+    q = uniform(rng, (3, 64, 16), -2, 2, F16)
+    k, v = (uniform(rng, (3, 32, 16), -2, 2, F16) for _ in range(2))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), scale=0.5))]
+
+
+@case
+def gk_attn_masked(rng):
+    q, k, v = (uniform(rng, (2, 64, 32), -1, 1, F16) for _ in range(3))
+    m = uniform(rng, (64, 64), -1, 1, F16)
+    return [q, k, v, m], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=w32(m)))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

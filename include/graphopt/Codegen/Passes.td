@@ -887,6 +887,63 @@ def GraphGPUMapReductionsPass : Pass<"graph-gpu-map-reductions", "::mlir::func::
   ];
 }
 
+def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
+  let summary = "fusion.attention as one CUDA kernel that keeps the scores on chip";
+  let description = [{
+    Runs on fusion ops (CUDA pipeline, after `fusion-form-attention`). Each
+    `fusion.attention` the kernel supports becomes the buffers of q, k, v
+    and the result (`bufferization.to_buffer` / `to_tensor`) and a call of
+    a private declaration `__graphopt_gpu_attention_<n>` (attributes
+    `graphopt.scale`, `graphopt.causal`) that `graph-gpu-attention-kernels`
+    replaces by the kernel after buffer deallocation (which refuses the
+    kernel's barriers, ops without declared memory effects). The kernel is
+    one `gpu.launch`: a block of 4 warps per 64 query rows of one (batch,
+    head), key and value tiles of 32 rows through shared memory, the
+    scores on tensor cores (WMMA) staged in shared memory a tile at a time:
+    the L x S scores are never written to global memory. A first pass over
+    the keys computes each row's maximum and sum of exponentials (online,
+    rescaled as the maximum grows); the second computes P = exp(s - max),
+    rounded to f16, and O += P V on tensor cores with O in registers, then
+    writes O / sum. (Three matmuls, one more than FlashAttention-2, so that
+    O never needs rescaling inside WMMA fragments.)
+
+    Supported: static shapes; f16 q, k and v with the same batch dims; head
+    dim a multiple of 16 up to 128, equal for q, k and v; L a multiple of
+    64 and S of 32; no mask tensor; `causal` (the key loop stops at the
+    block's last row). Others are left to `fusion-expand`'s decomposition
+    (batched matmuls and a row-kernel softmax).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::bufferization::BufferizationDialect"
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "attention ops given the fused kernel">,
+    Statistic<"numLeft", "left", "attention ops left to the decomposition">
+  ];
+}
+
+def GraphGPUAttentionKernelsPass : Pass<"graph-gpu-attention-kernels", "::mlir::ModuleOp"> {
+  let summary = "Build the fused attention kernels graph-gpu-attention asked for";
+  let description = [{
+    Runs on buffers (CUDA pipeline, after buffer deallocation, before the
+    other kernels): every call of a `__graphopt_gpu_attention_<n>`
+    declaration (q, k, v, out; `graphopt.scale`, `graphopt.causal`) becomes
+    the fused attention kernel's `gpu.launch` (see `graph-gpu-attention`),
+    and the declarations go.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect"
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "fused attention kernels built">
+  ];
+}
+
 def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp"> {
   let summary = "Softmax and layer norm as one CUDA kernel each, a warp per row";
   let description = [{

@@ -1,0 +1,76 @@
+// RUN: rm -rf %t && mkdir -p %t
+
+// The CUDA target's fused attention kernel (graph-gpu-attention: f16,
+// static shapes, no mask; two passes over the keys, scores only in shared
+// memory) under --cuda-emulate, against NumPy's float64 attention rounded
+// once to f16: batched 3-D with S != L, causal 4-D (the key loop stopping
+// at the block's last row), head dim 128, an explicit scale over 3 heads,
+// and a masked attention the kernel does not take (decomposed), also run on
+// the CPU target against the same references. Tolerance rtol 2e-3 (two
+// f16 ulps of the result), atol 1e-3: the kernel rounds each probability
+// to f16 before P V, as FlashAttention does, a relative error of at most
+// 2^-11 per term, so at most 2^-11 * max|v| = 9.8e-4 for |v| <= 2 (O is a
+// convex combination of v's rows); the decomposed masked case rtol 1e-2,
+// atol 1e-3 (scores and probabilities rounded to f16 in between, as in
+// f16-batched-matmul.mlir).
+
+// One kernel where the fused kernel applies (the IR the emulation starts
+// from), the decomposition where it does not:
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
+// KERNELS-LABEL: func.func @gk_attn_plain
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS-LABEL: func.func @gk_attn_causal
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_d128
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_scale
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_masked
+// KERNELS-COUNT-3: gpu.launch
+
+// RUN: %reference gk_attn_plain %t/a
+// RUN: graph-run %s --entry=gk_attn_plain --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy --expected-output=@%t/a/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_plain --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy --expected-output=@%t/a/expected.npy | FileCheck %s %}
+func.func @gk_attn_plain(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<2x96x64xf16>) -> tensor<2x128x64xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<2x128x64xf16>, tensor<2x96x64xf16>, tensor<2x96x64xf16>) -> tensor<2x128x64xf16>
+  return %r : tensor<2x128x64xf16>
+}
+
+// RUN: %reference gk_attn_causal %t/b
+// RUN: graph-run %s --entry=gk_attn_causal --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --input=@%t/b/x2.npy --expected-output=@%t/b/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_causal --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --input=@%t/b/x2.npy --expected-output=@%t/b/expected.npy | FileCheck %s %}
+func.func @gk_attn_causal(%q: tensor<1x2x128x32xf16>, %k: tensor<1x2x128x32xf16>, %v: tensor<1x2x128x32xf16>) -> tensor<1x2x128x32xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16>, tensor<1x2x128x32xf16>) -> tensor<1x2x128x32xf16>
+  return %r : tensor<1x2x128x32xf16>
+}
+
+// RUN: %reference gk_attn_d128 %t/c
+// RUN: graph-run %s --entry=gk_attn_d128 --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy --expected-output=@%t/c/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_d128 --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --input=@%t/c/x2.npy --expected-output=@%t/c/expected.npy | FileCheck %s %}
+func.func @gk_attn_d128(%q: tensor<1x64x128xf16>, %k: tensor<1x64x128xf16>, %v: tensor<1x64x128xf16>) -> tensor<1x64x128xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x64x128xf16>, tensor<1x64x128xf16>, tensor<1x64x128xf16>) -> tensor<1x64x128xf16>
+  return %r : tensor<1x64x128xf16>
+}
+
+// RUN: %reference gk_attn_scale %t/d
+// RUN: graph-run %s --entry=gk_attn_scale --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_scale --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s %}
+func.func @gk_attn_scale(%q: tensor<3x64x16xf16>, %k: tensor<3x32x16xf16>, %v: tensor<3x32x16xf16>) -> tensor<3x64x16xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v {scale = 5.000000e-01 : f64} : (tensor<3x64x16xf16>, tensor<3x32x16xf16>, tensor<3x32x16xf16>) -> tensor<3x64x16xf16>
+  return %r : tensor<3x64x16xf16>
+}
+
+// RUN: %reference gk_attn_masked %t/e
+// RUN: graph-run %s --entry=gk_attn_masked --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --input=@%t/e/x3.npy --expected-output=@%t/e/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_masked --target=cuda --cuda-emulate --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --input=@%t/e/x3.npy --expected-output=@%t/e/expected.npy | FileCheck %s %}
+func.func @gk_attn_masked(%q: tensor<2x64x32xf16>, %k: tensor<2x64x32xf16>, %v: tensor<2x64x32xf16>, %m: tensor<64x64xf16>) -> tensor<2x64x32xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x64x32xf16>, tensor<2x64x32xf16>, tensor<2x64x32xf16>, tensor<64x64xf16>) -> tensor<2x64x32xf16>
+  return %r : tensor<2x64x32xf16>
+}
+
+// CHECK: result 0: matches expected
