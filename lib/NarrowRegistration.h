@@ -189,6 +189,7 @@ inline void registerUsedUpstreamPasses() {
   registerConvertControlFlowToLLVMPass();
   registerConvertFuncToLLVMPass();
   registerConvertGpuOpsToNVVMOps();
+  registerConvertNVGPUToNVVMPass();
   registerConvertIndexToLLVMPass();
   registerConvertMathToLibmPass();
   registerConvertMathToLLVMPass();

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -48,7 +50,7 @@ bool isBlockCooperative(Operation *op) {
   return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
              gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp,
-             nvgpu::DeviceAsyncCopyOp>(op);
+             nvgpu::DeviceAsyncCopyOp, NVVM::MmaOp>(op);
 }
 
 /// What an emulated launch's ids and sizes become: the loops' induction
@@ -159,6 +161,13 @@ private:
   }
   LogicalResult prepareSharedMemory();
   LogicalResult lowerAsyncCopies();
+  LogicalResult prepareWarpMma();
+  void emitWarpMma(NVVM::MmaOp op);
+  /// Ops that meet the block's threads (or a warp's lanes): a barrier, or
+  /// a warp-collective mma.sync.
+  static bool isSyncPoint(Operation *op) {
+    return isa<gpu::BarrierOp, NVVM::MmaOp>(op);
+  }
   LogicalResult lowerFragments();
   LogicalResult classify(Block &block);
   bool isRematerializable(Operation *op) const {
@@ -195,6 +204,11 @@ private:
   DenseSet<Block *> splitBlocks;
   int numPieces = 0;
   DenseMap<std::pair<Value, int>, bool> usedOutsideMemo;
+  /// mma.sync results: the ops extracting its 4 values (given buffers by
+  /// emitWarpMma, not cloned), and the f32 scratch tiles of the products.
+  DenseMap<Operation *, SmallVector<LLVM::ExtractValueOp>> mmaExtracts;
+  DenseSet<Operation *> skipOps;
+  Value mmaA, mmaB, mmaD;
   bool failedValue = false;
 };
 
@@ -512,14 +526,174 @@ LogicalResult BlockEmulation::lowerFragments() {
   return success();
 }
 
+/// `nvvm.mma.sync` m16n8k16 with bf16 multiplicands (row.col) and f32
+/// accumulators, the form graph-gpu-matmul's bf16 kernel emits: checked
+/// here, and its 4 results, read through `llvm.extractvalue`, noted.
+LogicalResult BlockEmulation::prepareWarpMma() {
+  SmallVector<NVVM::MmaOp> ops;
+  launch.getBody().walk([&](NVVM::MmaOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return success();
+  if (dims[0] * dims[1] * dims[2] % graphopt::kWarpSize)
+    return fail("it has mma.sync but its block is not whole warps");
+  for (NVVM::MmaOp op : ops) {
+    auto fail = [&](const Twine &why) {
+      return op.emitError("cannot emulate this mma.sync: ") << why;
+    };
+    NVVM::MMAShapeAttr shape = op.getShapeAttr();
+    if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
+        op.getMultiplicandAPtxType() != NVVM::MMATypes::bf16 ||
+        op.getMultiplicandBPtxType() != NVVM::MMATypes::bf16 ||
+        op.getLayoutA() != NVVM::MMALayout::row ||
+        op.getLayoutB() != NVVM::MMALayout::col ||
+        op.getOperandA().size() != 4 || op.getOperandB().size() != 2 ||
+        op.getOperandC().size() != 4 ||
+        !llvm::all_of(op.getOperandC(),
+                      [](Value v) { return v.getType().isF32(); }))
+      return fail("not m16n8k16 row.col with bf16 inputs and f32 "
+                  "accumulators");
+    SmallVector<LLVM::ExtractValueOp> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto e = dyn_cast<LLVM::ExtractValueOp>(user);
+      if (!e || e.getPosition().size() != 1)
+        return fail("a result is used other than by llvm.extractvalue");
+      extracts.push_back(e);
+      skipOps.insert(e);
+    }
+    mmaExtracts[op] = extracts;
+  }
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(launch);
+  auto scratch = [&](int64_t rows, int64_t cols) -> Value {
+    Value buf = memref::AllocOp::create(
+        rw, loc, MemRefType::get({rows, cols}, rw.getF32Type()));
+    allocations.push_back(buf);
+    return buf;
+  };
+  mmaA = scratch(16, 16);
+  mmaB = scratch(16, 8);
+  mmaD = scratch(16, 8);
+  return success();
+}
+
+/// One mma.sync for every warp of the block: its lanes' registers gathered
+/// into the 16 x 16 A, 16 x 8 B and C tiles by the PTX fragment layout
+/// (lane = 4 g + t; A register r: row g + 8 (r % 2), columns 2t + 8 (r / 2)
+/// and the next; B register r: rows 2t + 8 r and the next, column g; C/D
+/// element e: row g + 8 (e / 2), column 2t + e % 2; a 32-bit register holds
+/// the lower-indexed bf16 in its low half), D = A B + C summed in f32, and
+/// each lane's D elements kept per thread.
+void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
+  SmallVector<Value> results(4);
+  for (LLVM::ExtractValueOp e : mmaExtracts[op]) {
+    int64_t pos = e.getPosition()[0];
+    if (!results[pos])
+      results[pos] = newBuffer(rw.getF32Type());
+    buffers[e.getResult()] = results[pos];
+  }
+  Type f32 = rw.getF32Type();
+  auto warps = scf::ForOp::create(
+      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(warps.getBody()->getTerminator());
+  Value warp = warps.getInductionVar();
+  // A loop over the warp's lanes, in the lane's thread context.
+  auto lanes = [&](function_ref<void(Ctx &, Value, Value, Value)> fill) {
+    auto loop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(graphopt::kWarpSize),
+                                   cIdx(1));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    Value lane = loop.getInductionVar();
+    Value thread = arith::AddIOp::create(
+        rw, loc,
+        arith::MulIOp::create(rw, loc, warp, cIdx(graphopt::kWarpSize)), lane);
+    Ctx ctx = threadCtx(thread);
+    Value gid = arith::DivUIOp::create(rw, loc, lane, cIdx(4));
+    Value t2 = arith::MulIOp::create(
+        rw, loc, arith::RemUIOp::create(rw, loc, lane, cIdx(4)), cIdx(2));
+    fill(ctx, thread, gid, t2);
+    EmulatedIds ids = blockIds;
+    gpu::KernelDim3 tid = launch.getThreadIds();
+    for (int i = 0; i < 3; ++i)
+      ids.thread[i] = ctx.map.lookup(i == 0 ? tid.x : i == 1 ? tid.y : tid.z);
+    ids.replaceOps(rw, loop);
+  };
+  auto plus = [&](Value v, int64_t c) -> Value {
+    return c ? arith::AddIOp::create(rw, loc, v, cIdx(c)).getResult() : v;
+  };
+  // The two bf16 of a 32-bit register, as f32.
+  auto unpack = [&](Value reg) -> std::pair<Value, Value> {
+    Value vec = vector::FromElementsOp::create(
+        rw, loc, VectorType::get({1}, rw.getI32Type()), ValueRange{reg});
+    Value halves = vector::BitCastOp::create(
+        rw, loc, VectorType::get({2}, rw.getBF16Type()), vec);
+    auto half = [&](int64_t i) -> Value {
+      Value e = vector::ExtractOp::create(rw, loc, halves, i);
+      return arith::ExtFOp::create(rw, loc, f32, e);
+    };
+    return {half(0), half(1)};
+  };
+  lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+    for (int64_t r = 0; r < 4; ++r) {
+      auto [lo, hi] = unpack(valueFor(op.getOperandA()[r], ctx));
+      Value row = plus(gid, 8 * (r % 2)), col = plus(t2, 8 * (r / 2));
+      memref::StoreOp::create(rw, loc, lo, mmaA, ValueRange{row, col});
+      memref::StoreOp::create(rw, loc, hi, mmaA, ValueRange{row, plus(col, 1)});
+    }
+    for (int64_t r = 0; r < 2; ++r) {
+      auto [lo, hi] = unpack(valueFor(op.getOperandB()[r], ctx));
+      Value k = plus(t2, 8 * r);
+      memref::StoreOp::create(rw, loc, lo, mmaB, ValueRange{k, gid});
+      memref::StoreOp::create(rw, loc, hi, mmaB, ValueRange{plus(k, 1), gid});
+    }
+    for (int64_t e = 0; e < 4; ++e)
+      memref::StoreOp::create(
+          rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
+          ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
+  });
+  // D += A B.
+  {
+    auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(16), cIdx(1));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPointToStart(rows.getBody());
+    auto cols = scf::ForOp::create(rw, loc, cIdx(0), cIdx(8), cIdx(1));
+    rw.setInsertionPointToStart(cols.getBody());
+    Value i = rows.getInductionVar(), j = cols.getInductionVar();
+    Value init = memref::LoadOp::create(rw, loc, mmaD, ValueRange{i, j});
+    auto sum = scf::ForOp::create(
+        rw, loc, cIdx(0), cIdx(16), cIdx(1), ValueRange{init},
+        [&](OpBuilder &, Location, Value k, ValueRange acc) {
+          Value a = memref::LoadOp::create(rw, loc, mmaA, ValueRange{i, k});
+          Value bv = memref::LoadOp::create(rw, loc, mmaB, ValueRange{k, j});
+          Value next = arith::AddFOp::create(
+              rw, loc, acc[0], arith::MulFOp::create(rw, loc, a, bv));
+          scf::YieldOp::create(rw, loc, next);
+        });
+    memref::StoreOp::create(rw, loc, sum.getResult(0), mmaD, ValueRange{i, j});
+  }
+  lanes([&](Ctx &, Value thread, Value gid, Value t2) {
+    for (int64_t e = 0; e < 4; ++e)
+      if (results[e])
+        memref::StoreOp::create(
+            rw, loc,
+            memref::LoadOp::create(
+                rw, loc, mmaD,
+                ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)}),
+            results[e], ValueRange{thread});
+  });
+}
+
 LogicalResult BlockEmulation::classify(Block &block) {
   splitBlocks.insert(&block);
   int current = -1;
   for (Operation &op : block.without_terminator()) {
-    bool barrier = isa<gpu::BarrierOp>(op);
+    bool barrier = isSyncPoint(&op);
     bool holds = false;
     if (!barrier)
-      op.walk([&](gpu::BarrierOp) { holds = true; });
+      op.walk([&](Operation *inner) {
+        if (isSyncPoint(inner))
+          holds = true;
+      });
     if (!barrier && !holds) {
       if (current < 0)
         current = numPieces++;
@@ -531,8 +705,9 @@ LogicalResult BlockEmulation::classify(Block &block) {
     if (holds) {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop)
-        return op.emitError("cannot emulate this kernel: a barrier is inside "
-                            "a branch or a loop other than scf.for");
+        return op.emitError("cannot emulate this kernel: a barrier or "
+                            "mma.sync is inside a branch or a loop other "
+                            "than scf.for");
       if (failed(classify(*loop.getBody())))
         return failure();
     }
@@ -672,6 +847,8 @@ void BlockEmulation::threadLoop(function_ref<void(Ctx &)> fill) {
 void BlockEmulation::emitPiece(ArrayRef<Operation *> ops, int piece) {
   threadLoop([&](Ctx &ctx) {
     for (Operation *op : ops) {
+      if (skipOps.contains(op))
+        continue;
       op->walk([&](Operation *inner) {
         for (Value operand : inner->getOperands())
           if (!op->isAncestor(operand.getParentBlock()->getParentOp()))
@@ -763,6 +940,8 @@ void BlockEmulation::emitBlock(Block &block) {
     runPiece = -1;
     if (auto loop = dyn_cast<scf::ForOp>(op))
       emitFor(loop);
+    else if (auto mma = dyn_cast<NVVM::MmaOp>(op))
+      emitWarpMma(mma);
   }
   flush();
 }
@@ -792,7 +971,7 @@ LogicalResult BlockEmulation::run() {
 
   rw.setInsertionPoint(launch);
   if (failed(prepareSharedMemory()) || failed(lowerAsyncCopies()) ||
-      failed(lowerFragments()))
+      failed(lowerFragments()) || failed(prepareWarpMma()))
     return failure();
   // Lane ids: the linear thread id modulo 32.
   SmallVector<gpu::LaneIdOp> laneIds;

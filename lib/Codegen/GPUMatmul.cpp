@@ -39,6 +39,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -285,26 +287,28 @@ Value resultBuffer(const GPUContraction &c) {
              : c.acc;
 }
 
-/// Stores the 4 accumulators `acc` (vector<4xf32>) of C[batch?, row, col ..
-/// col + 3]: into C, or with `c.epilogue` each through the epilogue's body
-/// into its output; one vector store either way (col is a multiple of 4).
-void storeResults4(Idx &x, const GPUContraction &c, Value acc, Value batch,
-                   Value row, Value col) {
+/// Stores the n accumulators `acc` (vector<n x f32>) of C[batch?, row, col
+/// .. col + n - 1]: into C, or with `c.epilogue` each through the
+/// epilogue's body into its output; one vector store either way (col is a
+/// multiple of n).
+void storeResults(Idx &x, const GPUContraction &c, Value acc, Value batch,
+                  Value row, Value col) {
+  int64_t n = cast<VectorType>(acc.getType()).getNumElements();
   Value out = resultBuffer(c);
   Type et = cast<MemRefType>(out.getType()).getElementType();
   Value vec = acc;
   if (c.epilogue) {
     SmallVector<Value> results;
-    for (int64_t j = 0; j < 4; ++j)
+    for (int64_t j = 0; j < n; ++j)
       results.push_back(
           applyEpilogue(x, c, vector::ExtractOp::create(x.b, x.loc, acc, j),
                         at(batch, row, x.add(col, j))));
-    vec = vector::FromElementsOp::create(x.b, x.loc, VectorType::get({4}, et),
+    vec = vector::FromElementsOp::create(x.b, x.loc, VectorType::get({n}, et),
                                          results);
   }
   vector::StoreOp::create(x.b, x.loc, vec, out, at(batch, row, col),
                           /*nontemporal=*/false,
-                          llvm::MaybeAlign(4 * et.getIntOrFloatBitWidth() / 8));
+                          llvm::MaybeAlign(n * et.getIntOrFloatBitWidth() / 8));
 }
 
 /// Cooperative copy of a rows x cols tile of a global memref (cols
@@ -718,7 +722,7 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
         Value v = vector::LoadOp::create(
             x.b, x.loc, VectorType::get({4}, f32), st, ValueRange{r, col},
             /*nontemporal=*/false, llvm::MaybeAlign(16));
-        storeResults4(x, c, v, batch, x.add(m0, r), x.add(n0, col));
+        storeResults(x, c, v, batch, x.add(m0, r), x.add(n0, col));
       });
 }
 
@@ -799,8 +803,122 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
         for (int64_t r = 0; r < cfg.wm; ++r)
           for (int64_t g = 0; g < gn; ++g)
             // The epilogue, if any, in registers.
-            storeResults4(x, c, acc[r * gn + g], batch, x.add(m0, rowOf(r)),
-                          x.add(n0, colOf(g)));
+            storeResults(x, c, acc[r * gn + g], batch, x.add(m0, rowOf(r)),
+                         x.add(n0, colOf(g)));
+      });
+}
+
+/// Shared tiles of the bf16 tensor-core kernel, bf16 with k contiguous: A
+/// [bm][bk] and B^T [bn][bk], so that each lane's fragment registers are
+/// pairs of consecutive k, one 32-bit load each.
+std::pair<MemRefType, MemRefType> mmaSyncShared(const Config &cfg, Type bf16) {
+  return {sharedType(cfg.bm, cfg.bk, bf16), sharedType(cfg.bn, cfg.bk, bf16)};
+}
+
+/// The bf16 tensor-core kernel (sm_80+; MLIR 22's WMMA types have no bf16):
+/// `nvvm.mma.sync` m16n8k16 (row.col, f32 accumulation) with the PTX
+/// fragment layout: lane = 4 g + t holds A elements (g | g + 8, 2t | 2t + 8
+/// and the next k), B elements (k 2t, 2t + 1 | + 8; column g) and C/D
+/// elements (g | g + 8, 2t and 2t + 1). Each warp owns wm x wn of C as
+/// (wm / 16) x (wn / 8) tiles of 4 f32 registers per lane; the A and B
+/// tiles are double-buffered through registers (B transposed into B^T).
+gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
+                           const Config &cfg) {
+  MLIRContext *ctx = b.getContext();
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type(), i32 = b.getI32Type();
+  std::pair<MemRefType, MemRefType> shared = mmaSyncShared(cfg, bf16);
+  int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
+  int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
+  int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
+  int64_t bCols = c.transposeRhs ? cfg.bk : cfg.bn;
+  int64_t fm = cfg.wm / 16, fn = cfg.wn / 8;
+  auto resultTy = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  return buildLaunch(
+      b, loc, c, cfg, shared.first, shared.second, /*minSharedBytes=*/0,
+      [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
+          Value shB) {
+        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, c.transposeLhs);
+        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, !c.transposeRhs);
+        Value warp = x.div(tid, 32), lane = x.rem(tid, 32);
+        int64_t warpsN = cfg.bn / cfg.wn;
+        Value wm = x.mul(x.div(warp, warpsN), cfg.wm);
+        Value wn = x.mul(x.rem(warp, warpsN), cfg.wn);
+        Value g = x.div(lane, 4), t2 = x.mul(x.rem(lane, 4), 2);
+        // Accumulator e (0..3) of tile (i, j): row g + 8 (e / 2), column
+        // 2t + e % 2.
+        auto rowOf = [&](int64_t i, int64_t e) {
+          return x.add(x.add(wm, g), 16 * i + 8 * (e / 2));
+        };
+        auto colOf = [&](int64_t j, int64_t e) {
+          return x.add(x.add(wn, t2), 8 * j + e % 2);
+        };
+        SmallVector<Value> init;
+        Value zero =
+            arith::ConstantOp::create(x.b, x.loc, x.b.getF32FloatAttr(0));
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            for (int64_t e = 0; e < 4; ++e)
+              init.push_back(c.zeroInit ? zero
+                                        : memref::LoadOp::create(
+                                              x.b, x.loc, c.acc,
+                                              at(batch, x.add(m0, rowOf(i, e)),
+                                                 x.add(n0, colOf(j, e))))
+                                              .getResult());
+        // Two consecutive bf16 at [stage, r, col] as one 32-bit register.
+        auto pair = [&](Value mem, Value stage, Value r, Value col) -> Value {
+          Value v = vector::LoadOp::create(
+              x.b, x.loc, VectorType::get({2}, bf16), mem,
+              ValueRange{stage, r, col}, /*nontemporal=*/false,
+              llvm::MaybeAlign(4));
+          Value asInt = vector::BitCastOp::create(x.b, x.loc,
+                                                  VectorType::get({1}, i32), v);
+          return vector::ExtractOp::create(x.b, x.loc, asInt, 0);
+        };
+        auto compute = [&](Value stage, ValueRange acc) {
+          SmallVector<Value> out(acc);
+          for (int64_t kk = 0; kk < cfg.bk; kk += 16) {
+            SmallVector<SmallVector<Value>> fa(fm), fb(fn);
+            for (int64_t i = 0; i < fm; ++i)
+              for (int64_t reg = 0; reg < 4; ++reg)
+                fa[i].push_back(pair(
+                    shA, stage, x.add(x.add(wm, g), 16 * i + 8 * (reg % 2)),
+                    x.add(t2, kk + 8 * (reg / 2))));
+            for (int64_t j = 0; j < fn; ++j)
+              for (int64_t reg = 0; reg < 2; ++reg)
+                fb[j].push_back(pair(shB, stage, x.add(x.add(wn, g), 8 * j),
+                                     x.add(t2, kk + 8 * reg)));
+            for (int64_t i = 0; i < fm; ++i)
+              for (int64_t j = 0; j < fn; ++j) {
+                int64_t base = (i * fn + j) * 4;
+                auto mma = NVVM::MmaOp::create(
+                    x.b, x.loc, resultTy, fa[i], fb[j],
+                    ValueRange(out).slice(base, 4), {16, 8, 16}, std::nullopt,
+                    std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                                  NVVM::MMATypes::bf16},
+                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                   NVVM::MMALayout::col});
+                for (int64_t e = 0; e < 4; ++e)
+                  out[base + e] =
+                      LLVM::ExtractValueOp::create(x.b, x.loc, mma, e);
+              }
+          }
+          return out;
+        };
+        SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
+                                       m0, n0, init, compute);
+        // Each lane's two adjacent columns per row, the epilogue (if any)
+        // in registers.
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            for (int64_t h = 0; h < 2; ++h) {
+              int64_t base = (i * fn + j) * 4 + 2 * h;
+              Value two = vector::FromElementsOp::create(
+                  x.b, x.loc, VectorType::get({2}, f32),
+                  ValueRange{acc[base], acc[base + 1]});
+              storeResults(x, c, two, batch, x.add(m0, rowOf(i, 2 * h)),
+                           x.add(n0, colOf(j, 2 * h)));
+            }
       });
 }
 
@@ -851,6 +969,19 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
       return buildTensorCore(b, loc, c, cfg);
     }
   }
+  // bf16 on tensor cores (mma.sync, sm_80+): 64x64x32 blocks of 4 warps,
+  // 32x32 warp tiles.
+  if (et.isBF16() && t.mmaSyncBF16 && t.mmaWarpM % 16 == 0 &&
+      t.mmaWarpN % 8 == 0 && t.mmaK % 16 == 0) {
+    Config cfg{t.mmaM,     t.mmaN,
+               t.mmaK,     t.mmaWarpM,
+               t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+    if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, b.getBF16Type()))) {
+      if (kind)
+        *kind = GPUMatmulKernelKind::TensorCore;
+      return buildMmaSync(b, loc, c, cfg);
+    }
+  }
   Config cfg{t.simtM, t.simtN, t.simtK, t.simtThreadM, t.simtThreadN, 0};
   while (c.m % cfg.bm && cfg.wm > 4 && cfg.wm % 8 == 0) {
     cfg.bm /= 2;
@@ -884,6 +1015,7 @@ struct GraphGPUMatmulPass
     tiles.mmaWarpM = mmaWarpTileM;
     tiles.mmaWarpN = mmaWarpTileN;
     tiles.mmaAsyncStages = asyncCopyStages;
+    tiles.mmaSyncBF16 = bf16TensorCores;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;
     tiles.simtK = simtTileK;

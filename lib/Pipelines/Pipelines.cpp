@@ -420,8 +420,10 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
              .drop_front(3)
              .take_while(llvm::isDigit)
              .getAsInteger(10, sm) &&
-        sm < 80)
+        sm < 80) {
       matmul.asyncCopyStages = 0;
+      matmul.bf16TensorCores = false;
+    }
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass(matmul));
   }
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());

@@ -121,3 +121,50 @@ func.func @wmma(%a: memref<16x16xf16>, %b: memref<16x16xf16>, %c: memref<16x16xf
   }
   return
 }
+
+// -----
+
+// A warp-collective nvvm.mma.sync (m16n8k16, bf16, the bf16 matmul
+// kernel's form) meets the warp's lanes: its operands are kept per thread,
+// then, warp by warp, a loop over the 32 lanes scatters their registers into
+// 16 x 16 A, 16 x 8 B and C tiles (PTX fragment layout), D = A B + C is
+// summed in f32, and a second lane loop gives each lane its 4 results (the
+// llvm.extractvalue ops become buffer reads).
+// CHECK-LABEL: func.func @mma_sync
+// CHECK-DAG: %[[A:.*]] = memref.alloc() : memref<16x16xf32>
+// CHECK-DAG: %[[B:.*]] = memref.alloc() : memref<16x8xf32>
+// CHECK-DAG: %[[D:.*]] = memref.alloc() : memref<16x8xf32>
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c1
+// CHECK: scf.for %[[L:.*]] = %{{.*}} to %c32
+// CHECK: vector.bitcast %{{.*}} : vector<1xi32> to vector<2xbf16>
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: memref.store %{{.*}}, %[[B]]
+// CHECK: memref.store %{{.*}}, %[[D]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32
+// CHECK: memref.load %[[D]]
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: llvm.extractvalue
+func.func @mma_sync(%x: memref<32x4xi32>, %c: memref<32x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %a0 = memref.load %x[%tx, %c0] : memref<32x4xi32>
+    %a1 = memref.load %x[%tx, %c1] : memref<32x4xi32>
+    %a2 = memref.load %x[%tx, %c2] : memref<32x4xi32>
+    %a3 = memref.load %x[%tx, %c3] : memref<32x4xi32>
+    %f = memref.load %c[%tx, %c0] : memref<32x4xf32>
+    %d = nvvm.mma.sync A[%a0, %a1, %a2, %a3] B[%a0, %a1] C[%f, %f, %f, %f] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %d0 = llvm.extractvalue %d[0] : !llvm.struct<(f32, f32, f32, f32)>
+    %d3 = llvm.extractvalue %d[3] : !llvm.struct<(f32, f32, f32, f32)>
+    memref.store %d0, %c[%tx, %c0] : memref<32x4xf32>
+    memref.store %d3, %c[%tx, %c3] : memref<32x4xf32>
+    gpu.terminator
+  }
+  return
+}

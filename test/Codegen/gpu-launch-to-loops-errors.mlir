@@ -8,7 +8,7 @@ func.func @barrier_in_branch(%x: memref<64xf32>, %p: i1) {
   %c32 = arith.constant 32 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{cannot emulate this kernel: a barrier is inside a branch or a loop other than scf.for}}
+    // expected-error @+1 {{cannot emulate this kernel: a barrier or mma.sync is inside a branch or a loop other than scf.for}}
     scf.if %p {
       gpu.barrier
     }

@@ -1,12 +1,13 @@
-// RUN: graph-opt %s -split-input-file --graph-gpu-matmul=async-copy-stages=0 --cse | FileCheck %s
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul="async-copy-stages=0 bf16-tensor-cores=false" --cse | FileCheck %s
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s --check-prefix=ASYNC
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul=fuse-epilogue=false | FileCheck %s --check-prefix=NOFUSE
 
 // These check the structure of the kernels (tiling, shared memory,
 // barriers, tensor-core ops); no kernel here has run on a GPU. The first
-// prefix checks the tensor-core kernel's tiles double-buffered through
-// registers (async-copy-stages=0, as for chips before sm_80); ASYNC the
-// default, three stages filled by cp.async.
+// prefix checks the kernels for chips before sm_80 (async-copy-stages=0:
+// the tensor-core kernel's tiles double-buffered through registers;
+// bf16-tensor-cores=false: bf16 on the SIMT kernel); ASYNC the defaults
+// (three stages filled by cp.async; bf16 by mma.sync).
 
 // f16 x f16 -> f32: the tensor-core kernel. 64x64 block tiles (a 2x2 grid
 // for 128x128), 4 warps of 2x2 16x16 fragments, C loaded into the
@@ -185,9 +186,9 @@ func.func @batched(%a: memref<4x64x64xf16>, %b: memref<4x64x64xf16>, %c: memref<
 
 // -----
 
-// bf16: gpu.mma_matrix has no bf16 in MLIR 22, so the SIMT kernel, with the
-// tiles widened to f32 on their way into shared memory. M = 64 halves the
-// block tile along M (64 rows, 4-row thread tiles; 16x16 threads).
+// bf16 without tensor cores: the SIMT kernel, with the tiles widened to f32
+// on their way into shared memory. M = 64 halves the block tile along M (64
+// rows, 4-row thread tiles; 16x16 threads).
 // CHECK-LABEL: func.func @bf16
 // CHECK-NOT: gpu.subgroup_mma
 // CHECK-DAG: %[[T256:.+]] = arith.constant 256 : index
@@ -199,6 +200,23 @@ func.func @batched(%a: memref<4x64x64xf16>, %b: memref<4x64x64xf16>, %c: memref<
 // CHECK: arith.extf %[[V]] : vector<2xbf16> to vector<2xf32>
 // CHECK-COUNT-64: vector.fma
 // CHECK-NOT: vector.fma
+// bf16 on tensor cores (the default; gpu.mma_matrix has no bf16 in MLIR
+// 22): nvvm.mma.sync m16n8k16 on per-lane fragments; A [2][64][32+8] and
+// B^T [2][64][32+8] bf16 tiles (64 x 64 blocks), B transposed element by element as it is
+// stored; per K tile (2 steps of 16) each warp's 32x32 tile is 2 x 4
+// mma.sync, 16 in all.
+// ASYNC-LABEL: func.func @bf16
+// ASYNC: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128,
+// ASYNC: %[[SA:.+]] = memref.view {{.*}} to memref<2x64x40xbf16, #gpu.address_space<workgroup>>
+// ASYNC: %[[SB:.+]] = memref.view {{.*}} to memref<2x64x40xbf16, #gpu.address_space<workgroup>>
+// ASYNC: memref.store %{{.*}}, %[[SB]]
+// ASYNC: scf.for
+// ASYNC: vector.load %[[SA]][{{.*}}] {alignment = 4 : i64} : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// ASYNC: vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
+// ASYNC-COUNT-16: nvvm.mma.sync {{.*}}layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// ASYNC-NOT: nvvm.mma.sync
+// ASYNC: gpu.barrier
+// ASYNC: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32>, vector<2xf32>
 func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x128xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x128xbf16>) outs(%c : memref<64x128xf32>)
   return

@@ -1,8 +1,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 
 // The CUDA target's matmul kernels (graph-gpu-matmul: WMMA tensor cores for
-// f16 with cp.async shared stages, SIMT register tiles for f32 and bf16
-// double-buffered through registers, a barrier per K step) run numerically
+// f16 with cp.async shared stages, mma.sync tensor cores for bf16, SIMT
+// register tiles for f32, the last two double-buffered through registers, a barrier per K step) run numerically
 // under --cuda-emulate: graph-gpu-launch-to-loops emulates them block by
 // block with the threads in lockstep at the barriers and each warp's
 // fragments on its lane 0 (see docs/CUDA.md). Shapes are ones the tiles
@@ -42,9 +42,11 @@
 // KERNELS: vector.fma
 // KERNELS: gpu.barrier
 // KERNELS: vector.fma
+// bf16 on tensor cores: mma.sync m16n8k16 (fragments per lane, emulated
+// warp by warp with the PTX fragment layout).
 // KERNELS-LABEL: func.func @gk_bf16_mm
 // KERNELS: gpu.barrier
-// KERNELS: vector.fma
+// KERNELS: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 // KERNELS-LABEL: func.func @gk_f16_a_bt
 // KERNELS: gpu.subgroup_mma_load_matrix {{.*}} {leadDimension = 40 : index, transpose}
 // KERNELS: gpu.subgroup_mma_compute {{.*}} {b_transpose}
@@ -72,6 +74,9 @@
 // KERNELS-LABEL: func.func @gk_f16_acc
 // KERNELS: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xf32, "COp">
 // KERNELS: gpu.subgroup_mma_compute
+// bf16 with B stored [N, K]: copied to B^T's layout as it is.
+// KERNELS-LABEL: func.func @gk_bf16_a_bt
+// KERNELS: nvvm.mma.sync
 
 // RUN: %reference gk_f16_mm %t/a
 // RUN: graph-run %s --entry=gk_f16_mm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
@@ -209,6 +214,27 @@ func.func @gk_f16_acc(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<6
     linalg.yield %s : f32
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// RUN: %reference gk_bf16_a_bt %t/m
+// RUN: graph-run %s --entry=gk_bf16_a_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/m/x0.npy --input=@%t/m/x1.npy --expected-output=@%t/m/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_bf16_a_bt --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/m/x0.npy --input=@%t/m/x1.npy --expected-output=@%t/m/expected.npy | FileCheck %s %}
+func.func @gk_bf16_a_bt(%a: tensor<64x64xf32>, %b: tensor<128x64xf32>) -> tensor<64x128xf32> {
+  %x = graph.cast %a : tensor<64x64xf32> -> tensor<64x64xbf16>
+  %y = graph.cast %b : tensor<128x64xf32> -> tensor<128x64xbf16>
+  %e = tensor.empty() : tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<64x64xbf16>, tensor<128x64xbf16>) outs(%f : tensor<64x128xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pe = arith.extf %p : bf16 to f32
+    %qe = arith.extf %q : bf16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
 }
 
 // CHECK: result 0: matches expected

@@ -108,24 +108,27 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 
 // -----
 
-// bf16: no bf16 WMMA through the gpu dialect in MLIR 22; the SIMT kernel
-// widens the tiles to f32 in shared memory, and rounds its register tile to
-// bf16 as it stores it (4 columns, 8 bytes, per store).
+// bf16: tensor cores through mma.sync m16n8k16 (MLIR 22's WMMA types have
+// no bf16): A and B^T tiles of bf16 in shared memory (B transposed while
+// stored), each lane's fragments loaded as 32-bit pairs, 16 mma.sync per K
+// tile per warp; the accumulators rounded to bf16 and stored two columns
+// per store. One kernel. Before sm_80, the SIMT kernel.
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @bf16_kernel [
 // CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
-// CHECK-SAME: st.shared
+// CHECK-SAME: st.shared.b16
 // CHECK-SAME: bar.sync
-// CHECK-NOT: mma
-// CHECK-SAME: ld.shared.v4.b32
-// CHECK-NOT: mma
-// CHECK-SAME: fma.rn.f32
-// CHECK-NOT: mma
+// CHECK-SAME: ld.shared.b32
+// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-NOT: mma.sync
 // CHECK-SAME: bar.sync
 // CHECK-SAME: cvt.rn.bf16x2.f32
-// CHECK-SAME: st.global.v2.b32
+// CHECK-SAME: st.global.b32
+// SM75: gpu.binary @bf16_kernel [
+// SM75-NOT: mma
+// SM75-SAME: fma.rn.f32
 func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %m = graph.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %m : tensor<256x256xbf16>

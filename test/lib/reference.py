@@ -2386,6 +2386,13 @@ def gk_f16_acc(rng):
     return [a, b, c], [as_f32(f64(c) + f64(a) @ f64(b))]
 
 
+@case
+def gk_bf16_a_bt(rng):
+    a, b = uniform(rng, (64, 64), -1, 1), uniform(rng, (128, 64), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [as_f32(f64(x) @ f64(y).T)]
+
+
 # ----------------------------------------------------------------------------
 # The fused CUDA attention kernel (gpu-attention-kernel.mlir): f16 inputs,
 # the result of the exact (float64) attention rounded once to f16.

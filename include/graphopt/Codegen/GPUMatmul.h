@@ -38,6 +38,9 @@ struct GPUMatmulTiles {
   /// by asynchronous copies (`cp.async`, sm_80 and later); below 2, the
   /// tiles are double-buffered through registers instead.
   int64_t mmaAsyncStages = 3;
+  /// bf16 inputs on tensor cores (`mma.sync` m16n8k16, sm_80 and later)
+  /// with the mma* block and warp tiles; otherwise the SIMT kernel.
+  bool mmaSyncBF16 = true;
   /// SIMT kernel: block tile, K tile and the register tile of one thread;
   /// the block has (simtM / simtThreadM) * (simtN / simtThreadN) threads.
   int64_t simtM = 128, simtN = 128, simtK = 8;

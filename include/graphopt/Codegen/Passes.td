@@ -268,7 +268,13 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     vectors of rows x cols elements computed by each warp's lane 0 in
     scalar loops (loads and stores honour `transpose`; the leading
     dimension must be the memref's row stride; products summed in the
-    accumulator's type); the other lanes skip them.
+    accumulator's type); the other lanes skip them. `nvvm.mma.sync`
+    (m16n8k16, bf16 row.col, f32; warp-collective) meets the warp's lanes
+    like a barrier: warp by warp, the lanes' registers are gathered into A,
+    B and C tiles by the PTX fragment layout, D = A B + C is summed in f32,
+    and each lane gets its 4 results. Asynchronous copies
+    (`nvgpu.device_async_copy`) run at once (their groups and waits go), so
+    a missing wait goes unnoticed.
 
     Reported as errors: shuffles outside the one block described above, a
     kernel with both shuffles and barriers, barriers inside a branch or a
@@ -724,9 +730,13 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     - f16: tensor cores. Each warp owns a tile of 16x16x16 WMMA fragments
       (`gpu.subgroup_mma_load_matrix` / `_compute` / `_store_matrix`, lowered
       by `convert-gpu-to-nvvm` to PTX `wmma.mma.sync`, f32 accumulation).
-    - f32 and bf16: SIMT FMAs on a per-thread register tile, in IEEE f32
-      (bf16 is widened to f32 in shared memory: MLIR 22's `gpu.mma_matrix`
-      has no bf16). f32 never uses TF32.
+    - bf16 (with `bf16-tensor-cores`, default; the CUDA pipeline turns it
+      off before sm_80): tensor cores through `nvvm.mma.sync` m16n8k16
+      (MLIR 22's `gpu.mma_matrix` has no bf16), per-lane fragments in the
+      PTX layout loaded from bf16 A and B^T shared tiles as 32-bit pairs.
+    - f32 (and bf16 otherwise): SIMT FMAs on a per-thread register tile,
+      in IEEE f32 (bf16 widened to f32 in shared memory). f32 never uses
+      TF32.
 
     Both kernels stage A and B tiles in shared memory (views of dynamic
     shared memory), copied cooperatively 16 bytes at a time where the layout
@@ -801,6 +811,9 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Option<"asyncCopyStages", "async-copy-stages", "int64_t", /*default=*/"3",
            "Shared-memory stages of the tensor-core kernel filled by cp.async "
            "(sm_80+); below 2: double-buffered through registers">,
+    Option<"bf16TensorCores", "bf16-tensor-cores", "bool", /*default=*/"true",
+           "bf16 products on tensor cores (mma.sync m16n8k16, sm_80+); "
+           "otherwise the SIMT kernel">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
            "cast) in its kernel, before the one store">
@@ -808,7 +821,8 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect"
+    "::mlir::arith::ArithDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
   ];
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
