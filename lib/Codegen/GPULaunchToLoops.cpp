@@ -105,6 +105,24 @@ struct EmulatedIds {
   }
 };
 
+/// Nested `scf.for` loops from 0 to each of `bounds` (outermost first) at
+/// the rewriter's insertion point, which is left inside the innermost;
+/// returns the outermost loop and the induction variables in `ivs`.
+Operation *buildLoopNest(RewriterBase &rewriter, Location loc,
+                         ArrayRef<Value> bounds, SmallVectorImpl<Value> &ivs) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Operation *outermost = nullptr;
+  for (Value bound : bounds) {
+    auto loop = scf::ForOp::create(rewriter, loc, zero, bound, one);
+    if (!outermost)
+      outermost = loop;
+    ivs.push_back(loop.getInductionVar());
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  return outermost;
+}
+
 /// Lockstep emulation of a kernel whose threads meet at barriers and share
 /// memory (the matmul kernels of graph-gpu-matmul): the launch runs as
 /// loops over the grid, and the block's threads run in lockstep at the
@@ -986,15 +1004,8 @@ LogicalResult BlockEmulation::run() {
   // Loops over the grid: z, y, x.
   rw.setInsertionPoint(launch);
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  Value bounds[3] = {grid.z, grid.y, grid.x};
-  Value ivs[3];
-  for (int i = 0; i < 3; ++i) {
-    auto loop = scf::ForOp::create(rw, loc, cIdx(0), bounds[i], cIdx(1));
-    if (!outermost)
-      outermost = loop;
-    ivs[i] = loop.getInductionVar();
-    rw.setInsertionPointToStart(loop.getBody());
-  }
+  SmallVector<Value> ivs;
+  outermost = buildLoopNest(rw, loc, {grid.z, grid.y, grid.x}, ivs);
   blockIds = EmulatedIds{{ivs[2], ivs[1], ivs[0]}, {}, grid, bs};
   IRMapping ids;
   blockIds.map(launch, ids);
@@ -1043,21 +1054,13 @@ struct GraphGPULaunchToLoopsPass
       return BlockEmulation(rewriter, launch).run();
     Location loc = launch.getLoc();
     rewriter.setInsertionPoint(launch);
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     // Loops: grid z, y, x, then block z, y, x.
-    Value bounds[6] = {grid.z, grid.y, grid.x, block.z, block.y, block.x};
-    Value ivs[6];
-    Operation *outermost = nullptr;
-    for (int i = 0; i < 6; ++i) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
-      if (!outermost)
-        outermost = loop;
-      ivs[i] = loop.getInductionVar();
-      rewriter.setInsertionPointToStart(loop.getBody());
-    }
+    SmallVector<Value> ivs;
+    Operation *outermost =
+        buildLoopNest(rewriter, loc,
+                      {grid.z, grid.y, grid.x, block.z, block.y, block.x}, ivs);
     // The body's arguments and id ops: the loops' ivs and the sizes.
     EmulatedIds ids{
         {ivs[2], ivs[1], ivs[0]}, {ivs[5], ivs[4], ivs[3]}, grid, block};
@@ -1206,16 +1209,9 @@ struct GraphGPULaunchToLoopsPass
     }
 
     // Loops: grid z, y, x, then block z, y (a warp per iteration).
-    Value bounds[5] = {grid.z, grid.y, grid.x, block.z, block.y};
-    Value ivs[5];
-    Operation *outermost = nullptr;
-    for (int i = 0; i < 5; ++i) {
-      auto loop = scf::ForOp::create(rewriter, loc, zero, bounds[i], one);
-      if (!outermost)
-        outermost = loop;
-      ivs[i] = loop.getInductionVar();
-      rewriter.setInsertionPointToStart(loop.getBody());
-    }
+    SmallVector<Value> ivs;
+    Operation *outermost = buildLoopNest(
+        rewriter, loc, {grid.z, grid.y, grid.x, block.z, block.y}, ivs);
     // The ids: thread x is the lane of the loop the ops are in.
     EmulatedIds warpIds{
         {ivs[2], ivs[1], ivs[0]}, {Value(), ivs[4], ivs[3]}, grid, block};
