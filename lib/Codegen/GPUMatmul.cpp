@@ -1027,7 +1027,12 @@ struct GraphGPUMatmulPass
       if (!op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
+    // Ops erased with a kernel (its epilogue, the zero fill) before their
+    // turn in `ops`: compared by address only, never dereferenced.
+    DenseSet<Operation *> erased;
     for (linalg::LinalgOp op : ops) {
+      if (erased.contains(op.getOperation()))
+        continue;
       FailureOr<GPUContraction> c = matchGPUContraction(op);
       if (failed(c)) {
         if (linalg::isaContractionOpInterface(op))
@@ -1064,10 +1069,12 @@ struct GraphGPUMatmulPass
       ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
       op->erase();
       if (epilogue) {
+        erased.insert(epilogue);
         epilogue->erase();
         ++numEpilogues;
       }
       if (c->zeroInit) {
+        erased.insert(fill.getOperation());
         fill->erase();
         ++numZeroFillsDropped;
       }
