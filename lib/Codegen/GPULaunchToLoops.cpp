@@ -285,20 +285,20 @@ LogicalResult BlockEmulation::prepareSharedMemory() {
 /// goes unnoticed, though (a missing barrier does not).
 LogicalResult BlockEmulation::lowerAsyncCopies() {
   Block &body = launch.getBody().front();
-  SmallVector<Operation *> copies, groupsAndWaits;
+  SmallVector<Operation *> copies, groups, waits;
   body.walk([&](Operation *op) {
     if (isa<nvgpu::DeviceAsyncCopyOp>(op))
       copies.push_back(op);
-    else if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
-      groupsAndWaits.push_back(op);
+    else if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      groups.push_back(op);
+    else if (isa<nvgpu::DeviceAsyncWaitOp>(op))
+      waits.push_back(op);
   });
   // Waits use groups' tokens, groups the copies'.
-  for (Operation *op : llvm::reverse(groupsAndWaits))
-    if (isa<nvgpu::DeviceAsyncWaitOp>(op))
-      rw.eraseOp(op);
-  for (Operation *op : groupsAndWaits)
-    if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op))
-      rw.eraseOp(op);
+  for (Operation *op : waits)
+    rw.eraseOp(op);
+  for (Operation *op : groups)
+    rw.eraseOp(op);
   OpBuilder::InsertionGuard g(rw);
   for (Operation *op : copies) {
     auto copy = cast<nvgpu::DeviceAsyncCopyOp>(op);

@@ -16,7 +16,7 @@
 
 // One kernel where the fused kernel applies (the IR the emulation starts
 // from), the decomposition where it does not:
-// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
 // KERNELS-LABEL: func.func @gk_attn_plain
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch

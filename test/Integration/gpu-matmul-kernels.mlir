@@ -21,7 +21,7 @@
 
 // The emulated pipeline gives the contractions these kernels, as on a GPU
 // (the IR the emulation starts from):
-// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
 // KERNELS-LABEL: func.func @gk_f16_mm
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch
