@@ -178,6 +178,14 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     steps = arith::MinUIOp::create(
         b, loc, steps, x.div(x.add(row0, kRows + kKeys - 1), kKeys));
 
+  // Continues inside `if (v < n)` (the caller restores the insertion point).
+  auto enterIfBelow = [&](Value v, int64_t n) {
+    auto ifOp = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, x.c(n)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+  };
   // Cooperative copy of a kKeys x d tile at key `key0` of `src` into `dst`,
   // 8 halves (16 bytes) per vector.
   auto copyTile = [&](Value src, Value dst, Value key0) {
@@ -185,13 +193,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     auto vt = VectorType::get({8}, f16);
     for (int64_t i = 0; i < vecs; i += kThreads) {
       Value flat = x.add(tid, i);
-      auto ifOp = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, flat,
-                                x.c(vecs)),
-          /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
+      enterIfBelow(flat, vecs);
       Value r = x.div(flat, d / 8), c = x.mul(x.rem(flat, d / 8), 8);
       Value vec =
           vector::LoadOp::create(b, loc, vt, src, at(x.add(key0, r), c),
@@ -241,13 +244,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
 
   // Statistics start at (-inf, 0).
   {
-    auto ifOp = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                              x.c(kRows)),
-        false);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
+    enterIfBelow(tid, kRows);
     memref::StoreOp::create(b, loc, negInf, ms, ValueRange{tid});
     memref::StoreOp::create(b, loc, zeroF, ls, ValueRange{tid});
   }
@@ -262,12 +260,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     gpu::BarrierOp::create(b, loc);
     scores();
     gpu::BarrierOp::create(b, loc);
-    auto ifOp = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                              x.c(kRows)),
-        false);
-    b.setInsertionPointToStart(ifOp.thenBlock());
+    enterIfBelow(tid, kRows);
     Value mOld = memref::LoadOp::create(b, loc, ms, ValueRange{tid});
     auto maxLoop =
         scf::ForOp::create(b, loc, x.c(0), x.c(kKeys), x.c(1), ValueRange{mOld},
@@ -378,17 +371,11 @@ struct GraphGPUAttentionPass
       }
       OpBuilder b(op);
       Location loc = op.getLoc();
-      auto buffer = [&](Value t) -> Value {
-        auto tt = cast<RankedTensorType>(t.getType());
-        return bufferization::ToBufferOp::create(
-            b, loc, MemRefType::get(tt.getShape(), tt.getElementType()), t,
-            /*read_only=*/true);
-      };
-      Value q = buffer(op.getQuery()), k = buffer(op.getKey()),
-            v = buffer(op.getValue());
+      Value q = toBuffer(b, loc, op.getQuery()),
+            k = toBuffer(b, loc, op.getKey()),
+            v = toBuffer(b, loc, op.getValue());
       auto rt = cast<RankedTensorType>(op.getType());
-      Value out = memref::AllocOp::create(
-          b, loc, MemRefType::get(rt.getShape(), rt.getElementType()));
+      Value out = resultBuffer(b, loc, rt);
       // The kernel's stand-in: a call of a private declaration.
       std::string name;
       do
@@ -411,10 +398,7 @@ struct GraphGPUAttentionPass
       call->setAttr(kScaleAttr, b.getF64FloatAttr(scale));
       if (op.getCausal())
         call->setAttr(kCausalAttr, b.getUnitAttr());
-      op.replaceAllUsesWith(bufferization::ToTensorOp::create(b, loc, rt, out,
-                                                              /*restrict=*/true,
-                                                              /*writable=*/true)
-                                .getResult());
+      op.replaceAllUsesWith(bufferAsTensor(b, loc, rt, out));
       op.erase();
       ++numKernels;
     }

@@ -105,6 +105,19 @@ struct EmulatedIds {
   }
 };
 
+/// Calls `fn` on every value defined under `body`: op results and the
+/// arguments of nested blocks (to retype them in place).
+void forEachValue(Block &body, function_ref<void(Value)> fn) {
+  body.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      fn(r);
+    for (Region &region : op->getRegions())
+      for (Block &b : region)
+        for (BlockArgument a : b.getArguments())
+          fn(a);
+  });
+}
+
 /// Nested `scf.for` loops from 0 to each of `bounds` (outermost first) at
 /// the rewriter's insertion point, which is left inside the innermost;
 /// returns the outermost loop and the induction variables in `ivs`.
@@ -199,6 +212,8 @@ private:
   Value valueFor(Value v, Ctx &ctx);
   Ctx threadCtx(Value thread);
   void threadLoop(function_ref<void(Ctx &)> fill);
+  /// Replaces the id ops under `loop` (a loop over threads) by `ctx`'s.
+  void replaceIds(Operation *loop, Ctx &ctx);
   void emitPiece(ArrayRef<Operation *> ops, int piece);
   void emitFor(scf::ForOp loop);
   void emitBlock(Block &block);
@@ -261,19 +276,11 @@ LogicalResult BlockEmulation::prepareSharedMemory() {
     rw.replaceAllUsesWith(arg, buf);
   }
   // Views of shared memory are host memory now.
-  auto strip = [](Value v) {
+  forEachValue(body, [](Value v) {
     auto t = dyn_cast<MemRefType>(v.getType());
     if (t && isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()))
       v.setType(
           MemRefType::get(t.getShape(), t.getElementType(), t.getLayout()));
-  };
-  body.walk([&](Operation *op) {
-    for (Value r : op->getResults())
-      strip(r);
-    for (Region &region : op->getRegions())
-      for (Block &b : region)
-        for (BlockArgument a : b.getArguments())
-          strip(a);
   });
   return success();
 }
@@ -357,17 +364,9 @@ LogicalResult BlockEmulation::lowerFragments() {
     return VectorType::get({t.getShape()[0] * t.getShape()[1]},
                            t.getElementType());
   };
-  auto retype = [&](Value v) {
+  forEachValue(body, [&](Value v) {
     if (auto t = dyn_cast<gpu::MMAMatrixType>(v.getType()))
       v.setType(vectorOf(t));
-  };
-  body.walk([&](Operation *op) {
-    for (Value r : op->getResults())
-      retype(r);
-    for (Region &region : op->getRegions())
-      for (Block &b : region)
-        for (BlockArgument a : b.getArguments())
-          retype(a);
   });
 
   OpBuilder::InsertionGuard g(rw);
@@ -630,11 +629,7 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
     Value t2 = arith::MulIOp::create(
         rw, loc, arith::RemUIOp::create(rw, loc, lane, cIdx(4)), cIdx(2));
     fill(ctx, thread, gid, t2);
-    EmulatedIds ids = blockIds;
-    gpu::KernelDim3 tid = launch.getThreadIds();
-    for (int i = 0; i < 3; ++i)
-      ids.thread[i] = ctx.map.lookup(i == 0 ? tid.x : i == 1 ? tid.y : tid.z);
-    ids.replaceOps(rw, loop);
+    replaceIds(loop, ctx);
   };
   auto plus = [&](Value v, int64_t c) -> Value {
     return c ? arith::AddIOp::create(rw, loc, v, cIdx(c)).getResult() : v;
@@ -855,6 +850,10 @@ void BlockEmulation::threadLoop(function_ref<void(Ctx &)> fill) {
   rw.setInsertionPoint(loop.getBody()->getTerminator());
   Ctx ctx = threadCtx(loop.getInductionVar());
   fill(ctx);
+  replaceIds(loop, ctx);
+}
+
+void BlockEmulation::replaceIds(Operation *loop, Ctx &ctx) {
   EmulatedIds ids = blockIds;
   gpu::KernelDim3 tid = launch.getThreadIds();
   for (int i = 0; i < 3; ++i)

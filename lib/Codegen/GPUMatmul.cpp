@@ -281,7 +281,7 @@ Value applyEpilogue(Idx &x, const GPUContraction &c, Value v,
 }
 
 /// The buffer the kernel's results go to: C, or the epilogue's output.
-Value resultBuffer(const GPUContraction &c) {
+Value kernelOutput(const GPUContraction &c) {
   return c.epilogue
              ? cast<linalg::GenericOp>(c.epilogue).getDpsInitOperand(0)->get()
              : c.acc;
@@ -294,7 +294,7 @@ Value resultBuffer(const GPUContraction &c) {
 void storeResults(Idx &x, const GPUContraction &c, Value acc, Value batch,
                   Value row, Value col) {
   int64_t n = cast<VectorType>(acc.getType()).getNumElements();
-  Value out = resultBuffer(c);
+  Value out = kernelOutput(c);
   Type et = cast<MemRefType>(out.getType()).getElementType();
   Value vec = acc;
   if (c.epilogue) {
@@ -486,6 +486,16 @@ gpu::LaunchOp buildLaunch(
   return launch;
 }
 
+/// Global origin (row, column) of the A tile of the K step at `k0` for the
+/// block's rows from `m0`, in A's stored layout; likewise for B's columns
+/// from `n0`.
+std::pair<Value, Value> originA(const GPUContraction &c, Value m0, Value k0) {
+  return c.transposeLhs ? std::make_pair(k0, m0) : std::make_pair(m0, k0);
+}
+std::pair<Value, Value> originB(const GPUContraction &c, Value n0, Value k0) {
+  return c.transposeRhs ? std::make_pair(n0, k0) : std::make_pair(k0, n0);
+}
+
 /// Emits the double-buffered K loop (see the file comment). `compute`
 /// updates the accumulators from one shared stage.
 SmallVector<Value>
@@ -497,12 +507,12 @@ kLoop(Idx &x, const GPUContraction &c, int64_t bk, const TileCopy &copyA,
   Location loc = x.loc;
   // Global origin of the A and B tiles of K step `k0`.
   auto loadA = [&](Value k0) {
-    return c.transposeLhs ? copyA.load(x, tid, batch, k0, m0)
-                          : copyA.load(x, tid, batch, m0, k0);
+    auto [r0, c0] = originA(c, m0, k0);
+    return copyA.load(x, tid, batch, r0, c0);
   };
   auto loadB = [&](Value k0) {
-    return c.transposeRhs ? copyB.load(x, tid, batch, n0, k0)
-                          : copyB.load(x, tid, batch, k0, n0);
+    auto [r0, c0] = originB(c, n0, k0);
+    return copyB.load(x, tid, batch, r0, c0);
   };
   Value zero = x.c(0);
   copyA.store(x, tid, loadA(zero), zero);
@@ -553,12 +563,10 @@ SmallVector<Value> kLoopAsync(
   int64_t steps = c.k / bk;
   // Copies of the tile at K offset `k0` into `stage`, as one group.
   auto issue = [&](Value k0, Value stage) {
-    SmallVector<Value> tokens =
-        c.transposeLhs ? copyA.copyAsync(x, tid, batch, k0, m0, stage)
-                       : copyA.copyAsync(x, tid, batch, m0, k0, stage);
-    llvm::append_range(
-        tokens, c.transposeRhs ? copyB.copyAsync(x, tid, batch, n0, k0, stage)
-                               : copyB.copyAsync(x, tid, batch, k0, n0, stage));
+    auto [ar, ac] = originA(c, m0, k0);
+    auto [br, bc] = originB(c, n0, k0);
+    SmallVector<Value> tokens = copyA.copyAsync(x, tid, batch, ar, ac, stage);
+    llvm::append_range(tokens, copyB.copyAsync(x, tid, batch, br, bc, stage));
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokens).getResult();
   };
   Value token;
@@ -922,6 +930,13 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
+/// The tensor-core kernels' block, K and warp tiles; a warp per warp tile.
+Config tensorCoreConfig(const GPUMatmulTiles &t) {
+  return Config{t.mmaM,     t.mmaN,
+                t.mmaK,     t.mmaWarpM,
+                t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+}
+
 bool divides(const GPUContraction &c, const Config &cfg) {
   return c.m % cfg.bm == 0 && c.n % cfg.bn == 0 && c.k % cfg.bk == 0 &&
          cfg.bm % cfg.wm == 0 && cfg.bn % cfg.wn == 0 &&
@@ -936,9 +951,7 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
   if (et.isF16() && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 16 == 0 &&
       t.mmaK % 16 == 0) {
-    Config cfg{t.mmaM,     t.mmaN,
-               t.mmaK,     t.mmaWarpM,
-               t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+    Config cfg = tensorCoreConfig(t);
     // cp.async moves 4, 8 or 16 bytes: f16 vectors of 2, 4 or 8. As many
     // stages as asked for and fit, at least 2; else the register loop.
     auto copyWidth = [&](bool transposed, int64_t rows, int64_t cols) {
@@ -973,9 +986,7 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
   // 32x32 warp tiles.
   if (et.isBF16() && t.mmaSyncBF16 && t.mmaWarpM % 16 == 0 &&
       t.mmaWarpN % 8 == 0 && t.mmaK % 16 == 0) {
-    Config cfg{t.mmaM,     t.mmaN,
-               t.mmaK,     t.mmaWarpM,
-               t.mmaWarpN, (t.mmaM / t.mmaWarpM) * (t.mmaN / t.mmaWarpN) * 32};
+    Config cfg = tensorCoreConfig(t);
     if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, b.getBF16Type()))) {
       if (kind)
         *kind = GPUMatmulKernelKind::TensorCore;
@@ -1021,22 +1032,19 @@ struct GraphGPUMatmulPass
     tiles.simtK = simtTileK;
     tiles.simtThreadM = simtThreadTileM;
     tiles.simtThreadN = simtThreadTileN;
+    // The contractions, in host code only. What a kernel erases besides
+    // its contraction (the epilogue, all parallel; the zero fill) is never a
+    // contraction, so never in this list.
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      // Kernels are built in host code only.
-      if (!op->getParentOfType<gpu::LaunchOp>())
+      if (!op->getParentOfType<gpu::LaunchOp>() &&
+          linalg::isaContractionOpInterface(op))
         ops.push_back(op);
     });
-    // Ops erased with a kernel (its epilogue, the zero fill) before their
-    // turn in `ops`: compared by address only, never dereferenced.
-    DenseSet<Operation *> erased;
     for (linalg::LinalgOp op : ops) {
-      if (erased.contains(op.getOperation()))
-        continue;
       FailureOr<GPUContraction> c = matchGPUContraction(op);
       if (failed(c)) {
-        if (linalg::isaContractionOpInterface(op))
-          ++numLeft;
+        ++numLeft;
         continue;
       }
       // A zero fill of the accumulator just before: the kernel starts from
@@ -1069,12 +1077,10 @@ struct GraphGPUMatmulPass
       ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
       op->erase();
       if (epilogue) {
-        erased.insert(epilogue);
         epilogue->erase();
         ++numEpilogues;
       }
       if (c->zeroInit) {
-        erased.insert(fill.getOperation());
         fill->erase();
         ++numZeroFillsDropped;
       }

@@ -36,6 +36,7 @@ namespace mlir::graphopt {
 } // namespace mlir::graphopt
 
 using namespace mlir;
+using namespace mlir::graphopt;
 namespace g = mlir::graphopt::graph;
 
 namespace {
@@ -51,14 +52,6 @@ bool isRowKernelTensor(Type t) {
     return false;
   Type e = tt.getElementType();
   return e.isF32() || e.isF16() || e.isBF16();
-}
-
-Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto tt = cast<RankedTensorType>(tensor.getType());
-  return bufferization::ToBufferOp::create(
-             b, loc, MemRefType::get(tt.getShape(), tt.getElementType()),
-             tensor, /*read_only=*/true)
-      .getResult();
 }
 
 /// `m` (identity layout) as one dimension.
@@ -177,17 +170,10 @@ struct RowKernelPattern : OpRewritePattern<OpT> {
   RowKernelPattern(MLIRContext *ctx, unsigned warps)
       : OpRewritePattern<OpT>(ctx), warps(warps) {}
 
-  static Value resultBuffer(OpBuilder &b, Location loc, RankedTensorType t) {
-    return memref::AllocOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()));
-  }
-
   /// `op` becomes `out`, which the launch writes, as a tensor.
   static void replaceByBuffer(PatternRewriter &rewriter, Operation *op,
                               RankedTensorType t, Value out) {
-    rewriter.replaceOp(op, bufferization::ToTensorOp::create(
-                               rewriter, op->getLoc(), t, out,
-                               /*restrict=*/true, /*writable=*/true));
+    rewriter.replaceOp(op, bufferAsTensor(rewriter, op->getLoc(), t, out));
   }
 
   unsigned warps;

@@ -8,6 +8,7 @@
 #define GRAPHOPT_LIB_CODEGEN_GPUUTILS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,6 +60,31 @@ struct Idx {
     return arith::RemUIOp::create(b, loc, x, c(y));
   }
 };
+
+/// Kernels built on graph-level tensors (graph-gpu-row-kernels,
+/// graph-gpu-attention) read their operands' buffers and write a fresh one
+/// that stands for the result.
+/// The buffer of `tensor` (static shape), read only.
+inline Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto tt = cast<RankedTensorType>(tensor.getType());
+  return bufferization::ToBufferOp::create(
+             b, loc, MemRefType::get(tt.getShape(), tt.getElementType()),
+             tensor, /*read_only=*/true)
+      .getResult();
+}
+
+/// A fresh buffer for a result of type `t`.
+inline Value resultBuffer(OpBuilder &b, Location loc, RankedTensorType t) {
+  return memref::AllocOp::create(
+      b, loc, MemRefType::get(t.getShape(), t.getElementType()));
+}
+
+/// `out`, which a kernel writes, as the tensor of type `t` it stands for.
+inline Value bufferAsTensor(OpBuilder &b, Location loc, RankedTensorType t,
+                            Value out) {
+  return bufferization::ToTensorOp::create(b, loc, t, out, /*restrict=*/true,
+                                           /*writable=*/true);
+}
 
 /// Lanes of a warp: the x threads of the warp kernels' blocks.
 constexpr int64_t kWarpSize = 32;
