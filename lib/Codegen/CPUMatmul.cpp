@@ -105,10 +105,9 @@ int64_t mlir::graphopt::largestDivisor(int64_t size, int64_t limit,
   return multiple;
 }
 
-CPUMatmulBlocking
-mlir::graphopt::chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
-                                     int64_t mr, int64_t nr,
-                                     const CPUCacheSizes &caches) {
+CPUMatmulBlocking mlir::graphopt::chooseMatmulBlocking(
+    int64_t m, int64_t n, int64_t k, int64_t mr, int64_t nr,
+    const CPUCacheSizes &caches, int64_t threads) {
   CPUMatmulBlocking b;
   b.mr = mr;
   b.nr = nr;
@@ -154,6 +153,20 @@ mlir::graphopt::chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
     b.nc = n;
     b.panelsOuter = true;
   }
+  // On several threads the outermost parallel loop of the nest is split
+  // among them: with one column block (nc = n) that is the micro-panel
+  // loop, rows by default. Each thread then reads its rows of A and all of
+  // B; split by column panels, all of A and its panels of B. The split
+  // should share the smaller operand: with fewer rows than columns, the
+  // column panels go outside. B is then not read from the other core's
+  // cache (a Winograd convolution's transformed input, [C, tiles], which the
+  // other thread wrote half of). Measured (Intel Xeon with AMX, 2 threads,
+  // ResNet-18 batch 1, 4 alternating processes): 18.3-18.6 -> 15.9-16.7
+  // ms; its 64-channel Winograd matmuls ([64, 64] x [64, 784]) went from
+  // 1.03x to 1.57x their one-thread speed (perf). One thread keeps the
+  // order above.
+  if (threads > 1 && !b.panelsOuter && b.nc == n && m < n && n / nr >= threads)
+    b.panelsOuter = true;
   return b;
 }
 

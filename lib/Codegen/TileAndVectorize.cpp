@@ -620,7 +620,7 @@ struct GraphCPUTileAndVectorizePass
         nr % vectorWidth == 0 && !op.hasUserDefinedMaps()) {
       int64_t k = ranges[2];
       graphopt::CPUMatmulBlocking blocking =
-          graphopt::chooseMatmulBlocking(m, n, k, mr, nr, caches);
+          graphopt::chooseMatmulBlocking(m, n, k, mr, nr, caches, threads);
       if (graphopt::shouldPackMatmul(m, n, k, blocking)) {
         // An output that starts as a zero fill is not filled as a whole:
         // each register block's tile is zeroed in the first reduction

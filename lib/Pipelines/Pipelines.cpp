@@ -250,6 +250,7 @@ void mlir::graphopt::buildCPUPipeline(OpPassManager &pm,
             : getTargetVectorWidth(options.targetCPU, options.targetFeatures);
     tv.l1CacheBytes = options.l1CacheBytes;
     tv.l2CacheBytes = options.l2CacheBytes;
+    tv.threads = options.threads;
     fn.addPass(createGraphCPUTileAndVectorizePass(tv));
     // Structured code, one block per region: the region simplification
     // (region DCE after every iteration) finds nothing to do here.

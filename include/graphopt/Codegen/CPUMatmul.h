@@ -85,7 +85,8 @@ struct CPUMatmulBlocking {
 /// `kc` such that a `kc x nr` panel of B fills at most half of L1.
 CPUMatmulBlocking chooseMatmulBlocking(int64_t m, int64_t n, int64_t k,
                                        int64_t mr, int64_t nr,
-                                       const CPUCacheSizes &caches);
+                                       const CPUCacheSizes &caches,
+                                       int64_t threads = 1);
 
 /// Whether to try packing at all: the matmul is large enough (m n k >= 2^18)
 /// and its columns are whole register blocks. Which operands are packed is

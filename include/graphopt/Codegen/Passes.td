@@ -58,7 +58,9 @@ def GraphCPUTileAndVectorizePass : Pass<"graph-cpu-tile-and-vectorize", "::mlir:
     Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", /*default=*/"0",
            "L1 data cache per core that matmul blocking plans for (0: the host's)">,
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
-           "L2 cache per core that matmul blocking plans for (0: the host's)">
+           "L2 cache per core that matmul blocking plans for (0: the host's)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Threads the code will run on (graph-cpu-parallelize splits the outermost parallel loop among them): above 1, a packed matmul with one column block whose A has fewer rows than B has columns loops over the column panels outside the row micro-panels, so that each thread reads only its panels of B">
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
