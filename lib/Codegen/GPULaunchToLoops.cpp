@@ -42,6 +42,39 @@ using namespace mlir;
 
 namespace {
 
+/// `nvvm.convert.float.to.tf32` (cvt.rna.tf32.f32, the TF32 matmul kernel's
+/// rounding) as integer ops on the f32's bits: to nearest on the 13 bits
+/// TF32 drops, ties away from zero (adding half of the last kept bit to the
+/// sign-magnitude pattern rounds the magnitude), those bits then cleared;
+/// a NaN kept as it is.
+LogicalResult expandTF32Conversions(RewriterBase &rw, Region &region) {
+  SmallVector<NVVM::ConvertFloatToTF32Op> ops;
+  region.walk([&](NVVM::ConvertFloatToTF32Op op) { ops.push_back(op); });
+  for (NVVM::ConvertFloatToTF32Op op : ops) {
+    if (op.getRnd() != NVVM::FPRoundingMode::RNA ||
+        op.getSat() != NVVM::SaturationMode::NONE || op.getRelu())
+      return op.emitError("cannot emulate this conversion to TF32 (only "
+                          "rna, without saturation or relu)");
+    rw.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    auto constant = [&](uint32_t v) {
+      return arith::ConstantOp::create(rw, loc,
+                                       rw.getI32IntegerAttr(int32_t(v)));
+    };
+    Value bits =
+        arith::BitcastOp::create(rw, loc, rw.getI32Type(), op.getSrc());
+    Value rounded = arith::AndIOp::create(
+        rw, loc, arith::AddIOp::create(rw, loc, bits, constant(0x1000u)),
+        constant(0xFFFFE000u));
+    // A NaN stays a NaN (rounding its payload could carry into an
+    // infinity).
+    Value nan = arith::CmpFOp::create(rw, loc, arith::CmpFPredicate::UNO,
+                                      op.getSrc(), op.getSrc());
+    rw.replaceOpWithNewOp<arith::SelectOp>(op, nan, bits, rounded);
+  }
+  return success();
+}
+
 /// Ops through which a block's threads communicate other than shuffles
 /// (barriers, shared memory, collective reductions, tensor-core fragments):
 /// kernels with them take the block emulation (which refuses the
@@ -558,16 +591,18 @@ LogicalResult BlockEmulation::prepareWarpMma() {
       return op.emitError("cannot emulate this mma.sync: ") << why;
     };
     NVVM::MMAShapeAttr shape = op.getShapeAttr();
-    if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
-        op.getMultiplicandAPtxType() != NVVM::MMATypes::bf16 ||
-        op.getMultiplicandBPtxType() != NVVM::MMATypes::bf16 ||
+    std::optional<NVVM::MMATypes> type = op.getMultiplicandAPtxType();
+    bool bf16 = type == NVVM::MMATypes::bf16 && shape.getK() == 16;
+    bool tf32 = type == NVVM::MMATypes::tf32 && shape.getK() == 8;
+    if (shape.getM() != 16 || shape.getN() != 8 || !(bf16 || tf32) ||
+        op.getMultiplicandBPtxType() != type ||
         op.getLayoutA() != NVVM::MMALayout::row ||
         op.getLayoutB() != NVVM::MMALayout::col ||
         op.getOperandA().size() != 4 || op.getOperandB().size() != 2 ||
         op.getOperandC().size() != 4 ||
         !llvm::all_of(op.getOperandC(),
                       [](Value v) { return v.getType().isF32(); }))
-      return fail("not m16n8k16 row.col with bf16 inputs and f32 "
+      return fail("not m16n8k16 bf16 or m16n8k8 tf32, row.col, with f32 "
                   "accumulators");
     SmallVector<LLVM::ExtractValueOp> extracts;
     for (Operation *user : op->getUsers()) {
@@ -594,12 +629,15 @@ LogicalResult BlockEmulation::prepareWarpMma() {
 }
 
 /// One mma.sync for every warp of the block: its lanes' registers gathered
-/// into the 16 x 16 A, 16 x 8 B and C tiles by the PTX fragment layout
-/// (lane = 4 g + t; A register r: row g + 8 (r % 2), columns 2t + 8 (r / 2)
-/// and the next; B register r: rows 2t + 8 r and the next, column g; C/D
-/// element e: row g + 8 (e / 2), column 2t + e % 2; a 32-bit register holds
-/// the lower-indexed bf16 in its low half), D = A B + C summed in f32, and
-/// each lane's D elements kept per thread.
+/// into the 16 x k A, k x 8 B and 16 x 8 C tiles by the PTX fragment layout
+/// (lane = 4 g + t; bf16, k = 16: A register r: row g + 8 (r % 2), columns
+/// 2t + 8 (r / 2) and the next; B register r: rows 2t + 8 r and the next,
+/// column g; a 32-bit register holds the lower-indexed bf16 in its low
+/// half; TF32, k = 8: A register r: row g + 8 (r % 2), column t + 4 (r / 2);
+/// B register r: row t + 4 r, column g; one TF32 per register, of which
+/// the hardware reads the upper 19 bits; C/D element e: row g + 8 (e / 2),
+/// column 2t + e % 2), D = A B + C summed in f32, and each lane's D
+/// elements kept per thread.
 void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
   SmallVector<Value> results(4);
   for (LLVM::ExtractValueOp e : mmaExtracts[op]) {
@@ -646,24 +684,52 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
     };
     return {half(0), half(1)};
   };
-  lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
-    for (int64_t r = 0; r < 4; ++r) {
-      auto [lo, hi] = unpack(valueFor(op.getOperandA()[r], ctx));
-      Value row = plus(gid, 8 * (r % 2)), col = plus(t2, 8 * (r / 2));
-      memref::StoreOp::create(rw, loc, lo, mmaA, ValueRange{row, col});
-      memref::StoreOp::create(rw, loc, hi, mmaA, ValueRange{row, plus(col, 1)});
-    }
-    for (int64_t r = 0; r < 2; ++r) {
-      auto [lo, hi] = unpack(valueFor(op.getOperandB()[r], ctx));
-      Value k = plus(t2, 8 * r);
-      memref::StoreOp::create(rw, loc, lo, mmaB, ValueRange{k, gid});
-      memref::StoreOp::create(rw, loc, hi, mmaB, ValueRange{plus(k, 1), gid});
-    }
-    for (int64_t e = 0; e < 4; ++e)
-      memref::StoreOp::create(
-          rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
-          ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
-  });
+  bool tf32 = op.getMultiplicandAPtxType() == NVVM::MMATypes::tf32;
+  int64_t kSize = tf32 ? 8 : 16;
+  // A TF32 register as the f32 the hardware multiplies: its upper 19 bits.
+  auto tf32Value = [&](Value reg) -> Value {
+    Value masked = arith::AndIOp::create(
+        rw, loc, reg,
+        arith::ConstantOp::create(rw, loc,
+                                  rw.getI32IntegerAttr(int32_t(0xFFFFE000u))));
+    return arith::BitcastOp::create(rw, loc, f32, masked);
+  };
+  if (tf32)
+    lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+      Value t = arith::DivUIOp::create(rw, loc, t2, cIdx(2));
+      for (int64_t r = 0; r < 4; ++r)
+        memref::StoreOp::create(
+            rw, loc, tf32Value(valueFor(op.getOperandA()[r], ctx)), mmaA,
+            ValueRange{plus(gid, 8 * (r % 2)), plus(t, 4 * (r / 2))});
+      for (int64_t r = 0; r < 2; ++r)
+        memref::StoreOp::create(rw, loc,
+                                tf32Value(valueFor(op.getOperandB()[r], ctx)),
+                                mmaB, ValueRange{plus(t, 4 * r), gid});
+      for (int64_t e = 0; e < 4; ++e)
+        memref::StoreOp::create(
+            rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
+            ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
+    });
+  else
+    lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+      for (int64_t r = 0; r < 4; ++r) {
+        auto [lo, hi] = unpack(valueFor(op.getOperandA()[r], ctx));
+        Value row = plus(gid, 8 * (r % 2)), col = plus(t2, 8 * (r / 2));
+        memref::StoreOp::create(rw, loc, lo, mmaA, ValueRange{row, col});
+        memref::StoreOp::create(rw, loc, hi, mmaA,
+                                ValueRange{row, plus(col, 1)});
+      }
+      for (int64_t r = 0; r < 2; ++r) {
+        auto [lo, hi] = unpack(valueFor(op.getOperandB()[r], ctx));
+        Value k = plus(t2, 8 * r);
+        memref::StoreOp::create(rw, loc, lo, mmaB, ValueRange{k, gid});
+        memref::StoreOp::create(rw, loc, hi, mmaB, ValueRange{plus(k, 1), gid});
+      }
+      for (int64_t e = 0; e < 4; ++e)
+        memref::StoreOp::create(
+            rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
+            ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
+    });
   // D += A B.
   {
     auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(16), cIdx(1));
@@ -674,7 +740,7 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
     Value i = rows.getInductionVar(), j = cols.getInductionVar();
     Value init = memref::LoadOp::create(rw, loc, mmaD, ValueRange{i, j});
     auto sum = scf::ForOp::create(
-        rw, loc, cIdx(0), cIdx(16), cIdx(1), ValueRange{init},
+        rw, loc, cIdx(0), cIdx(kSize), cIdx(1), ValueRange{init},
         [&](OpBuilder &, Location, Value k, ValueRange acc) {
           Value a = memref::LoadOp::create(rw, loc, mmaA, ValueRange{i, k});
           Value bv = memref::LoadOp::create(rw, loc, mmaB, ValueRange{k, j});
@@ -1038,6 +1104,8 @@ struct GraphGPULaunchToLoopsPass
     Region &region = launch.getBody();
     if (!region.hasOneBlock())
       return launch.emitError("cannot emulate a kernel with several blocks");
+    if (failed(expandTF32Conversions(rewriter, region)))
+      return failure();
     if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
       return launch.emitError("cannot emulate an asynchronous launch");
     bool shuffles = false;

@@ -816,25 +816,32 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
-/// Shared tiles of the bf16 tensor-core kernel, bf16 with k contiguous: A
-/// [bm][bk] and B^T [bn][bk], so that each lane's fragment registers are
-/// pairs of consecutive k, one 32-bit load each.
-std::pair<MemRefType, MemRefType> mmaSyncShared(const Config &cfg, Type bf16) {
-  return {sharedType(cfg.bm, cfg.bk, bf16), sharedType(cfg.bn, cfg.bk, bf16)};
+/// Shared tiles of the mma.sync kernels, of the input type with k
+/// contiguous: A [bm][bk] and B^T [bn][bk], so that each lane's fragment
+/// registers are consecutive k (a 32-bit pair of bf16, or one f32).
+std::pair<MemRefType, MemRefType> mmaSyncShared(const Config &cfg, Type et) {
+  return {sharedType(cfg.bm, cfg.bk, et), sharedType(cfg.bn, cfg.bk, et)};
 }
 
-/// The bf16 tensor-core kernel (sm_80+; MLIR 22's WMMA types have no bf16):
-/// `nvvm.mma.sync` m16n8k16 (row.col, f32 accumulation) with the PTX
-/// fragment layout: lane = 4 g + t holds A elements (g | g + 8, 2t | 2t + 8
-/// and the next k), B elements (k 2t, 2t + 1 | + 8; column g) and C/D
-/// elements (g | g + 8, 2t and 2t + 1). Each warp owns wm x wn of C as
-/// (wm / 16) x (wn / 8) tiles of 4 f32 registers per lane; the A and B
-/// tiles are double-buffered through registers (B transposed into B^T).
+/// The mma.sync tensor-core kernel (sm_80+) for bf16 (MLIR 22's WMMA types
+/// have no bf16) and for f32 as TF32 (opt-in): `nvvm.mma.sync` with f32
+/// accumulation, row.col, in the PTX fragment layout, lane = 4 g + t:
+///   bf16, m16n8k16: A registers hold rows g | g + 8 and k pairs 2t | 2t + 8
+///   (and the next k); B registers k pairs 2t | 2t + 8, column g.
+///   TF32, m16n8k8: A registers rows g | g + 8, k t | t + 4; B registers k
+///   t | t + 4, column g; one element each, rounded to TF32 (to nearest,
+///   ties away from zero) as it is loaded.
+/// C/D, both: 4 f32 per lane, row g + 8 (e / 2), column 2t + e % 2. Each
+/// warp owns wm x wn of C as (wm / 16) x (wn / 8) tiles; the A and B tiles
+/// are double-buffered through registers (B transposed into B^T).
 gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                            const Config &cfg) {
   MLIRContext *ctx = b.getContext();
-  Type bf16 = b.getBF16Type(), f32 = b.getF32Type(), i32 = b.getI32Type();
-  std::pair<MemRefType, MemRefType> shared = mmaSyncShared(cfg, bf16);
+  Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  bool tf32 = et.isF32();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  int64_t kStep = tf32 ? 8 : 16;
+  std::pair<MemRefType, MemRefType> shared = mmaSyncShared(cfg, et);
   int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
   int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
   int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
@@ -851,7 +858,7 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
         int64_t warpsN = cfg.bn / cfg.wn;
         Value wm = x.mul(x.div(warp, warpsN), cfg.wm);
         Value wn = x.mul(x.rem(warp, warpsN), cfg.wn);
-        Value g = x.div(lane, 4), t2 = x.mul(x.rem(lane, 4), 2);
+        Value g = x.div(lane, 4), t = x.rem(lane, 4), t2 = x.mul(t, 2);
         // Accumulator e (0..3) of tile (i, j): row g + 8 (e / 2), column
         // 2t + e % 2.
         auto rowOf = [&](int64_t i, int64_t e) {
@@ -872,38 +879,52 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                                               at(batch, x.add(m0, rowOf(i, e)),
                                                  x.add(n0, colOf(j, e))))
                                               .getResult());
-        // Two consecutive bf16 at [stage, r, col] as one 32-bit register.
-        auto pair = [&](Value mem, Value stage, Value r, Value col) -> Value {
-          Value v = vector::LoadOp::create(
-              x.b, x.loc, VectorType::get({2}, bf16), mem,
-              ValueRange{stage, r, col}, /*nontemporal=*/false,
-              llvm::MaybeAlign(4));
+        // The 32-bit register at [stage, r, col]: two consecutive bf16, or
+        // one f32 rounded to TF32.
+        auto reg = [&](Value mem, Value stage, Value r, Value col) -> Value {
+          if (tf32) {
+            Value v = memref::LoadOp::create(x.b, x.loc, mem,
+                                             ValueRange{stage, r, col});
+            auto cvt = NVVM::ConvertFloatToTF32Op::create(x.b, x.loc, i32, v);
+            cvt.setRnd(NVVM::FPRoundingMode::RNA);
+            return cvt;
+          }
+          Value v = vector::LoadOp::create(x.b, x.loc, VectorType::get({2}, et),
+                                           mem, ValueRange{stage, r, col},
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(4));
           Value asInt = vector::BitCastOp::create(x.b, x.loc,
                                                   VectorType::get({1}, i32), v);
           return vector::ExtractOp::create(x.b, x.loc, asInt, 0);
         };
+        // The k offset of a register within its k step: bf16 pairs at 2t
+        // and 2t + 8, TF32 elements at t and t + 4.
+        auto kOf = [&](int64_t kk, int64_t half) {
+          return tf32 ? x.add(t, kk + 4 * half) : x.add(t2, kk + 8 * half);
+        };
+        NVVM::MMATypes type =
+            tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
         auto compute = [&](Value stage, ValueRange acc) {
           SmallVector<Value> out(acc);
-          for (int64_t kk = 0; kk < cfg.bk; kk += 16) {
+          for (int64_t kk = 0; kk < cfg.bk; kk += kStep) {
             SmallVector<SmallVector<Value>> fa(fm), fb(fn);
             for (int64_t i = 0; i < fm; ++i)
-              for (int64_t reg = 0; reg < 4; ++reg)
-                fa[i].push_back(pair(
-                    shA, stage, x.add(x.add(wm, g), 16 * i + 8 * (reg % 2)),
-                    x.add(t2, kk + 8 * (reg / 2))));
+              for (int64_t r = 0; r < 4; ++r)
+                fa[i].push_back(reg(shA, stage,
+                                    x.add(x.add(wm, g), 16 * i + 8 * (r % 2)),
+                                    kOf(kk, r / 2)));
             for (int64_t j = 0; j < fn; ++j)
-              for (int64_t reg = 0; reg < 2; ++reg)
-                fb[j].push_back(pair(shB, stage, x.add(x.add(wn, g), 8 * j),
-                                     x.add(t2, kk + 8 * reg)));
+              for (int64_t r = 0; r < 2; ++r)
+                fb[j].push_back(
+                    reg(shB, stage, x.add(x.add(wn, g), 8 * j), kOf(kk, r)));
             for (int64_t i = 0; i < fm; ++i)
               for (int64_t j = 0; j < fn; ++j) {
                 int64_t base = (i * fn + j) * 4;
                 auto mma = NVVM::MmaOp::create(
                     x.b, x.loc, resultTy, fa[i], fb[j],
-                    ValueRange(out).slice(base, 4), {16, 8, 16}, std::nullopt,
-                    std::nullopt,
-                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                                  NVVM::MMATypes::bf16},
+                    ValueRange(out).slice(base, 4), {16, 8, kStep},
+                    std::nullopt, std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{type, type},
                     std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                                    NVVM::MMALayout::col});
                 for (int64_t e = 0; e < 4; ++e)
@@ -993,6 +1014,16 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
       return buildMmaSync(b, loc, c, cfg);
     }
   }
+  // f32 as TF32 on tensor cores (mma.sync m16n8k8, opt-in): the same tiles.
+  if (et.isF32() && t.mmaSyncTF32 && t.mmaWarpM % 16 == 0 &&
+      t.mmaWarpN % 8 == 0 && t.mmaK % 8 == 0) {
+    Config cfg = tensorCoreConfig(t);
+    if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, et))) {
+      if (kind)
+        *kind = GPUMatmulKernelKind::TensorCore;
+      return buildMmaSync(b, loc, c, cfg);
+    }
+  }
   Config cfg{t.simtM, t.simtN, t.simtK, t.simtThreadM, t.simtThreadN, 0};
   while (c.m % cfg.bm && cfg.wm > 4 && cfg.wm % 8 == 0) {
     cfg.bm /= 2;
@@ -1027,6 +1058,7 @@ struct GraphGPUMatmulPass
     tiles.mmaWarpN = mmaWarpTileN;
     tiles.mmaAsyncStages = asyncCopyStages;
     tiles.mmaSyncBF16 = bf16TensorCores;
+    tiles.mmaSyncTF32 = tf32TensorCores;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;
     tiles.simtK = simtTileK;

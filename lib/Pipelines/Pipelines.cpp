@@ -415,6 +415,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   {
     // cp.async (the tensor-core kernel's multi-stage copies) needs sm_80.
     GraphGPUMatmulPassOptions matmul;
+    matmul.tf32TensorCores = options.tf32;
     unsigned sm = 0;
     if (StringRef(options.chip).starts_with("sm_") &&
         !StringRef(options.chip)
@@ -424,6 +425,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
         sm < 80) {
       matmul.asyncCopyStages = 0;
       matmul.bf16TensorCores = false;
+      matmul.tf32TensorCores = false;
     }
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass(matmul));
   }

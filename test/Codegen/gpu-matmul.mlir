@@ -1,6 +1,7 @@
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul="async-copy-stages=0 bf16-tensor-cores=false" --cse | FileCheck %s
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s --check-prefix=ASYNC
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul=fuse-epilogue=false | FileCheck %s --check-prefix=NOFUSE
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul=tf32-tensor-cores=true --cse | FileCheck %s --check-prefix=TF32
 
 // These check the structure of the kernels (tiling, shared memory,
 // barriers, tensor-core ops); no kernel here has run on a GPU. The first
@@ -219,6 +220,37 @@ func.func @batched(%a: memref<4x64x64xf16>, %b: memref<4x64x64xf16>, %c: memref<
 // ASYNC: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32>, vector<2xf32>
 func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x128xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x128xbf16>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// f32 stays IEEE f32 on the SIMT kernel unless TF32 is asked for
+// (tf32-tensor-cores, the CUDA pipeline's `tf32`): then nvvm.mma.sync
+// m16n8k8 with TF32 multiplicands, A [2][64][32+4] and B^T [2][64][32+4]
+// f32 tiles, each fragment element rounded to TF32 (cvt.rna) as it is
+// loaded (4 A + 2 B registers per m16n8k8 step); per K tile (4 steps of 8)
+// each warp's 32x32 tile is 2 x 4 mma.sync, 32 in all.
+// CHECK-LABEL: func.func @f32_tf32
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: vector.fma
+// ASYNC-LABEL: func.func @f32_tf32
+// ASYNC-NOT: nvvm.mma.sync
+// ASYNC-NOT: tf32
+// ASYNC: vector.fma
+// TF32-LABEL: func.func @f32_tf32
+// TF32: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128,
+// TF32: %[[SA:.+]] = memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
+// TF32: %[[SB:.+]] = memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
+// TF32: scf.for
+// TF32: %[[E:.+]] = memref.load %[[SA]]
+// TF32: nvvm.convert.float.to.tf32 %[[E]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// TF32-COUNT-32: nvvm.mma.sync {{.*}}layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
+// TF32-NOT: nvvm.mma.sync
+// TF32: gpu.barrier
+// TF32: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32>, vector<2xf32>
+func.func @f32_tf32(%a: memref<64x64xf32>, %b: memref<64x128xf32>, %c: memref<64x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x128xf32>) outs(%c : memref<64x128xf32>)
   return
 }
 

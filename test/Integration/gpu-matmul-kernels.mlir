@@ -240,3 +240,31 @@ func.func @gk_bf16_a_bt(%a: tensor<64x64xf32>, %b: tensor<128x64xf32>) -> tensor
 // CHECK: result 0: matches expected
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
+
+// f32 with the CUDA pipeline's tf32 option: mma.sync m16n8k8 on TF32
+// multiplicands (cvt.rna as each fragment register is loaded, emulated on
+// the f32's bits; the emulated mma reads the upper 19 bits of each
+// register), f32 accumulation, the bias in the kernel. Against the TF32
+// reference (inputs rounded to TF32 in NumPy, products summed in f64) and,
+// as a check that the rounding happens, not within tolerance of the IEEE
+// f32 result (which the CPU target and the CUDA default give: TF32 moves
+// the results by ~1e-3).
+// KERNELS-LABEL: func.func @gk_tf32_linear
+// KERNELS-NOT: nvvm.mma.sync
+// KERNELS: vector.fma
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline="cpu-emulation=true tf32=true" --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=TF32 %}
+// TF32-LABEL: func.func @gk_tf32_linear
+// TF32: gpu.launch
+// TF32: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// TF32: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
+// TF32-NOT: gpu.launch
+// RUN: %reference gk_tf32_linear %t/t
+// RUN: graph-run %s --entry=gk_tf32_linear --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/t/x0.npy --input=@%t/t/x1.npy --input=@%t/t/x2.npy --expected-output=@%t/t/expected1.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_tf32_linear --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/t/x0.npy --input=@%t/t/x1.npy --input=@%t/t/x2.npy --expected-output=@%t/t/expected1.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_tf32_linear --target=cuda --cuda-emulate --pipeline-options=tf32=true --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/t/x0.npy --input=@%t/t/x1.npy --input=@%t/t/x2.npy --expected-output=@%t/t/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ not graph-run %s --entry=gk_tf32_linear --target=cuda --cuda-emulate --pipeline-options=tf32=true --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/t/x0.npy --input=@%t/t/x1.npy --input=@%t/t/x2.npy --expected-output=@%t/t/expected1.npy %}
+func.func @gk_tf32_linear(%x: tensor<128x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<128x128xf32> {
+  %m = graph.matmul %x, %w : tensor<128x64xf32>, tensor<64x128xf32> -> tensor<128x128xf32>
+  %r = graph.add %m, %b : tensor<128x128xf32>, tensor<128xf32> -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}

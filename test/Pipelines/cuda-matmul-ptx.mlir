@@ -20,6 +20,8 @@
 // ZERO-NOT: demoted
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM80
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_75 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM75
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="tf32=true lower-host=false" | FileCheck %s --check-prefix=TF32
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_75 features=+ptx70 tf32=true lower-host=false" | FileCheck %s --check-prefix=TF32SM75
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
@@ -101,6 +103,20 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 // SM80: gpu.binary @f32_kernel [
 // SM80-SAME: .target sm_80
 // SM80-SAME: fma.rn.f32
+// With the opt-in tf32 (PyTorch's allow_tf32): tensor cores, mma.sync
+// m16n8k8 on TF32 registers, each element rounded (cvt.rna.tf32.f32) as it
+// is loaded from the f32 tiles in shared memory; 32 mma.sync per K tile
+// per warp. Before sm_80 the option does nothing (SIMT FMAs).
+// TF32: gpu.binary @f32_kernel [
+// TF32-SAME: bar.sync
+// TF32-SAME: ld.shared.b32
+// TF32-SAME: cvt.rna.tf32.f32
+// TF32-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// TF32-NOT: mma.sync
+// TF32-SAME: st.global.v2.b32
+// TF32SM75: gpu.binary @f32_kernel [
+// TF32SM75-NOT: {{mma|tf32}}
+// TF32SM75-SAME: fma.rn.f32
 func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %m = graph.matmul %x, %w : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
   return %m : tensor<256x256xf32>

@@ -2,11 +2,14 @@
 // registers and spills are reported per kernel (test/lib/ptxas_check.py),
 // and a kernel that spills, or that ptxas rejects, fails the test.
 // Programs: an elementwise chain, softmax and layer norm (warp reductions),
-// f16 / bf16 / f32 matmuls (tensor-core and SIMT kernels), a fused
+// f16 / bf16 / f32 matmuls (tensor-core and SIMT kernels; f32 on TF32
+// tensor cores with tf32=true), a fused
 // linear + bias + GELU, and f16 attention (batched matmuls and softmax).
 // REQUIRES: ptxas
 // RUN: graph-opt %s --split-input-file --graph-cuda-pipeline=lower-host=false | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90 | FileCheck %s
 // RUN: graph-opt %s --split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_80 | FileCheck %s
+// With the opt-in tf32 (f32 matmuls on mma.sync m16n8k8):
+// RUN: graph-opt %s --split-input-file --graph-cuda-pipeline="tf32=true lower-host=false" | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90 | FileCheck %s
 // CHECK: KERNEL
 // CHECK-NOT: FAIL
 // CHECK: ptxas_check: {{[1-9][0-9]*}} kernels, 0 spilling

@@ -2343,6 +2343,27 @@ def gk_bf16_mm(rng):
     return [a, b], [bf16_round(as_f32(f64(x) @ f64(y)))]
 
 
+def tf32_round(x):
+    """Rounds float32 values to TF32 (10 mantissa bits) to nearest, ties away
+    from zero (PTX cvt.rna.tf32.f32), as f32; NaN kept."""
+    x = np.array(x, dtype=F32, order="C")
+    bits = x.view(np.uint32)
+    r = ((bits.astype(np.uint64) + 0x1000) & 0xFFFFE000).astype(np.uint32)
+    return np.where(np.isnan(x), x, r.view(F32))
+
+
+@case
+def gk_tf32_linear(rng):
+    # f32 linear layer + bias with TF32 products (the CUDA pipeline's opt-in
+    # tf32): the inputs rounded to TF32, products summed in f64, rounded
+    # once. expected1: the IEEE f32 result (the CPU target, and the CUDA
+    # target without tf32), which differs from the TF32 one by ~1e-3.
+    x, w = uniform(rng, (128, 64), -1, 1), uniform(rng, (64, 128), -1, 1)
+    b = uniform(rng, (128,), -1, 1)
+    tf32 = as_f32(f64(tf32_round(x)) @ f64(tf32_round(w)) + f64(b))
+    return [x, w, b], [tf32, as_f32(f64(x) @ f64(w) + f64(b))]
+
+
 @case
 def gk_f16_a_bt(rng):
     a, b = uniform(rng, (64, 96), -1, 1, F16), uniform(rng, (128, 96), -1, 1, F16)

@@ -41,6 +41,10 @@ struct GPUMatmulTiles {
   /// bf16 inputs on tensor cores (`mma.sync` m16n8k16, sm_80 and later)
   /// with the mma* block and warp tiles; otherwise the SIMT kernel.
   bool mmaSyncBF16 = true;
+  /// f32 inputs on tensor cores as TF32 (`mma.sync` m16n8k8, sm_80 and
+  /// later; each multiplicand rounded to 10 mantissa bits), with the mma*
+  /// tiles; otherwise (default) IEEE f32 on the SIMT kernel.
+  bool mmaSyncTF32 = false;
   /// SIMT kernel: block tile, K tile and the register tile of one thread;
   /// the block has (simtM / simtThreadM) * (simtN / simtThreadN) threads.
   int64_t simtM = 128, simtN = 128, simtK = 8;

@@ -736,9 +736,15 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
       off before sm_80): tensor cores through `nvvm.mma.sync` m16n8k16
       (MLIR 22's `gpu.mma_matrix` has no bf16), per-lane fragments in the
       PTX layout loaded from bf16 A and B^T shared tiles as 32-bit pairs.
+    - f32 with `tf32-tensor-cores` (off by default; the CUDA pipeline's
+      `tf32` option, sm_80+): tensor cores through `nvvm.mma.sync` m16n8k8
+      with TF32 multiplicands, each element rounded to TF32 (10 mantissa
+      bits, to nearest, ties away from zero: `cvt.rna.tf32.f32`) as its
+      fragment is loaded from the f32 A and B^T shared tiles; f32
+      accumulation. The opt-in that PyTorch's `allow_tf32` is.
     - f32 (and bf16 otherwise): SIMT FMAs on a per-thread register tile,
-      in IEEE f32 (bf16 widened to f32 in shared memory). f32 never uses
-      TF32.
+      in IEEE f32 (bf16 widened to f32 in shared memory). Without
+      `tf32-tensor-cores`, f32 never uses TF32.
 
     Both kernels stage A and B tiles in shared memory (views of dynamic
     shared memory), copied cooperatively 16 bytes at a time where the layout
@@ -816,6 +822,10 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Option<"bf16TensorCores", "bf16-tensor-cores", "bool", /*default=*/"true",
            "bf16 products on tensor cores (mma.sync m16n8k16, sm_80+); "
            "otherwise the SIMT kernel">,
+    Option<"tf32TensorCores", "tf32-tensor-cores", "bool", /*default=*/"false",
+           "f32 products on tensor cores with TF32 multiplicands (mma.sync "
+           "m16n8k8, sm_80+; inputs rounded to 10 mantissa bits, f32 "
+           "accumulation); otherwise IEEE f32 on the SIMT kernel">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
            "cast) in its kernel, before the one store">

@@ -183,6 +183,13 @@ struct CompilePipelineOptions
       llvm::cl::desc("CUDA: threads per block of the generic kernels "
                      "(elementwise, copies; see graph-gpu-tile-parallel-loops)"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("CUDA, sm_80+: f32 matmuls on tensor cores with TF32 "
+                     "multiplicands (rounded to 10 mantissa bits, f32 "
+                     "accumulation; graph-gpu-matmul's tf32-tensor-cores). "
+                     "Off by default: f32 products stay IEEE f32"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> cpuEmulation{
       *this, "cpu-emulation",
       llvm::cl::desc("CUDA, testing aid: run the kernels as loops on the "
