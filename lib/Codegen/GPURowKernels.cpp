@@ -1,13 +1,16 @@
 //===- GPURowKernels.cpp - graph-gpu-row-kernels --------------------------===//
 //
-// Softmax along the last axis and layer normalization over the trailing
-// dims are, once decomposed, a chain of reductions and elementwise ops:
+// Softmax along the last axis, layer normalization over the trailing dims
+// and RMS normalization (matched in its decomposed form: there is no graph
+// op) are, once decomposed, a chain of reductions and elementwise ops:
 // softmax 6 kernels (two fills, the max, exp(x - max) written out, the
-// sum, the division), layer norm 5 and a copy, each a pass over memory.
+// sum, the division), layer norm 5 and a copy, RMS norm 3, each a pass over
+// memory.
 // Here, on CUDA, each becomes one kernel with a warp per row: the row is
 // read once to reduce (softmax: the running maximum and the sum of
 // exponentials rescaled to it, combined across the warp's lanes by a
-// shuffle butterfly; layer norm: the mean, then the squared deviations),
+// shuffle butterfly; layer norm: the mean, then the squared deviations;
+// RMS norm: the sum of squares),
 // then read again to write the result. The graph op is replaced by a
 // `gpu.launch` on the buffers of its operands and result
 // (`bufferization.to_buffer` / `to_tensor`), which bufferization keeps.
@@ -337,6 +340,157 @@ struct LayerNormToRowKernel : RowKernelPattern<g::LayerNormOp> {
   }
 };
 
+/// RMS normalization as the importers and torch.export leave it (there is
+/// no graph op): `x * rsqrt(mean(x * x, trailing dims, keepdims) + eps)`,
+/// the factors in either order, optionally times a weight `w` of the
+/// trailing shape (either side). What `matchRMSNorm` finds.
+struct RMSNormMatch {
+  Value x, weight; // weight: null when there is none
+  double eps = 0;
+  int64_t split = 0; // the normalized dims are [split, rank)
+};
+
+/// A scalar f32/f16/bf16 constant (a splat of any shape) as a double.
+std::optional<double> scalarConstant(Value v) {
+  auto c = v.getDefiningOp<g::ConstantOp>();
+  auto dense = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// `v` = x * rsqrt(mean(x * x) + eps) (either order of each binary op),
+/// every intermediate used once, x of v's type.
+std::optional<RMSNormMatch> matchRMSNormCore(Value v) {
+  auto mul = v.getDefiningOp<g::MulOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [x, inv] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+    if (x.getType() != v.getType())
+      continue;
+    auto rsqrt = inv.getDefiningOp<g::RsqrtOp>();
+    auto add = rsqrt ? rsqrt.getInput().getDefiningOp<g::AddOp>() : nullptr;
+    if (!add || !inv.hasOneUse() || !rsqrt.getInput().hasOneUse())
+      continue;
+    for (auto [ms, epsValue] : {std::pair(add.getLhs(), add.getRhs()),
+                                std::pair(add.getRhs(), add.getLhs())}) {
+      std::optional<double> eps = scalarConstant(epsValue);
+      auto mean = ms.getDefiningOp<g::ReduceOp>();
+      if (!eps || !mean || mean.getKind() != g::ReduceKind::Mean ||
+          !mean.getKeepdims() || !ms.hasOneUse() ||
+          ms.getType() != add.getType())
+        continue;
+      auto square = mean.getInput().getDefiningOp<g::MulOp>();
+      if (!square || square.getLhs() != x || square.getRhs() != x ||
+          !mean.getInput().hasOneUse())
+        continue;
+      // The reduced dims: the trailing ones, in order.
+      auto t = cast<RankedTensorType>(x.getType());
+      ArrayRef<int64_t> axes = mean.getAxes();
+      int64_t split = t.getRank() - static_cast<int64_t>(axes.size());
+      if (axes.empty())
+        continue;
+      bool trailing = true;
+      for (auto [i, a] : llvm::enumerate(axes))
+        trailing &= a == split + static_cast<int64_t>(i);
+      if (!trailing)
+        continue;
+      return RMSNormMatch{x, Value(), *eps, split};
+    }
+  }
+  return std::nullopt;
+}
+
+/// `v` is an RMS normalization, with its weight if `v` multiplies a core
+/// (used only there) by a tensor of the normalized dims' shape.
+std::optional<RMSNormMatch> matchRMSNorm(Value v) {
+  auto mul = v.getDefiningOp<g::MulOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [core, w] : {std::pair(mul.getLhs(), mul.getRhs()),
+                         std::pair(mul.getRhs(), mul.getLhs())}) {
+    std::optional<RMSNormMatch> m = matchRMSNormCore(core);
+    auto wt = dyn_cast<RankedTensorType>(w.getType());
+    if (!m || !core.hasOneUse() || !wt || core.getType() != v.getType())
+      continue;
+    auto t = cast<RankedTensorType>(v.getType());
+    if (wt.getShape() != t.getShape().drop_front(m->split) ||
+        wt.getElementType() != t.getElementType())
+      continue;
+    m->weight = w;
+    return m;
+  }
+  return matchRMSNormCore(v);
+}
+
+/// RMS normalization (matchRMSNorm) over the trailing dims: per row the
+/// sum of squares, then x * rsqrt(sum / n + eps) (* w), in f32. The
+/// decomposition took 3 kernels (the square and its mean, the scaling; f16:
+/// rounded in between); this is one. A core whose one use is the product
+/// with its weight is left to that product's match.
+struct RMSNormToRowKernel : RowKernelPattern<g::MulOp> {
+  using RowKernelPattern::RowKernelPattern;
+
+  LogicalResult matchAndRewrite(g::MulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = dyn_cast<RankedTensorType>(op.getType());
+    if (!t || !isRowKernelTensor(t))
+      return rewriter.notifyMatchFailure(op, "not a static f32/f16/bf16 "
+                                             "tensor");
+    std::optional<RMSNormMatch> m = matchRMSNorm(op.getResult());
+    if (!m)
+      return rewriter.notifyMatchFailure(op, "not an RMS normalization");
+    if (!m->weight && op->hasOneUse())
+      if (auto user = dyn_cast<g::MulOp>(*op->getUsers().begin());
+          user && matchRMSNorm(user.getResult()))
+        return rewriter.notifyMatchFailure(op, "the weighted form matches");
+    if (m->weight && !isRowKernelTensor(m->weight.getType()))
+      return rewriter.notifyMatchFailure(op, "a weight of another kind");
+    int64_t cols = 1;
+    for (int64_t d : t.getShape().drop_front(m->split))
+      cols *= d;
+    int64_t rows = t.getNumElements() / cols;
+
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value x = asRows(b, loc, toBuffer(b, loc, m->x), m->split);
+    Value w =
+        m->weight ? asVector(b, loc, toBuffer(b, loc, m->weight)) : Value();
+    Value out = resultBuffer(b, loc, t);
+    Value y = asRows(b, loc, out, m->split);
+    buildRowLaunch(
+        b, loc, rows, warps, [&](OpBuilder &b, Value row, Value lane) {
+          Value zero = f32Const(b, loc, 0.0);
+          Value sq = laneLoop(
+              b, loc, lane, cols, ValueRange{zero},
+              [&](OpBuilder &b, Value k, ValueRange args) {
+                Value v = loadF32(b, loc, x, ValueRange{row, k});
+                return SmallVector<Value>{arith::AddFOp::create(
+                    b, loc, args[0], arith::MulFOp::create(b, loc, v, v))};
+              })[0];
+          Value meanSq = arith::DivFOp::create(
+              b, loc, warpSum(b, loc, sq),
+              f32Const(b, loc, static_cast<double>(cols)));
+          Value inv = math::RsqrtOp::create(
+              b, loc,
+              arith::AddFOp::create(b, loc, meanSq, f32Const(b, loc, m->eps)));
+          laneLoop(b, loc, lane, cols, ValueRange{},
+                   [&](OpBuilder &b, Value k, ValueRange) {
+                     Value r = arith::MulFOp::create(
+                         b, loc, loadF32(b, loc, x, ValueRange{row, k}), inv);
+                     if (w)
+                       r = arith::MulFOp::create(
+                           b, loc, r, loadF32(b, loc, w, ValueRange{k}));
+                     storeF32(b, loc, r, y, ValueRange{row, k});
+                     return SmallVector<Value>{};
+                   });
+        });
+    replaceByBuffer(rewriter, op, t, out);
+    return success();
+  }
+};
+
 struct GraphGPURowKernelsPass
     : graphopt::impl::GraphGPURowKernelsPassBase<GraphGPURowKernelsPass> {
   using Base::Base;
@@ -354,6 +508,6 @@ struct GraphGPURowKernelsPass
 
 void mlir::graphopt::populateGPURowKernelsPatterns(RewritePatternSet &patterns,
                                                    unsigned warpsPerBlock) {
-  patterns.add<SoftmaxToRowKernel, LayerNormToRowKernel>(patterns.getContext(),
-                                                         warpsPerBlock);
+  patterns.add<SoftmaxToRowKernel, LayerNormToRowKernel, RMSNormToRowKernel>(
+      patterns.getContext(), warpsPerBlock);
 }

@@ -1,5 +1,5 @@
-// graph-gpu-row-kernels in graph-cuda-pipeline: softmax along the last axis
-// and layer norm are one kernel each, one warp per row (blockDim 32 x 4,
+// graph-gpu-row-kernels in graph-cuda-pipeline: softmax along the last
+// axis, layer norm and RMS norm (its decomposed form) are one kernel each, one warp per row (blockDim 32 x 4,
 // .maxntid 32, 4, 1), in place of the decomposed chain (softmax: 6
 // kernels; layer norm: 5 and a copy). Only the generated code is checked:
 // these kernels have not run on a GPU (bench/gpu_check.py runs softmax and
@@ -103,4 +103,72 @@ func.func @layer_norm_bf16(%x: tensor<6x4x64xbf16>, %w: tensor<4x64xbf16>, %b: t
 func.func @softmax_vector(%x: tensor<1000xf32>) -> tensor<1000xf32> {
   %r = graph.softmax %x axis = 0 : tensor<1000xf32> -> tensor<1000xf32>
   return %r : tensor<1000xf32>
+}
+
+// -----
+
+// RMS normalization has no graph op: torch.nn.RMSNorm and LLaMA-style
+// modules import as w * (x * rsqrt(mean(x * x) + eps)). That chain (factors
+// in either order, the weight optional, on either side) is one warp-per-row
+// kernel: the sum of squares (a warp sum: 5 butterfly steps), rsqrt, then
+// x * inv * w. 128 rows of 4096: 32 blocks of 4 warps.
+// CHECK-LABEL: func.func @rms_norm_f32
+// CHECK: gpu.launch_func {{.+}} blocks in (%c32{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c32{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.binary
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK-NOT: shfl.sync
+// CHECK-SAME: rsqrt.approx
+// CHECK-SAME: st.global.b32
+func.func @rms_norm_f32(%x: tensor<128x4096xf32>, %w: tensor<4096xf32>) -> tensor<128x4096xf32> {
+  %eps = graph.constant dense<1.0e-06> : tensor<f32>
+  %sq = graph.mul %x, %x : tensor<128x4096xf32>, tensor<128x4096xf32> -> tensor<128x4096xf32>
+  %ms = graph.reduce mean %sq axes = [1] keepdims : tensor<128x4096xf32> -> tensor<128x1xf32>
+  %a = graph.add %ms, %eps : tensor<128x1xf32>, tensor<f32> -> tensor<128x1xf32>
+  %inv = graph.rsqrt %a : tensor<128x1xf32> -> tensor<128x1xf32>
+  %n = graph.mul %x, %inv : tensor<128x4096xf32>, tensor<128x1xf32> -> tensor<128x4096xf32>
+  %y = graph.mul %w, %n : tensor<4096xf32>, tensor<128x4096xf32> -> tensor<128x4096xf32>
+  return %y : tensor<128x4096xf32>
+}
+
+// -----
+
+// f16 without a weight, over the two trailing dims (rows of 4 x 64), the
+// factors the other way round: one kernel, f16 read and widened, rounded
+// once when stored.
+// CHECK-LABEL: func.func @rms_norm_f16
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: return
+// CHECK: gpu.binary
+// CHECK-SAME: cvt.f32.f16
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK-SAME: cvt.rn.f16.f32
+func.func @rms_norm_f16(%x: tensor<6x4x64xf16>) -> tensor<6x4x64xf16> {
+  %eps = graph.constant dense<1.0e-05> : tensor<f16>
+  %sq = graph.mul %x, %x : tensor<6x4x64xf16>, tensor<6x4x64xf16> -> tensor<6x4x64xf16>
+  %ms = graph.reduce mean %sq axes = [1, 2] keepdims : tensor<6x4x64xf16> -> tensor<6x1x1xf16>
+  %a = graph.add %eps, %ms : tensor<f16>, tensor<6x1x1xf16> -> tensor<6x1x1xf16>
+  %inv = graph.rsqrt %a : tensor<6x1x1xf16> -> tensor<6x1x1xf16>
+  %y = graph.mul %inv, %x : tensor<6x1x1xf16>, tensor<6x4x64xf16> -> tensor<6x4x64xf16>
+  return %y : tensor<6x4x64xf16>
+}
+
+// -----
+
+// Not RMS norm: the mean over a leading axis (not the row): the
+// decomposed kernels stay (more than one launch).
+// CHECK-LABEL: func.func @not_rms_norm
+// CHECK: gpu.launch_func
+// CHECK: gpu.launch_func
+// CHECK: return
+func.func @not_rms_norm(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %eps = graph.constant dense<1.0e-06> : tensor<f32>
+  %sq = graph.mul %x, %x : tensor<64x256xf32>, tensor<64x256xf32> -> tensor<64x256xf32>
+  %ms = graph.reduce mean %sq axes = [0] keepdims : tensor<64x256xf32> -> tensor<1x256xf32>
+  %a = graph.add %ms, %eps : tensor<1x256xf32>, tensor<f32> -> tensor<1x256xf32>
+  %inv = graph.rsqrt %a : tensor<1x256xf32> -> tensor<1x256xf32>
+  %y = graph.mul %x, %inv : tensor<64x256xf32>, tensor<1x256xf32> -> tensor<64x256xf32>
+  return %y : tensor<64x256xf32>
 }

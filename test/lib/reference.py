@@ -2299,6 +2299,25 @@ def row_layer_norm_f16(rng):
     return [x, w, b], [layer_norm(x, w, b, 1e-5).astype(np.float16)]
 
 
+@case
+def row_rms_norm_f32(rng):
+    # w * (x * rsqrt(mean(x^2) + 1e-6)) over rows of 300.
+    x = uniform(rng, (37, 300), -3, 3)
+    w = uniform(rng, (300,))
+    ms = np.mean(f64(x) ** 2, axis=1, keepdims=True)
+    return [x, w], [as_f32(f64(w) * (f64(x) / np.sqrt(ms + f64(F32(1e-6)))))]
+
+
+@case
+def row_rms_norm_f16(rng):
+    # f16 over the two trailing dims (rows of 4 x 64), no weight, computed in
+    # f32 from the f16 inputs, rounded once.
+    x = uniform(rng, (6, 4, 64), -3, 3).astype(np.float16)
+    ms = np.mean(f64(x) ** 2, axis=(1, 2), keepdims=True)
+    eps = f64(np.float16(1e-5))
+    return [x], [(f64(x) / np.sqrt(ms + eps)).astype(np.float16)]
+
+
 # ----------------------------------------------------------------------------
 # CUDA matmul kernels (gpu-matmul-kernels.mlir): shapes the graph-gpu-matmul
 # tiles divide, so the CUDA target (emulated) runs its tensor-core and SIMT

@@ -971,7 +971,7 @@ def GraphGPUAttentionKernelsPass : Pass<"graph-gpu-attention-kernels", "::mlir::
 }
 
 def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp"> {
-  let summary = "Softmax and layer norm as one CUDA kernel each, a warp per row";
+  let summary = "Softmax, layer norm and RMS norm as one CUDA kernel each, a warp per row";
   let description = [{
     Runs on graph ops (CUDA pipeline, before `graph-decompose` for layer
     norm and again after it for the softmax of decomposed attention).
@@ -995,11 +995,17 @@ def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp
       sum of the lanes' sums), then the mean of the squared deviations
       (two passes, as the decomposition computes them), then
       `(x - mean) * rsqrt(var + eps) * w + b`.
+    - RMS normalization, which has no graph op, in the form the importers
+      leave it (torch.nn.RMSNorm, LLaMA-style modules): `x * rsqrt(mean(x *
+      x, trailing axes, keepdims) + eps)`, the factors of each product in
+      either order, optionally times a weight of the trailing shape (either
+      side), every intermediate used once (3 kernels decomposed): the sum
+      of squares (a warp sum), then `x * rsqrt(sum / n + eps) * w`.
 
     f16 and bf16 tensors are read into f32, computed in f32 and rounded once
     when stored. Matched: static shapes with at least one element; softmax
     along the last axis; layer norm whose weight and bias have the input's
-    trailing shape. Under CPU emulation too (`graph-gpu-launch-to-loops`
+    trailing shape; RMS norm over trailing axes with a constant eps. Under CPU emulation too (`graph-gpu-launch-to-loops`
     runs a warp's lanes in lockstep at the shuffles).
   }];
   let options = [
