@@ -143,6 +143,25 @@ def workloads(small: bool):
                 ([c], "f32", "uniform")], op="layer_norm",
         bytes=2 * r * c * 4, tol=(1e-5, 1e-5)))
 
+    # RMS norm as torch.nn.RMSNorm imports (there is no graph op; the CUDA
+    # pipeline matches the chain into one row kernel).
+    r, c = (64, 768) if small else (8192, 4096)
+    s, v, k = _t([r, c], "f32"), _t([c], "f32"), _t([r, 1], "f32")
+    out.append(dict(
+        name="rms_norm_f32", title=f"RMS norm f32 {r}x{c}",
+        mlir=f"""func.func @main(%x: {s}, %w: {v}) -> {s} {{
+  %eps = graph.constant dense<1.0e-06> : tensor<f32>
+  %sq = graph.mul %x, %x : {s}, {s} -> {s}
+  %ms = graph.reduce mean %sq axes = [1] keepdims : {s} -> {k}
+  %a = graph.add %ms, %eps : {k}, tensor<f32> -> {k}
+  %inv = graph.rsqrt %a : {k} -> {k}
+  %n = graph.mul %x, %inv : {s}, {k} -> {s}
+  %y = graph.mul %n, %w : {s}, {v} -> {s}
+  return %y : {s}
+}}""",
+        inputs=[([r, c], "f32", "uniform"), ([c], "f32", "positive")],
+        op="rms_norm", bytes=2 * r * c * 4, tol=(1e-5, 1e-5)))
+
     shape = [2, 4, 32, 32] if small else [16, 64, 128, 128]
     s = _t(shape, "f32")
     count = math.prod(shape)
@@ -409,6 +428,7 @@ def _ops(torch):
         "attention": attention,
         "softmax": lambda x: torch.softmax(x, dim=1),
         "layer_norm": lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b),
+        "rms_norm": lambda x, w: F.rms_norm(x, x.shape[-1:], w, 1e-6),
         "add": torch.add,
         "bias_gelu_residual": lambda x, b, r: F.gelu(x + b, approximate="tanh") + r,
         "sum_all": lambda x: x.sum(),

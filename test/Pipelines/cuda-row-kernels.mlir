@@ -2,9 +2,10 @@
 // axis, layer norm and RMS norm (its decomposed form) are one kernel each, one warp per row (blockDim 32 x 4,
 // .maxntid 32, 4, 1), in place of the decomposed chain (softmax: 6
 // kernels; layer norm: 5 and a copy). Only the generated code is checked:
-// these kernels have not run on a GPU (bench/gpu_check.py runs softmax and
-// layer norm against PyTorch where one is lent; the CPU emulation keeps the
-// decomposed form, whose lanes do not shuffle).
+// these kernels have not run on a GPU (bench/gpu_check.py runs softmax,
+// layer norm and RMS norm against PyTorch where one is lent); their numerics
+// are checked under CPU emulation, which runs a warp's lanes in lockstep at
+// the shuffles (test/Integration/row-kernels.mlir).
 // RUN: graph-opt %s --split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s
 // RUN: graph-opt %s --split-input-file --graph-cuda-pipeline="chip=sm_80 features=+ptx70 lower-host=false" | FileCheck %s
 
