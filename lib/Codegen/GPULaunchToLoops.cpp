@@ -694,8 +694,8 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
                                   rw.getI32IntegerAttr(int32_t(0xFFFFE000u))));
     return arith::BitcastOp::create(rw, loc, f32, masked);
   };
-  if (tf32)
-    lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+  lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+    if (tf32) {
       Value t = arith::DivUIOp::create(rw, loc, t2, cIdx(2));
       for (int64_t r = 0; r < 4; ++r)
         memref::StoreOp::create(
@@ -705,13 +705,7 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
         memref::StoreOp::create(rw, loc,
                                 tf32Value(valueFor(op.getOperandB()[r], ctx)),
                                 mmaB, ValueRange{plus(t, 4 * r), gid});
-      for (int64_t e = 0; e < 4; ++e)
-        memref::StoreOp::create(
-            rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
-            ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
-    });
-  else
-    lanes([&](Ctx &ctx, Value, Value gid, Value t2) {
+    } else {
       for (int64_t r = 0; r < 4; ++r) {
         auto [lo, hi] = unpack(valueFor(op.getOperandA()[r], ctx));
         Value row = plus(gid, 8 * (r % 2)), col = plus(t2, 8 * (r / 2));
@@ -725,11 +719,12 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
         memref::StoreOp::create(rw, loc, lo, mmaB, ValueRange{k, gid});
         memref::StoreOp::create(rw, loc, hi, mmaB, ValueRange{plus(k, 1), gid});
       }
-      for (int64_t e = 0; e < 4; ++e)
-        memref::StoreOp::create(
-            rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
-            ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
-    });
+    }
+    for (int64_t e = 0; e < 4; ++e)
+      memref::StoreOp::create(
+          rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
+          ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
+  });
   // D += A B.
   {
     auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(16), cIdx(1));

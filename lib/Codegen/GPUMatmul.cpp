@@ -1003,20 +1003,13 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
       return buildTensorCore(b, loc, c, cfg);
     }
   }
-  // bf16 on tensor cores (mma.sync, sm_80+): 64x64x32 blocks of 4 warps,
-  // 32x32 warp tiles.
-  if (et.isBF16() && t.mmaSyncBF16 && t.mmaWarpM % 16 == 0 &&
-      t.mmaWarpN % 8 == 0 && t.mmaK % 16 == 0) {
-    Config cfg = tensorCoreConfig(t);
-    if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, b.getBF16Type()))) {
-      if (kind)
-        *kind = GPUMatmulKernelKind::TensorCore;
-      return buildMmaSync(b, loc, c, cfg);
-    }
-  }
-  // f32 as TF32 on tensor cores (mma.sync m16n8k8, opt-in): the same tiles.
-  if (et.isF32() && t.mmaSyncTF32 && t.mmaWarpM % 16 == 0 &&
-      t.mmaWarpN % 8 == 0 && t.mmaK % 8 == 0) {
+  // bf16 (mma.sync m16n8k16, sm_80+) and, opt-in, f32 as TF32 (m16n8k8)
+  // on tensor cores: 64x64x32 blocks of 4 warps, 32x32 warp tiles.
+  bool mmaSync =
+      (et.isBF16() && t.mmaSyncBF16) || (et.isF32() && t.mmaSyncTF32);
+  int64_t mmaK = et.isBF16() ? 16 : 8;
+  if (mmaSync && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 8 == 0 &&
+      t.mmaK % mmaK == 0) {
     Config cfg = tensorCoreConfig(t);
     if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, et))) {
       if (kind)

@@ -166,6 +166,20 @@ Value warpSum(OpBuilder &b, Location loc, Value v) {
   return v;
 }
 
+/// The mean of `term(k)` over the row's `cols` elements, in every lane: each
+/// lane sums its elements (lane, lane + 32, ...), the warp's sums are added
+/// by a butterfly, then divided by `cols`.
+Value rowMean(OpBuilder &b, Location loc, Value lane, int64_t cols,
+              llvm::function_ref<Value(OpBuilder &, Value)> term) {
+  Value sum = laneLoop(b, loc, lane, cols, ValueRange{f32Const(b, loc, 0.0)},
+                       [&](OpBuilder &b, Value k, ValueRange args) {
+                         return SmallVector<Value>{arith::AddFOp::create(
+                             b, loc, args[0], term(b, k))};
+                       })[0];
+  return arith::DivFOp::create(b, loc, warpSum(b, loc, sum),
+                               f32Const(b, loc, static_cast<double>(cols)));
+}
+
 /// What the row-kernel patterns share: the warps (rows) per block, the
 /// result's buffer, and the op's replacement by that buffer as a tensor.
 template <typename OpT>
@@ -300,25 +314,16 @@ struct LayerNormToRowKernel : RowKernelPattern<g::LayerNormOp> {
     Value y = asRows(b, loc, out, split);
     buildRowLaunch(
         b, loc, rows, warps, [&](OpBuilder &b, Value row, Value lane) {
-          Value zero = f32Const(b, loc, 0.0);
-          Value n = f32Const(b, loc, static_cast<double>(cols));
-          Value sum =
-              laneLoop(b, loc, lane, cols, ValueRange{zero},
-                       [&](OpBuilder &b, Value k, ValueRange args) {
-                         Value v = loadF32(b, loc, x, ValueRange{row, k});
-                         return SmallVector<Value>{
-                             arith::AddFOp::create(b, loc, args[0], v)};
-                       })[0];
-          Value mean = arith::DivFOp::create(b, loc, warpSum(b, loc, sum), n);
-          Value sq = laneLoop(
-              b, loc, lane, cols, ValueRange{zero},
-              [&](OpBuilder &b, Value k, ValueRange args) {
+          Value mean =
+              rowMean(b, loc, lane, cols, [&](OpBuilder &b, Value k) -> Value {
+                return loadF32(b, loc, x, ValueRange{row, k});
+              });
+          Value var =
+              rowMean(b, loc, lane, cols, [&](OpBuilder &b, Value k) -> Value {
                 Value d = arith::SubFOp::create(
                     b, loc, loadF32(b, loc, x, ValueRange{row, k}), mean);
-                return SmallVector<Value>{arith::AddFOp::create(
-                    b, loc, args[0], arith::MulFOp::create(b, loc, d, d))};
-              })[0];
-          Value var = arith::DivFOp::create(b, loc, warpSum(b, loc, sq), n);
+                return arith::MulFOp::create(b, loc, d, d);
+              });
           Value inv = math::RsqrtOp::create(
               b, loc,
               arith::AddFOp::create(b, loc, var, f32Const(b, loc, eps)));
@@ -461,17 +466,11 @@ struct RMSNormToRowKernel : RowKernelPattern<g::MulOp> {
     Value y = asRows(b, loc, out, m->split);
     buildRowLaunch(
         b, loc, rows, warps, [&](OpBuilder &b, Value row, Value lane) {
-          Value zero = f32Const(b, loc, 0.0);
-          Value sq = laneLoop(
-              b, loc, lane, cols, ValueRange{zero},
-              [&](OpBuilder &b, Value k, ValueRange args) {
+          Value meanSq =
+              rowMean(b, loc, lane, cols, [&](OpBuilder &b, Value k) -> Value {
                 Value v = loadF32(b, loc, x, ValueRange{row, k});
-                return SmallVector<Value>{arith::AddFOp::create(
-                    b, loc, args[0], arith::MulFOp::create(b, loc, v, v))};
-              })[0];
-          Value meanSq = arith::DivFOp::create(
-              b, loc, warpSum(b, loc, sq),
-              f32Const(b, loc, static_cast<double>(cols)));
+                return arith::MulFOp::create(b, loc, v, v);
+              });
           Value inv = math::RsqrtOp::create(
               b, loc,
               arith::AddFOp::create(b, loc, meanSq, f32Const(b, loc, m->eps)));

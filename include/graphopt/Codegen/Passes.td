@@ -1005,8 +1005,9 @@ def GraphGPURowKernelsPass : Pass<"graph-gpu-row-kernels", "::mlir::func::FuncOp
     f16 and bf16 tensors are read into f32, computed in f32 and rounded once
     when stored. Matched: static shapes with at least one element; softmax
     along the last axis; layer norm whose weight and bias have the input's
-    trailing shape; RMS norm over trailing axes with a constant eps. Under CPU emulation too (`graph-gpu-launch-to-loops`
-    runs a warp's lanes in lockstep at the shuffles).
+    trailing shape; RMS norm over trailing axes with a constant eps. Under
+    CPU emulation too (`graph-gpu-launch-to-loops` runs a warp's lanes in
+    lockstep at the shuffles).
   }];
   let options = [
     Option<"warpsPerBlock", "warps-per-block", "unsigned", /*default=*/"4",
