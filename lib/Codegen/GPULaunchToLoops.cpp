@@ -83,7 +83,7 @@ bool isBlockCooperative(Operation *op) {
   return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
              gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp,
-             nvgpu::DeviceAsyncCopyOp, NVVM::MmaOp>(op);
+             nvgpu::DeviceAsyncCopyOp, nvgpu::LdMatrixOp, NVVM::MmaOp>(op);
 }
 
 /// What an emulated launch's ids and sizes become: the loops' induction
@@ -225,12 +225,16 @@ private:
   }
   LogicalResult prepareSharedMemory();
   LogicalResult lowerAsyncCopies();
-  LogicalResult prepareWarpMma();
+  LogicalResult prepareWarpOps();
+  /// A loop over the lanes of warp `warp` (an index), the body filled in
+  /// the lane's thread context given its lane and linear thread index.
+  void forEachLane(Value warp, function_ref<void(Ctx &, Value, Value)> fill);
   void emitWarpMma(NVVM::MmaOp op);
+  void emitWarpLdMatrix(nvgpu::LdMatrixOp op);
   /// Ops that meet the block's threads (or a warp's lanes): a barrier, or
-  /// a warp-collective mma.sync.
+  /// a warp-collective mma.sync or ldmatrix.
   static bool isSyncPoint(Operation *op) {
-    return isa<gpu::BarrierOp, NVVM::MmaOp>(op);
+    return isa<gpu::BarrierOp, NVVM::MmaOp, nvgpu::LdMatrixOp>(op);
   }
   LogicalResult lowerFragments();
   LogicalResult classify(Block &block);
@@ -270,11 +274,12 @@ private:
   DenseSet<Block *> splitBlocks;
   int numPieces = 0;
   DenseMap<std::pair<Value, int>, bool> usedOutsideMemo;
-  /// mma.sync results: the ops extracting its 4 values (given buffers by
-  /// emitWarpMma, not cloned), and the f32 scratch tiles of the products.
-  DenseMap<Operation *, SmallVector<LLVM::ExtractValueOp>> mmaExtracts;
+  /// mma.sync and ldmatrix results: the ops extracting their values (given
+  /// buffers by emitWarpMma / emitWarpLdMatrix, not cloned); the f32
+  /// scratch tiles of the products; the lanes' ldmatrix row indices.
+  DenseMap<Operation *, SmallVector<Operation *>> warpExtracts;
   DenseSet<Operation *> skipOps;
-  Value mmaA, mmaB, mmaD;
+  Value mmaA, mmaB, mmaD, ldmIndices;
   bool failedValue = false;
 };
 
@@ -576,16 +581,22 @@ LogicalResult BlockEmulation::lowerFragments() {
   return success();
 }
 
-/// `nvvm.mma.sync` m16n8k16 with bf16 multiplicands (row.col) and f32
-/// accumulators, the form graph-gpu-matmul's bf16 kernel emits: checked
-/// here, and its 4 results, read through `llvm.extractvalue`, noted.
-LogicalResult BlockEmulation::prepareWarpMma() {
+/// The warp-collective ops graph-gpu-matmul's mma.sync kernel emits,
+/// checked here, and the ops reading their results noted:
+/// `nvvm.mma.sync` m16n8k16 bf16 or m16n8k8 tf32 (row.col) with f32
+/// accumulators, its 4 results read through `llvm.extractvalue`;
+/// `nvgpu.ldmatrix` (x1, x2 or x4), its registers (or their elements) read
+/// by `vector.extract` at constant positions.
+LogicalResult BlockEmulation::prepareWarpOps() {
   SmallVector<NVVM::MmaOp> ops;
+  SmallVector<nvgpu::LdMatrixOp> loads;
   launch.getBody().walk([&](NVVM::MmaOp op) { ops.push_back(op); });
-  if (ops.empty())
+  launch.getBody().walk([&](nvgpu::LdMatrixOp op) { loads.push_back(op); });
+  if (ops.empty() && loads.empty())
     return success();
   if (dims[0] * dims[1] * dims[2] % graphopt::kWarpSize)
-    return fail("it has mma.sync but its block is not whole warps");
+    return fail("it has mma.sync or ldmatrix but its block is not whole "
+                "warps");
   for (NVVM::MmaOp op : ops) {
     auto fail = [&](const Twine &why) {
       return op.emitError("cannot emulate this mma.sync: ") << why;
@@ -604,7 +615,7 @@ LogicalResult BlockEmulation::prepareWarpMma() {
                       [](Value v) { return v.getType().isF32(); }))
       return fail("not m16n8k16 bf16 or m16n8k8 tf32, row.col, with f32 "
                   "accumulators");
-    SmallVector<LLVM::ExtractValueOp> extracts;
+    SmallVector<Operation *> extracts;
     for (Operation *user : op->getUsers()) {
       auto e = dyn_cast<LLVM::ExtractValueOp>(user);
       if (!e || e.getPosition().size() != 1)
@@ -612,20 +623,143 @@ LogicalResult BlockEmulation::prepareWarpMma() {
       extracts.push_back(e);
       skipOps.insert(e);
     }
-    mmaExtracts[op] = extracts;
+    warpExtracts[op] = extracts;
+  }
+  for (nvgpu::LdMatrixOp op : loads) {
+    auto type = cast<VectorType>(op.getRes().getType());
+    int64_t bits = type.getElementTypeBitWidth();
+    if (type.getRank() != 2 || type.getDimSize(0) != op.getNumTiles() ||
+        type.getDimSize(1) * bits != 32 || (op.getTranspose() && bits != 16))
+      return op.emitError("cannot emulate this ldmatrix: not one 32-bit "
+                          "register per matrix (transposed: of 16-bit "
+                          "elements)");
+    SmallVector<Operation *> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto e = dyn_cast<vector::ExtractOp>(user);
+      if (!e || e.getSource() != op.getRes() || !e.getDynamicPosition().empty())
+        return op.emitError("cannot emulate this ldmatrix: a result is used "
+                            "other than by vector.extract of a register or "
+                            "an element at a constant position");
+      extracts.push_back(e);
+      skipOps.insert(e);
+    }
+    warpExtracts[op] = extracts;
   }
   OpBuilder::InsertionGuard g(rw);
   rw.setInsertionPoint(launch);
-  auto scratch = [&](int64_t rows, int64_t cols) -> Value {
-    Value buf = memref::AllocOp::create(
-        rw, loc, MemRefType::get({rows, cols}, rw.getF32Type()));
+  auto scratch = [&](ArrayRef<int64_t> shape, Type et) -> Value {
+    Value buf = memref::AllocOp::create(rw, loc, MemRefType::get(shape, et));
     allocations.push_back(buf);
     return buf;
   };
-  mmaA = scratch(16, 16);
-  mmaB = scratch(16, 8);
-  mmaD = scratch(16, 8);
+  if (!ops.empty()) {
+    mmaA = scratch({16, 16}, rw.getF32Type());
+    mmaB = scratch({16, 8}, rw.getF32Type());
+    mmaD = scratch({16, 8}, rw.getF32Type());
+  }
+  if (!loads.empty()) {
+    int64_t rank = 0;
+    for (nvgpu::LdMatrixOp op : loads)
+      rank = std::max<int64_t>(rank, op.getIndices().size());
+    ldmIndices = scratch({graphopt::kWarpSize, rank}, rw.getIndexType());
+  }
   return success();
+}
+
+void BlockEmulation::forEachLane(Value warp,
+                                 function_ref<void(Ctx &, Value, Value)> fill) {
+  auto loop =
+      scf::ForOp::create(rw, loc, cIdx(0), cIdx(graphopt::kWarpSize), cIdx(1));
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(loop.getBody()->getTerminator());
+  Value lane = loop.getInductionVar();
+  Value thread = arith::AddIOp::create(
+      rw, loc, arith::MulIOp::create(rw, loc, warp, cIdx(graphopt::kWarpSize)),
+      lane);
+  Ctx ctx = threadCtx(thread);
+  fill(ctx, lane, thread);
+  replaceIds(loop, ctx);
+}
+
+/// One ldmatrix for every warp of the block: the lanes' row indices
+/// gathered first; then lane l's register q of matrix q (whose row r lane
+/// 8 q + r addressed): row l / 4, elements 2 (l % 4) and the next (one
+/// 32-bit element: element l % 4); transposed, elements (2 (l % 4) + e,
+/// l / 4) for e = 0, 1: column l / 4 of the rows lanes 8 q + 2 (l % 4) + e
+/// addressed. Each lane's registers are kept per thread.
+void BlockEmulation::emitWarpLdMatrix(nvgpu::LdMatrixOp op) {
+  auto type = cast<VectorType>(op.getRes().getType());
+  int64_t tiles = type.getDimSize(0), perReg = type.getDimSize(1);
+  auto rowType = VectorType::get({perReg}, type.getElementType());
+  // What the extracts take: register q (element -1) or its element e, and
+  // the per-thread buffer each is kept in.
+  struct Wanted {
+    int64_t q, e;
+    Value buffer;
+  };
+  SmallVector<Wanted> wanted;
+  for (Operation *user : warpExtracts[op]) {
+    ArrayRef<int64_t> pos = cast<vector::ExtractOp>(user).getStaticPosition();
+    int64_t q = pos[0], e = pos.size() > 1 ? pos[1] : -1;
+    auto it = llvm::find_if(
+        wanted, [&](const Wanted &w) { return w.q == q && w.e == e; });
+    if (it == wanted.end()) {
+      wanted.push_back({q, e, newBuffer(user->getResult(0).getType())});
+      it = std::prev(wanted.end());
+    }
+    buffers[user->getResult(0)] = it->buffer;
+  }
+  int64_t rank = op.getIndices().size();
+  auto warps = scf::ForOp::create(
+      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(warps.getBody()->getTerminator());
+  Value warp = warps.getInductionVar();
+  forEachLane(warp, [&](Ctx &ctx, Value lane, Value) {
+    for (int64_t d = 0; d < rank; ++d)
+      memref::StoreOp::create(rw, loc, valueFor(op.getIndices()[d], ctx),
+                              ldmIndices, ValueRange{lane, cIdx(d)});
+  });
+  forEachLane(warp, [&](Ctx &ctx, Value lane, Value thread) {
+    Value mem = valueFor(op.getSrcMemref(), ctx);
+    Value quarter = arith::DivUIOp::create(rw, loc, lane, cIdx(4));
+    Value inQuad = arith::RemUIOp::create(rw, loc, lane, cIdx(4));
+    // Element `col` of the row lane `src` addressed.
+    auto element = [&](Value src, Value col) -> Value {
+      SmallVector<Value> idx;
+      for (int64_t d = 0; d < rank; ++d)
+        idx.push_back(memref::LoadOp::create(rw, loc, ldmIndices,
+                                             ValueRange{src, cIdx(d)}));
+      idx.back() = arith::AddIOp::create(rw, loc, idx.back(), col);
+      return memref::LoadOp::create(rw, loc, mem, idx);
+    };
+    for (int64_t q = 0; q < tiles; ++q) {
+      if (llvm::none_of(wanted, [&](const Wanted &w) { return w.q == q; }))
+        continue;
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < perReg; ++e) {
+        if (op.getTranspose()) {
+          Value src = arith::AddIOp::create(
+              rw, loc, arith::MulIOp::create(rw, loc, inQuad, cIdx(2)),
+              cIdx(8 * q + e));
+          elems.push_back(element(src, quarter));
+        } else {
+          Value src = arith::AddIOp::create(rw, loc, quarter, cIdx(8 * q));
+          Value col = arith::AddIOp::create(
+              rw, loc, arith::MulIOp::create(rw, loc, inQuad, cIdx(perReg)),
+              cIdx(e));
+          elems.push_back(element(src, col));
+        }
+      }
+      for (const Wanted &w : wanted)
+        if (w.q == q)
+          store(w.e < 0
+                    ? vector::FromElementsOp::create(rw, loc, rowType, elems)
+                          .getResult()
+                    : elems[w.e],
+                w.buffer, thread);
+    }
+  });
 }
 
 /// One mma.sync for every warp of the block: its lanes' registers gathered
@@ -640,11 +774,11 @@ LogicalResult BlockEmulation::prepareWarpMma() {
 /// elements kept per thread.
 void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
   SmallVector<Value> results(4);
-  for (LLVM::ExtractValueOp e : mmaExtracts[op]) {
-    int64_t pos = e.getPosition()[0];
+  for (Operation *e : warpExtracts[op]) {
+    int64_t pos = cast<LLVM::ExtractValueOp>(e).getPosition()[0];
     if (!results[pos])
       results[pos] = newBuffer(rw.getF32Type());
-    buffers[e.getResult()] = results[pos];
+    buffers[e->getResult(0)] = results[pos];
   }
   Type f32 = rw.getF32Type();
   auto warps = scf::ForOp::create(
@@ -654,20 +788,12 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
   Value warp = warps.getInductionVar();
   // A loop over the warp's lanes, in the lane's thread context.
   auto lanes = [&](function_ref<void(Ctx &, Value, Value, Value)> fill) {
-    auto loop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(graphopt::kWarpSize),
-                                   cIdx(1));
-    OpBuilder::InsertionGuard g2(rw);
-    rw.setInsertionPoint(loop.getBody()->getTerminator());
-    Value lane = loop.getInductionVar();
-    Value thread = arith::AddIOp::create(
-        rw, loc,
-        arith::MulIOp::create(rw, loc, warp, cIdx(graphopt::kWarpSize)), lane);
-    Ctx ctx = threadCtx(thread);
-    Value gid = arith::DivUIOp::create(rw, loc, lane, cIdx(4));
-    Value t2 = arith::MulIOp::create(
-        rw, loc, arith::RemUIOp::create(rw, loc, lane, cIdx(4)), cIdx(2));
-    fill(ctx, thread, gid, t2);
-    replaceIds(loop, ctx);
+    forEachLane(warp, [&](Ctx &ctx, Value lane, Value thread) {
+      Value gid = arith::DivUIOp::create(rw, loc, lane, cIdx(4));
+      Value t2 = arith::MulIOp::create(
+          rw, loc, arith::RemUIOp::create(rw, loc, lane, cIdx(4)), cIdx(2));
+      fill(ctx, thread, gid, t2);
+    });
   };
   auto plus = [&](Value v, int64_t c) -> Value {
     return c ? arith::AddIOp::create(rw, loc, v, cIdx(c)).getResult() : v;
@@ -1020,6 +1146,8 @@ void BlockEmulation::emitBlock(Block &block) {
       emitFor(loop);
     else if (auto mma = dyn_cast<NVVM::MmaOp>(op))
       emitWarpMma(mma);
+    else if (auto ldm = dyn_cast<nvgpu::LdMatrixOp>(op))
+      emitWarpLdMatrix(ldm);
   }
   flush();
 }
@@ -1049,7 +1177,7 @@ LogicalResult BlockEmulation::run() {
 
   rw.setInsertionPoint(launch);
   if (failed(prepareSharedMemory()) || failed(lowerAsyncCopies()) ||
-      failed(lowerFragments()) || failed(prepareWarpMma()))
+      failed(lowerFragments()) || failed(prepareWarpOps()))
     return failure();
   // Lane ids: the linear thread id modulo 32.
   SmallVector<gpu::LaneIdOp> laneIds;

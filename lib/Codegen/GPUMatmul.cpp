@@ -14,7 +14,7 @@
 // One barrier per K step suffices with two buffers: the buffer written in
 // step kt was last read in step kt - 1, which ended with a barrier. The last
 // step reloads the last tile into the idle buffer rather than branching.
-// On sm_80 and later the tensor-core kernel instead fills 3 (or more)
+// On sm_80 and later the tensor-core kernels instead fill 3 (or more)
 // shared stages with asynchronous copies issued stages - 1 steps ahead
 // (kLoopAsync), so no registers carry tiles.
 //
@@ -25,9 +25,10 @@
 //
 // Shared tiles keep the global layout of their operand: a row of the tile
 // is a contiguous run of global memory, so every thread copies whole 16-byte
-// vectors. Rows are padded by 16 bytes against bank conflicts. The tensor-core
-// kernel reads transposed operands with column-major WMMA loads; the SIMT
-// kernel wants A and B k-major and transposes A (or B^T) while storing it.
+// vectors. Rows are padded by 16 bytes against bank conflicts. The WMMA
+// kernel reads transposed operands with column-major WMMA loads, the
+// mma.sync kernel with transposing ldmatrix; the SIMT kernel wants A and B
+// k-major and transposes A (or B^T) while storing it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -406,10 +407,11 @@ struct TileCopy {
 /// Padding of a shared tile row, in elements: 16 bytes.
 int64_t pad16(Type t) { return 16 / (t.getIntOrFloatBitWidth() / 8); }
 
-MemRefType sharedType(int64_t rows, int64_t cols, Type et, int64_t stages = 2) {
+MemRefType sharedType(int64_t rows, int64_t cols, Type et, int64_t stages = 2,
+                      int64_t pad = 0) {
   auto ws =
       gpu::AddressSpaceAttr::get(et.getContext(), gpu::AddressSpace::Workgroup);
-  return MemRefType::get({stages, rows, cols + pad16(et)}, et,
+  return MemRefType::get({stages, rows, cols + (pad ? pad : pad16(et))}, et,
                          MemRefLayoutAttrInterface{}, ws);
 }
 
@@ -430,14 +432,19 @@ struct Config {
   bool async = false;
 };
 
-/// Shared tiles of the tensor-core kernel, in the global layout of their
-/// operand: A [bm][bk] or [bk][bm], B [bk][bn] or [bn][bk].
-std::pair<MemRefType, MemRefType>
-tensorCoreShared(const GPUContraction &c, const Config &cfg, Type f16) {
-  return {c.transposeLhs ? sharedType(cfg.bk, cfg.bm, f16, cfg.stages)
-                         : sharedType(cfg.bm, cfg.bk, f16, cfg.stages),
-          c.transposeRhs ? sharedType(cfg.bn, cfg.bk, f16, cfg.stages)
-                         : sharedType(cfg.bk, cfg.bn, f16, cfg.stages)};
+/// Shared tiles of the tensor-core kernels, of the input type in the global
+/// layout of their operand: A [bm][bk] or [bk][bm], B [bk][bn] or [bn][bk].
+/// k-major f32 tiles (TF32, read element by element: lane 4 g + t reads
+/// row t, column g) pad rows by 32 bytes, so the 8 words of a row and the
+/// 4 rows fall in 32 distinct banks.
+std::pair<MemRefType, MemRefType> tensorCoreShared(const GPUContraction &c,
+                                                   const Config &cfg, Type et) {
+  int64_t kMajorPad = et.isF32() ? 8 : 0;
+  return {c.transposeLhs ? sharedType(cfg.bk, cfg.bm, et, cfg.stages, kMajorPad)
+                         : sharedType(cfg.bm, cfg.bk, et, cfg.stages),
+          c.transposeRhs
+              ? sharedType(cfg.bn, cfg.bk, et, cfg.stages)
+              : sharedType(cfg.bk, cfg.bn, et, cfg.stages, kMajorPad)};
 }
 
 /// Shared tiles of the SIMT kernel: k-major A [bk][bm] and B [bk][bn].
@@ -816,13 +823,6 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
-/// Shared tiles of the mma.sync kernels, of the input type with k
-/// contiguous: A [bm][bk] and B^T [bn][bk], so that each lane's fragment
-/// registers are consecutive k (a 32-bit pair of bf16, or one f32).
-std::pair<MemRefType, MemRefType> mmaSyncShared(const Config &cfg, Type et) {
-  return {sharedType(cfg.bm, cfg.bk, et), sharedType(cfg.bn, cfg.bk, et)};
-}
-
 /// The mma.sync tensor-core kernel (sm_80+) for bf16 (MLIR 22's WMMA types
 /// have no bf16) and for f32 as TF32 (opt-in): `nvvm.mma.sync` with f32
 /// accumulation, row.col, in the PTX fragment layout, lane = 4 g + t:
@@ -832,8 +832,24 @@ std::pair<MemRefType, MemRefType> mmaSyncShared(const Config &cfg, Type et) {
 ///   t | t + 4, column g; one element each, rounded to TF32 (to nearest,
 ///   ties away from zero) as it is loaded.
 /// C/D, both: 4 f32 per lane, row g + 8 (e / 2), column 2t + e % 2. Each
-/// warp owns wm x wn of C as (wm / 16) x (wn / 8) tiles; the A and B tiles
-/// are double-buffered through registers (B transposed into B^T).
+/// warp owns wm x wn of C as (wm / 16) x (wn / 8) tiles (wn a multiple of
+/// 16: B's fragments come in pairs of tiles).
+///
+/// The A and B tiles keep their global layout in shared memory (as the
+/// WMMA kernel's), filled by cp.async stages (kLoopAsync) or, without
+/// them, through registers (kLoop). Fragments come from shared memory by
+/// `ldmatrix` (nvgpu.ldmatrix): each of its 8x8 matrices of 16-bit
+/// elements lands in one register per lane as exactly the pair the
+/// fragment layout wants (row lane / 4, columns 2 (lane % 4) and the next),
+/// and its `.trans` form gives the pair of a k-major tile (A stored
+/// [K, M], B stored [K, N]). One x4 ldmatrix loads an A fragment (rows
+/// +0 | +8 x k +0 | +8) or the B fragments of two n tiles. TF32 uses it
+/// where its operand is k-contiguous (an 8x8 b16 matrix is 8 rows of 4
+/// f32: lane gets row lane / 4, f32 column lane % 4); a k-major TF32
+/// operand is read element by element (ldmatrix's transpose moves 16-bit
+/// halves). The padded rows (16 bytes) keep ldmatrix's 16-byte row reads
+/// 16-byte aligned and, where the unpadded row is a multiple of 32 bytes,
+/// free of bank conflicts.
 gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                            const Config &cfg) {
   MLIRContext *ctx = b.getContext();
@@ -841,24 +857,33 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
   bool tf32 = et.isF32();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   int64_t kStep = tf32 ? 8 : 16;
-  std::pair<MemRefType, MemRefType> shared = mmaSyncShared(cfg, et);
+  // Columns of one 8x8 b16 ldmatrix matrix, in elements: the k extent of
+  // a fragment register half.
+  int64_t kHalf = tf32 ? 4 : 8;
+  std::pair<MemRefType, MemRefType> shared = tensorCoreShared(c, cfg, et);
   int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
   int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
   int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
   int64_t bCols = c.transposeRhs ? cfg.bk : cfg.bn;
   int64_t fm = cfg.wm / 16, fn = cfg.wn / 8;
+  // ldmatrix for A unless a k-major TF32 tile; likewise for B (B^T stored
+  // [N, K] is k-contiguous).
+  bool ldmA = !(tf32 && c.transposeLhs), ldmB = !(tf32 && !c.transposeRhs);
   auto resultTy = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   return buildLaunch(
       b, loc, c, cfg, shared.first, shared.second, /*minSharedBytes=*/0,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
-        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, c.transposeLhs);
-        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, !c.transposeRhs);
+        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
+        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, false);
         Value warp = x.div(tid, 32), lane = x.rem(tid, 32);
         int64_t warpsN = cfg.bn / cfg.wn;
         Value wm = x.mul(x.div(warp, warpsN), cfg.wm);
         Value wn = x.mul(x.rem(warp, warpsN), cfg.wn);
         Value g = x.div(lane, 4), t = x.rem(lane, 4), t2 = x.mul(t, 2);
+        // ldmatrix: lane l gives the address of row l % 8 of matrix l / 8.
+        Value lrow = x.rem(lane, 8), quad = x.div(lane, 8);
+        Value qLow = x.rem(quad, 2), qHigh = x.div(quad, 2);
         // Accumulator e (0..3) of tile (i, j): row g + 8 (e / 2), column
         // 2t + e % 2.
         auto rowOf = [&](int64_t i, int64_t e) {
@@ -879,28 +904,39 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                                               at(batch, x.add(m0, rowOf(i, e)),
                                                  x.add(n0, colOf(j, e))))
                                               .getResult());
-        // The 32-bit register at [stage, r, col]: two consecutive bf16, or
-        // one f32 rounded to TF32.
-        auto reg = [&](Value mem, Value stage, Value r, Value col) -> Value {
+        // A fragment register as mma.sync takes it: two bf16 as an i32,
+        // or an f32 rounded to TF32.
+        auto toReg = [&](Value v) -> Value {
           if (tf32) {
-            Value v = memref::LoadOp::create(x.b, x.loc, mem,
-                                             ValueRange{stage, r, col});
             auto cvt = NVVM::ConvertFloatToTF32Op::create(x.b, x.loc, i32, v);
             cvt.setRnd(NVVM::FPRoundingMode::RNA);
             return cvt;
           }
-          Value v = vector::LoadOp::create(x.b, x.loc, VectorType::get({2}, et),
-                                           mem, ValueRange{stage, r, col},
-                                           /*nontemporal=*/false,
-                                           llvm::MaybeAlign(4));
           Value asInt = vector::BitCastOp::create(x.b, x.loc,
                                                   VectorType::get({1}, i32), v);
           return vector::ExtractOp::create(x.b, x.loc, asInt, 0);
         };
-        // The k offset of a register within its k step: bf16 pairs at 2t
-        // and 2t + 8, TF32 elements at t and t + 4.
-        auto kOf = [&](int64_t kk, int64_t half) {
-          return tf32 ? x.add(t, kk + 4 * half) : x.add(t2, kk + 8 * half);
+        // `n` 8x8 matrices by one ldmatrix from shared `mem` at [stage,
+        // row + lane % 8, col], where (row, col) is the origin of this
+        // lane's matrix; one register per matrix.
+        auto ldmatrix = [&](Value mem, Value stage, int64_t n, bool transpose,
+                            Value row, Value col) {
+          auto vt = VectorType::get({n, tf32 ? 1 : 2}, et);
+          Value m = nvgpu::LdMatrixOp::create(
+              x.b, x.loc, vt, mem, ValueRange{stage, x.add(row, lrow), col},
+              transpose, n);
+          SmallVector<Value> regs;
+          for (int64_t q = 0; q < n; ++q)
+            regs.push_back(
+                toReg(tf32 ? vector::ExtractOp::create(x.b, x.loc, m,
+                                                       ArrayRef<int64_t>{q, 0})
+                           : vector::ExtractOp::create(x.b, x.loc, m, q)));
+          return regs;
+        };
+        // A TF32 register read alone from a k-major tile at [stage, k, mn].
+        auto element = [&](Value mem, Value stage, Value k, Value mn) {
+          return toReg(memref::LoadOp::create(x.b, x.loc, mem,
+                                              ValueRange{stage, k, mn}));
         };
         NVVM::MMATypes type =
             tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
@@ -908,15 +944,45 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
           SmallVector<Value> out(acc);
           for (int64_t kk = 0; kk < cfg.bk; kk += kStep) {
             SmallVector<SmallVector<Value>> fa(fm), fb(fn);
-            for (int64_t i = 0; i < fm; ++i)
-              for (int64_t r = 0; r < 4; ++r)
-                fa[i].push_back(reg(shA, stage,
-                                    x.add(x.add(wm, g), 16 * i + 8 * (r % 2)),
-                                    kOf(kk, r / 2)));
-            for (int64_t j = 0; j < fn; ++j)
-              for (int64_t r = 0; r < 2; ++r)
-                fb[j].push_back(
-                    reg(shB, stage, x.add(x.add(wn, g), 8 * j), kOf(kk, r)));
+            // A fragment i: matrix q = rows +8 (q % 2), k +kHalf (q / 2).
+            for (int64_t i = 0; i < fm; ++i) {
+              Value rows = x.add(wm, 16 * i);
+              if (!ldmA) {
+                for (int64_t r = 0; r < 4; ++r)
+                  fa[i].push_back(element(shA, stage,
+                                          x.add(t, kk + kHalf * (r / 2)),
+                                          x.add(x.add(rows, g), 8 * (r % 2))));
+              } else if (!c.transposeLhs) {
+                fa[i] =
+                    ldmatrix(shA, stage, 4, false, x.add(rows, x.mul(qLow, 8)),
+                             x.add(x.mul(qHigh, kHalf), kk));
+              } else {
+                fa[i] =
+                    ldmatrix(shA, stage, 4, true, x.add(x.mul(qHigh, 8), kk),
+                             x.add(rows, x.mul(qLow, 8)));
+              }
+            }
+            // B fragments j, j + 1 by one x4 (matrix q: tile j + q / 2,
+            // k +kHalf (q % 2)).
+            for (int64_t j = 0; j < fn; j += 2) {
+              Value cols = x.add(wn, 8 * j);
+              SmallVector<Value> regs;
+              if (!ldmB) {
+                for (int64_t jj = j; jj < j + 2; ++jj)
+                  for (int64_t r = 0; r < 2; ++r)
+                    regs.push_back(element(shB, stage, x.add(t, kk + kHalf * r),
+                                           x.add(x.add(wn, g), 8 * jj)));
+              } else if (c.transposeRhs) {
+                regs =
+                    ldmatrix(shB, stage, 4, false, x.add(cols, x.mul(qHigh, 8)),
+                             x.add(x.mul(qLow, kHalf), kk));
+              } else {
+                regs = ldmatrix(shB, stage, 4, true, x.add(x.mul(qLow, 8), kk),
+                                x.add(cols, x.mul(qHigh, 8)));
+              }
+              for (int64_t q = 0; q < 4; ++q)
+                fb[j + q / 2].push_back(regs[q]);
+            }
             for (int64_t i = 0; i < fm; ++i)
               for (int64_t j = 0; j < fn; ++j) {
                 int64_t base = (i * fn + j) * 4;
@@ -934,8 +1000,11 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
           }
           return out;
         };
-        SmallVector<Value> acc = kLoop(x, c, cfg.bk, copyA, copyB, tid, batch,
-                                       m0, n0, init, compute);
+        SmallVector<Value> acc =
+            cfg.async ? kLoopAsync(x, c, cfg.bk, cfg.stages, copyA, copyB, tid,
+                                   batch, m0, n0, init, compute)
+                      : kLoop(x, c, cfg.bk, copyA, copyB, tid, batch, m0, n0,
+                              init, compute);
         // Each lane's two adjacent columns per row, the epilogue (if any)
         // in registers.
         for (int64_t i = 0; i < fm; ++i)
@@ -964,6 +1033,27 @@ bool divides(const GPUContraction &c, const Config &cfg) {
          TileCopy::fits(cfg.bm, cfg.bk, cfg.threads) &&
          TileCopy::fits(cfg.bn, cfg.bk, cfg.threads);
 }
+
+/// The tensor-core kernels' shared stages: with `asked` >= 2 and copies of
+/// 4, 8 or 16 bytes (what cp.async moves), as many cp.async stages as asked
+/// for and fit in shared memory, at least 2; otherwise 2 filled through
+/// registers.
+void chooseStages(const GPUContraction &c, Config &cfg, int64_t asked,
+                  Type et) {
+  auto copyWidth = [&](bool transposed, int64_t rows, int64_t cols) {
+    return transposed ? TileCopy::vectorWidth(cols, rows, cfg.threads, et)
+                      : TileCopy::vectorWidth(rows, cols, cfg.threads, et);
+  };
+  int64_t minVec = 4 * 8 / et.getIntOrFloatBitWidth();
+  cfg.async = asked >= 2 &&
+              copyWidth(c.transposeLhs, cfg.bm, cfg.bk) >= minVec &&
+              copyWidth(c.transposeRhs, cfg.bk, cfg.bn) >= minVec;
+  cfg.stages = cfg.async ? asked : 2;
+  while (cfg.stages > 2 && !fitsShared(tensorCoreShared(c, cfg, et)))
+    --cfg.stages;
+  if (cfg.async && !fitsShared(tensorCoreShared(c, cfg, et)))
+    cfg.async = false;
+}
 } // namespace
 
 FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
@@ -973,27 +1063,8 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
   if (et.isF16() && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 16 == 0 &&
       t.mmaK % 16 == 0) {
     Config cfg = tensorCoreConfig(t);
-    // cp.async moves 4, 8 or 16 bytes: f16 vectors of 2, 4 or 8. As many
-    // stages as asked for and fit, at least 2; else the register loop.
-    auto copyWidth = [&](bool transposed, int64_t rows, int64_t cols) {
-      return transposed ? TileCopy::vectorWidth(cols, rows, cfg.threads, et)
-                        : TileCopy::vectorWidth(rows, cols, cfg.threads, et);
-    };
-    int64_t va = copyWidth(c.transposeLhs, cfg.bm, cfg.bk);
-    int64_t vb = copyWidth(c.transposeRhs, cfg.bk, cfg.bn);
-    if (t.mmaAsyncStages >= 2 && va >= 2 && vb >= 2) {
-      cfg.async = true;
-      cfg.stages = t.mmaAsyncStages;
-      while (cfg.stages > 2 &&
-             !fitsShared(tensorCoreShared(c, cfg, b.getF16Type())))
-        --cfg.stages;
-    }
-    if (cfg.async && !fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
-      cfg.async = false;
-      cfg.stages = 2;
-    }
-    if (divides(c, cfg) &&
-        fitsShared(tensorCoreShared(c, cfg, b.getF16Type()))) {
+    chooseStages(c, cfg, t.mmaAsyncStages, et);
+    if (divides(c, cfg) && fitsShared(tensorCoreShared(c, cfg, et))) {
       if (c.epilogue &&
           bytesOf(stagingType(cfg, b.getF32Type())) > kMaxSharedBytes)
         return fail(why, "the epilogue's staging tile does not fit in "
@@ -1008,10 +1079,11 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
   bool mmaSync =
       (et.isBF16() && t.mmaSyncBF16) || (et.isF32() && t.mmaSyncTF32);
   int64_t mmaK = et.isBF16() ? 16 : 8;
-  if (mmaSync && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 8 == 0 &&
+  if (mmaSync && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 16 == 0 &&
       t.mmaK % mmaK == 0) {
     Config cfg = tensorCoreConfig(t);
-    if (divides(c, cfg) && fitsShared(mmaSyncShared(cfg, et))) {
+    chooseStages(c, cfg, t.mmaAsyncStages, et);
+    if (divides(c, cfg) && fitsShared(tensorCoreShared(c, cfg, et))) {
       if (kind)
         *kind = GPUMatmulKernelKind::TensorCore;
       return buildMmaSync(b, loc, c, cfg);

@@ -67,3 +67,23 @@ func.func @memref_across_barrier(%x: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// ldmatrix's registers must be read by vector.extract at constant
+// positions (the emulation keeps each per thread).
+func.func @ldmatrix_whole(%x: memref<32x16xbf16>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %s = memref.alloca() : memref<32x16xbf16, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{cannot emulate this ldmatrix: a result is used other than by vector.extract of a register or an element at a constant position}}
+    %m = nvgpu.ldmatrix %s[%tx, %c0] {numTiles = 4 : i32, transpose = false} : memref<32x16xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+    %v = vector.extract %m[%i] : vector<2xbf16> from vector<4x2xbf16>
+    vector.store %v, %x[%tx, %c0] : memref<32x16xbf16>, vector<2xbf16>
+    gpu.terminator
+  }
+  return
+}

@@ -202,21 +202,29 @@ func.func @batched(%a: memref<4x64x64xf16>, %b: memref<4x64x64xf16>, %c: memref<
 // CHECK-COUNT-64: vector.fma
 // CHECK-NOT: vector.fma
 // bf16 on tensor cores (the default; gpu.mma_matrix has no bf16 in MLIR
-// 22): nvvm.mma.sync m16n8k16 on per-lane fragments; A [2][64][32+8] and
-// B^T [2][64][32+8] bf16 tiles (64 x 64 blocks), B transposed element by element as it is
-// stored; per K tile (2 steps of 16) each warp's 32x32 tile is 2 x 4
-// mma.sync, 16 in all.
+// 22): nvvm.mma.sync m16n8k16 on per-lane fragments; A [3][64][32+8] and
+// B [3][32][64+8] bf16 tiles in their global layout (64 x 64 blocks), three
+// stages filled by 16-byte cp.async; per 16-wide K step each warp loads its
+// two A fragments by ldmatrix.x4 and its four B fragments by two
+// ldmatrix.x4.trans (B is k-major); per K tile (2 steps of 16) each warp's
+// 32x32 tile is 2 x 4 mma.sync, 16 in all. No tile passes through
+// registers, and no element-wise shared store remains.
 // ASYNC-LABEL: func.func @bf16
 // ASYNC: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128,
-// ASYNC: %[[SA:.+]] = memref.view {{.*}} to memref<2x64x40xbf16, #gpu.address_space<workgroup>>
-// ASYNC: %[[SB:.+]] = memref.view {{.*}} to memref<2x64x40xbf16, #gpu.address_space<workgroup>>
-// ASYNC: memref.store %{{.*}}, %[[SB]]
+// ASYNC: %[[SA:.+]] = memref.view {{.*}} to memref<3x64x40xbf16, #gpu.address_space<workgroup>>
+// ASYNC: %[[SB:.+]] = memref.view {{.*}} to memref<3x32x72xbf16, #gpu.address_space<workgroup>>
+// ASYNC-NOT: memref.store
+// ASYNC: nvgpu.device_async_copy %{{.*}}, %[[SA]][{{.*}}], 8 {bypassL1}
+// ASYNC: nvgpu.device_async_copy %{{.*}}, %[[SB]][{{.*}}], 8 {bypassL1}
 // ASYNC: scf.for
-// ASYNC: vector.load %[[SA]][{{.*}}] {alignment = 4 : i64} : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// ASYNC: nvgpu.device_async_wait {{.*}} {numGroups = 1 : i32}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC-COUNT-2: nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<3x64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// ASYNC-COUNT-2: nvgpu.ldmatrix %[[SB]][{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<3x32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // ASYNC: vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
 // ASYNC-COUNT-16: nvvm.mma.sync {{.*}}layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>
 // ASYNC-NOT: nvvm.mma.sync
-// ASYNC: gpu.barrier
+// ASYNC-NOT: gpu.barrier
 // ASYNC: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32>, vector<2xf32>
 func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x128xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x128xbf16>) outs(%c : memref<64x128xf32>)
@@ -227,10 +235,13 @@ func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x1
 
 // f32 stays IEEE f32 on the SIMT kernel unless TF32 is asked for
 // (tf32-tensor-cores, the CUDA pipeline's `tf32`): then nvvm.mma.sync
-// m16n8k8 with TF32 multiplicands, A [2][64][32+4] and B^T [2][64][32+4]
-// f32 tiles, each fragment element rounded to TF32 (cvt.rna) as it is
-// loaded (4 A + 2 B registers per m16n8k8 step); per K tile (4 steps of 8)
-// each warp's 32x32 tile is 2 x 4 mma.sync, 32 in all.
+// m16n8k8 with TF32 multiplicands, A [2][64][32+4] and B [2][32][64+8]
+// f32 tiles in their global layout (two cp.async stages fit in 48 KiB),
+// each fragment element rounded to TF32 (cvt.rna) as it is loaded (4 A + 2
+// B registers per m16n8k8 step): A's by ldmatrix.x4 (8x8 b16 matrices as
+// 8 rows of 4 f32), k-major B's element by element (B's rows padded by 8
+// floats: lane 4g + t reads row t, column g, in 32 distinct banks); per K
+// tile (4 steps of 8) each warp's 32x32 tile is 2 x 4 mma.sync, 32 in all.
 // CHECK-LABEL: func.func @f32_tf32
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: vector.fma
@@ -241,13 +252,17 @@ func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x1
 // TF32-LABEL: func.func @f32_tf32
 // TF32: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128,
 // TF32: %[[SA:.+]] = memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
-// TF32: %[[SB:.+]] = memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
+// TF32: %[[SB:.+]] = memref.view {{.*}} to memref<2x32x72xf32, #gpu.address_space<workgroup>>
+// TF32: nvgpu.device_async_copy %{{.*}}, %[[SA]][{{.*}}], 4 {bypassL1}
 // TF32: scf.for
-// TF32: %[[E:.+]] = memref.load %[[SA]]
+// TF32: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// TF32: %[[L:.+]] = nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x36xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// TF32: %[[E:.+]] = vector.extract %[[L]][0, 0]
 // TF32: nvvm.convert.float.to.tf32 %[[E]] {rnd = #nvvm.fp_rnd_mode<rna>}
+// TF32: %[[F:.+]] = memref.load %[[SB]]
+// TF32: nvvm.convert.float.to.tf32 %[[F]] {rnd = #nvvm.fp_rnd_mode<rna>}
 // TF32-COUNT-32: nvvm.mma.sync {{.*}}layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
 // TF32-NOT: nvvm.mma.sync
-// TF32: gpu.barrier
 // TF32: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32>, vector<2xf32>
 func.func @f32_tf32(%a: memref<64x64xf32>, %b: memref<64x128xf32>, %c: memref<64x128xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x128xf32>) outs(%c : memref<64x128xf32>)

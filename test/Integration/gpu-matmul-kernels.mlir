@@ -1,8 +1,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 
 // The CUDA target's matmul kernels (graph-gpu-matmul: WMMA tensor cores for
-// f16 with cp.async shared stages, mma.sync tensor cores for bf16, SIMT
-// register tiles for f32, the last two double-buffered through registers, a barrier per K step) run numerically
+// f16 and, by mma.sync, for bf16 (and f32 as opt-in TF32) with cp.async
+// shared stages, fragments by ldmatrix for bf16/TF32; SIMT register tiles
+// for f32 double-buffered through registers, a barrier per K step) run
+// numerically
 // under --cuda-emulate: graph-gpu-launch-to-loops emulates them block by
 // block with the threads in lockstep at the barriers and each warp's
 // fragments on its lane 0 (see docs/CUDA.md). Shapes are ones the tiles
@@ -74,8 +76,17 @@
 // KERNELS-LABEL: func.func @gk_f16_acc
 // KERNELS: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xf32, "COp">
 // KERNELS: gpu.subgroup_mma_compute
-// bf16 with B stored [N, K]: copied to B^T's layout as it is.
+// bf16 with B stored [N, K]: B's fragments by plain ldmatrix (k
+// contiguous), A's too.
 // KERNELS-LABEL: func.func @gk_bf16_a_bt
+// KERNELS: nvgpu.device_async_copy
+// KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// KERNELS-NOT: transpose = true
+// KERNELS: nvvm.mma.sync
+// A stored [K, M] and B [K, N]: both by ldmatrix.trans.
+// KERNELS-LABEL: func.func @gk_bf16_at_b
+// KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// KERNELS-NOT: transpose = false
 // KERNELS: nvvm.mma.sync
 
 // RUN: %reference gk_f16_mm %t/a
@@ -237,6 +248,27 @@ func.func @gk_bf16_a_bt(%a: tensor<64x64xf32>, %b: tensor<128x64xf32>) -> tensor
   return %r : tensor<64x128xf32>
 }
 
+// RUN: %reference gk_bf16_at_b %t/n
+// RUN: graph-run %s --entry=gk_bf16_at_b --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/n/x0.npy --input=@%t/n/x1.npy --expected-output=@%t/n/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_bf16_at_b --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/n/x0.npy --input=@%t/n/x1.npy --expected-output=@%t/n/expected.npy | FileCheck %s %}
+func.func @gk_bf16_at_b(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %x = graph.cast %a : tensor<64x64xf32> -> tensor<64x64xbf16>
+  %y = graph.cast %b : tensor<64x128xf32> -> tensor<64x128xbf16>
+  %e = tensor.empty() : tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#at, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<64x64xbf16>, tensor<64x128xbf16>) outs(%f : tensor<64x128xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pe = arith.extf %p : bf16 to f32
+    %qe = arith.extf %q : bf16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
+
 // CHECK: result 0: matches expected
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected
@@ -253,8 +285,16 @@ func.func @gk_bf16_a_bt(%a: tensor<64x64xf32>, %b: tensor<128x64xf32>) -> tensor
 // KERNELS-NOT: nvvm.mma.sync
 // KERNELS: vector.fma
 // RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline="cpu-emulation=true tf32=true" --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=TF32 %}
+// A [M, K] by ldmatrix (8x8 b16 matrices as 8 rows of 4 f32); B [K, N]
+// element by element (ldmatrix cannot transpose 32-bit elements), from
+// rows padded by 8 floats.
 // TF32-LABEL: func.func @gk_tf32_linear
 // TF32: gpu.launch
+// TF32: memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
+// TF32: memref.view {{.*}} to memref<2x32x72xf32, #gpu.address_space<workgroup>>
+// TF32: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// TF32: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// TF32: memref.load
 // TF32: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // TF32: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
 // TF32-NOT: gpu.launch
@@ -267,4 +307,30 @@ func.func @gk_tf32_linear(%x: tensor<128x64xf32>, %w: tensor<64x128xf32>, %b: te
   %m = graph.matmul %x, %w : tensor<128x64xf32>, tensor<64x128xf32> -> tensor<128x128xf32>
   %r = graph.add %m, %b : tensor<128x128xf32>, tensor<128xf32> -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
+}
+
+// TF32 the other way round: A stored [K, M] (element by element), B
+// stored [N, K] (ldmatrix).
+// TF32-LABEL: func.func @gk_tf32_at_bt
+// TF32: gpu.launch
+// TF32: memref.view {{.*}} to memref<2x32x72xf32, #gpu.address_space<workgroup>>
+// TF32: memref.view {{.*}} to memref<2x64x36xf32, #gpu.address_space<workgroup>>
+// TF32: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// TF32: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
+// TF32-NOT: gpu.launch
+// RUN: %reference gk_tf32_at_bt %t/u
+// RUN: graph-run %s --entry=gk_tf32_at_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/u/x0.npy --input=@%t/u/x1.npy --expected-output=@%t/u/expected1.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_tf32_at_bt --target=cuda --cuda-emulate --pipeline-options=tf32=true --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/u/x0.npy --input=@%t/u/x1.npy --expected-output=@%t/u/expected.npy | FileCheck %s %}
+func.func @gk_tf32_at_bt(%a: tensor<64x64xf32>, %b: tensor<128x64xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#at, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x64xf32>, tensor<128x64xf32>) outs(%f : tensor<64x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
 }

@@ -105,13 +105,20 @@ func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x2
 // SM80-SAME: fma.rn.f32
 // With the opt-in tf32 (PyTorch's allow_tf32): tensor cores, mma.sync
 // m16n8k8 on TF32 registers, each element rounded (cvt.rna.tf32.f32) as it
-// is loaded from the f32 tiles in shared memory; 32 mma.sync per K tile
-// per warp. Before sm_80 the option does nothing (SIMT FMAs).
+// is loaded from the f32 tiles in shared memory (cp.async stages; A's
+// fragments by ldmatrix, k-major B's element by element); 32 mma.sync per
+// K tile per warp. Before sm_80 the option does nothing (SIMT FMAs).
 // TF32: gpu.binary @f32_kernel [
-// TF32-SAME: bar.sync
+// TF32-NOT: ld.global
+// TF32-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
+// TF32-NOT: ld.global
+// TF32-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// TF32-SAME: cvt.rna.tf32.f32
 // TF32-SAME: ld.shared.b32
 // TF32-SAME: cvt.rna.tf32.f32
 // TF32-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// Two stages (three do not fit in 48 KiB): wait for every group.
+// TF32-SAME: cp.async.wait_group {{[^;]*}}0;{{[^;]*}}bar.sync
 // TF32-NOT: mma.sync
 // TF32-SAME: st.global.v2.b32
 // TF32SM75: gpu.binary @f32_kernel [
@@ -125,21 +132,36 @@ func.func @f32(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>) -> tensor<256x2
 // -----
 
 // bf16: tensor cores through mma.sync m16n8k16 (MLIR 22's WMMA types have
-// no bf16): A and B^T tiles of bf16 in shared memory (B transposed while
-// stored), each lane's fragments loaded as 32-bit pairs, 16 mma.sync per K
-// tile per warp; the accumulators rounded to bf16 and stored two columns
-// per store. One kernel. Before sm_80, the SIMT kernel.
+// no bf16): A and B tiles of bf16 in their global layout in shared memory,
+// filled by 16-byte cp.async stages as for f16 (no global load, no
+// element-wise shared store); each lane's fragments by ldmatrix (A's
+// plain, k-major B's transposed), 16 mma.sync per K tile per warp; the
+// accumulators rounded to bf16 and stored two columns per store. One
+// kernel. Before sm_80, the SIMT kernel.
 // CHECK-LABEL: func.func @bf16
 // CHECK: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @bf16_kernel [
 // CHECK-SAME: .extern .shared .align 128 .b8 __dynamic_shmem__0[]
-// CHECK-SAME: st.shared.b16
-// CHECK-SAME: bar.sync
-// CHECK-SAME: ld.shared.b32
+// CHECK-NOT: {{ld.global|st.shared}}
+// CHECK-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
+// CHECK-NOT: {{ld.global|st.shared}}
+// CHECK-SAME: cp.async.commit_group;
+// In the K loop (its blocks in LLVM's order): per 16-wide K step two
+// ldmatrix.x4 for A, two ldmatrix.x4.trans for B and 8 mma.sync, no other
+// shared access; then the wait for all but the newest group, the barrier
+// and the copies of the tile two steps ahead.
+// CHECK-NOT: {{ld.global|st.shared|ld.shared}}
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: {{ld.global|st.shared|ld.shared}}
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-NOT: {{ld.global|st.shared|ld.shared}}
 // CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-NOT: {{ld.global|st.shared|ld.shared|mma.sync}}
+// CHECK-SAME: cp.async.wait_group {{[^;]*}}1;{{[^;]*}}bar.sync
+// CHECK-NOT: {{ld.global|st.shared|ld.shared|mma.sync}}
+// CHECK-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
 // CHECK-NOT: mma.sync
-// CHECK-SAME: bar.sync
 // CHECK-SAME: cvt.rn.bf16x2.f32
 // CHECK-SAME: st.global.b32
 // SM75: gpu.binary @bf16_kernel [

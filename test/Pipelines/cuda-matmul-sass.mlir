@@ -1,4 +1,4 @@
-// The f16 tensor-core matmul in SASS (ptxas for sm_90, then nvdisasm): the
+// The f16 and bf16 tensor-core matmuls in SASS (ptxas for sm_90, then nvdisasm): the
 // A and B tiles travel global -> shared by LDGSTS (cp.async), the copies of
 // a tile issued two K steps before the HMMAs that read it, with no register
 // staging (no LDG at all: the epilogue reads only shared memory). Before
@@ -24,6 +24,11 @@
 // CHECK-NOT: LDG.E
 // CHECK: LDGSTS.E.BYPASS.128
 // CHECK-NOT: LDG.E
+// ptxas gives the WMMA fragment loads ldmatrix (LDSM; transposed, MT88,
+// for B's k-major tile).
+// CHECK: LDSM.16.M88.4
+// CHECK: LDSM.16.MT88.4
+// CHECK-NOT: LDG.E
 // CHECK: HMMA.16816.F32
 // CHECK-NOT: LDG.E
 // CHECK: LDGDEPBAR
@@ -34,4 +39,41 @@
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
   return %m : tensor<256x256xf16>
+}
+
+// bf16 (mma.sync) the same way: LDGSTS stages issued two K steps ahead,
+// fragments by LDSM (A's plain, k-major B's transposed) straight into the
+// HMMAs (ptxas hoists the first K step's LDSMs above the loop's wait and
+// barrier); no global load into registers and no shared store at all (the
+// register-staged kernel before it stored B transposed, 16 STS.U16 per
+// step, and read fragments by 32-bit LDS). The epilogue stores from
+// registers.
+// CHECK: SASS bf16_kernel
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDGDEPBAR
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDGDEPBAR
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDSM.16.M88.4
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDSM.16.MT88.4
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: HMMA.16816.F32.BF16
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: DEPBAR.LE SB0, 0x1
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: BAR.SYNC
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: LDGSTS.E.BYPASS.128
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: HMMA.16816.F32.BF16
+// CHECK-NOT: {{LDG\.E|[[:space:]]STS}}
+// CHECK: KERNEL bf16_kernel/bf16_kernel sm_90: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @bf16(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+  %m = graph.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
+  return %m : tensor<256x256xbf16>
 }

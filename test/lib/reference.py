@@ -2433,6 +2433,23 @@ def gk_bf16_a_bt(rng):
     return [a, b], [as_f32(f64(x) @ f64(y).T)]
 
 
+@case
+def gk_bf16_at_b(rng):
+    # A stored [K, M]: the product is A^T B.
+    a, b = uniform(rng, (64, 64), -1, 1), uniform(rng, (64, 128), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [as_f32(f64(x).T @ f64(y))]
+
+
+@case
+def gk_tf32_at_bt(rng):
+    # A stored [K, M], B stored [N, K]: A^T B^T with TF32 products;
+    # expected1: the IEEE f32 result (the CPU target).
+    a, b = uniform(rng, (64, 64), -1, 1), uniform(rng, (128, 64), -1, 1)
+    tf32 = as_f32(f64(tf32_round(a)).T @ f64(tf32_round(b)).T)
+    return [a, b], [tf32, as_f32(f64(a).T @ f64(b).T)]
+
+
 # ----------------------------------------------------------------------------
 # The fused CUDA attention kernel (gpu-attention-kernel.mlir): f16 inputs,
 # the result of the exact (float64) attention rounded once to f16.

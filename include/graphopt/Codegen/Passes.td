@@ -271,10 +271,13 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     scalar loops (loads and stores honour `transpose`; the leading
     dimension must be the memref's row stride; products summed in the
     accumulator's type); the other lanes skip them. `nvvm.mma.sync`
-    (m16n8k16, bf16 row.col, f32; warp-collective) meets the warp's lanes
-    like a barrier: warp by warp, the lanes' registers are gathered into A,
-    B and C tiles by the PTX fragment layout, D = A B + C is summed in f32,
-    and each lane gets its 4 results. Asynchronous copies
+    (m16n8k16 bf16 or m16n8k8 tf32, row.col, f32; warp-collective) meets
+    the warp's lanes like a barrier: warp by warp, the lanes' registers are
+    gathered into A, B and C tiles by the PTX fragment layout, D = A B + C
+    is summed in f32, and each lane gets its 4 results. `nvgpu.ldmatrix`
+    (warp-collective too) gathers the lanes' row addresses, then gives
+    each lane its registers by the PTX layout of `ldmatrix` (and
+    `.trans`). Asynchronous copies
     (`nvgpu.device_async_copy`) run at once (their groups and waits go), so
     a missing wait goes unnoticed.
 
@@ -735,21 +738,24 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     - bf16 (with `bf16-tensor-cores`, default; the CUDA pipeline turns it
       off before sm_80): tensor cores through `nvvm.mma.sync` m16n8k16
       (MLIR 22's `gpu.mma_matrix` has no bf16), per-lane fragments in the
-      PTX layout loaded from bf16 A and B^T shared tiles as 32-bit pairs.
+      PTX layout loaded by `nvgpu.ldmatrix` (x4; `.trans` for a k-major A
+      or B tile) from bf16 tiles kept in their global layout.
     - f32 with `tf32-tensor-cores` (off by default; the CUDA pipeline's
       `tf32` option, sm_80+): tensor cores through `nvvm.mma.sync` m16n8k8
       with TF32 multiplicands, each element rounded to TF32 (10 mantissa
       bits, to nearest, ties away from zero: `cvt.rna.tf32.f32`) as its
-      fragment is loaded from the f32 A and B^T shared tiles; f32
-      accumulation. The opt-in that PyTorch's `allow_tf32` is.
+      fragment is loaded from the f32 shared tiles (by `ldmatrix` where
+      the tile is k-contiguous, element by element where it is k-major);
+      f32 accumulation. The opt-in that PyTorch's `allow_tf32` is.
     - f32 (and bf16 otherwise): SIMT FMAs on a per-thread register tile,
       in IEEE f32 (bf16 widened to f32 in shared memory). Without
       `tf32-tensor-cores`, f32 never uses TF32.
 
     Both kernels stage A and B tiles in shared memory (views of dynamic
     shared memory), copied cooperatively 16 bytes at a time where the layout
-    allows. The tensor-core kernel, with `async-copy-stages` >= 2 (default
-    3; the CUDA pipeline sets 0 for chips before sm_80), fills that many
+    allows. The tensor-core kernels, with `async-copy-stages` >= 2 (default
+    3, fewer where they do not fit in 48 KiB; the CUDA pipeline sets 0 for
+    chips before sm_80), fill that many
     stages with asynchronous copies (`nvgpu.device_async_copy`, PTX
     `cp.async.cg`), the copies of a tile issued stages - 1 K steps before
     its math, one wait (`cp.async.wait_group stages - 2`) and one barrier
