@@ -41,8 +41,11 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -105,25 +108,21 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     batches *= n;
   Type f16 = b.getF16Type(), f32 = b.getF32Type();
 
-  // Shared memory: row statistics, then K, V, S and P tiles; the output
-  // staging tile reuses everything after the statistics.
+  // Shared memory: the Q tile, read once into registers; then, over the
+  // same bytes, two stages of K and V tiles. Rows padded by 16 bytes:
+  // ldmatrix's 8 rows of a matrix then fall in distinct banks (a row is
+  // d / 2 + 4 words, 4 times an odd number for D a multiple of 16).
   auto ws =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto shared = [&](ArrayRef<int64_t> shape, Type et) {
     return MemRefType::get(shape, et, MemRefLayoutAttrInterface{}, ws);
   };
-  MemRefType statsT = shared({kRows}, f32);
-  MemRefType kvT = shared({kKeys, d + 8}, f16);
-  MemRefType sT = shared({kRows, kKeys + 4}, f32);
-  MemRefType pT = shared({kRows, kKeys + 8}, f16);
-  MemRefType oT = shared({kRows, d + 4}, f32);
+  MemRefType qT = shared({kRows, d + 8}, f16);
+  MemRefType kvT = shared({2, kKeys, d + 8}, f16);
   auto bytes = [](MemRefType t) {
     return t.getNumElements() * t.getElementTypeBitWidth() / 8;
   };
-  int64_t offM = 0, offL = offM + bytes(statsT), offK = offL + bytes(statsT);
-  int64_t offV = offK + bytes(kvT), offS = offV + bytes(kvT);
-  int64_t offP = offS + bytes(sT), end = offP + bytes(pT);
-  int64_t total = std::max(end, offK + bytes(oT));
+  int64_t total = std::max(bytes(qT), 2 * bytes(kvT));
 
   Idx x{b, loc};
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), total);
@@ -139,9 +138,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   auto view = [&](MemRefType t, int64_t offset) -> Value {
     return memref::ViewOp::create(b, loc, t, dyn, x.c(offset), ValueRange{});
   };
-  Value ms = view(statsT, offM), ls = view(statsT, offL);
-  Value ks = view(kvT, offK), vs = view(kvT, offV);
-  Value ss = view(sT, offS), ps = view(pT, offP);
+  Value qs = view(qT, 0), ks = view(kvT, 0), vs = view(kvT, bytes(kvT));
 
   // The block's batch indices and first query row.
   SmallVector<Value> batch;
@@ -161,22 +158,18 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     return idx;
   };
   Value row0 = x.mul(launch.getBlockIds().x, kRows);
-  Value warp = x.div(tid, 32);
+  Value warp = x.div(tid, 32), lane = x.rem(tid, 32);
   Value wrow = x.mul(warp, 16); // the warp's first row in the block
+  // Fragment layout (lane = 4 g + t) and ldmatrix addressing (lane l gives
+  // row l % 8 of matrix l / 8 = 2 qHigh + qLow).
+  Value g = x.div(lane, 4), t = x.rem(lane, 4);
+  Value lrow = x.rem(lane, 8), quad = x.div(lane, 8);
+  Value qLow = x.mul(x.rem(quad, 2), 8), qHigh = x.mul(x.div(quad, 2), 8);
 
-  auto aTy = gpu::MMAMatrixType::get({16, 16}, f16, "AOp");
-  auto bTy = gpu::MMAMatrixType::get({16, 16}, f16, "BOp");
-  auto cTy = gpu::MMAMatrixType::get({16, 16}, f32, "COp");
   Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   Value negInf = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
   Value scaleV = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scale));
-
-  // Key steps: all, or (causal) up to the block's last query row.
-  Value steps = x.c(s / kKeys);
-  if (causal)
-    steps = arith::MinUIOp::create(
-        b, loc, steps, x.div(x.add(row0, kRows + kKeys - 1), kKeys));
 
   // Continues inside `if (v < n)` (the caller restores the insertion point).
   auto enterIfBelow = [&](Value v, int64_t n) {
@@ -186,168 +179,211 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
         /*withElseRegion=*/false);
     b.setInsertionPointToStart(ifOp.thenBlock());
   };
-  // Cooperative copy of a kKeys x d tile at key `key0` of `src` into `dst`,
-  // 8 halves (16 bytes) per vector.
-  auto copyTile = [&](Value src, Value dst, Value key0) {
-    int64_t vecs = kKeys * d / 8;
-    auto vt = VectorType::get({8}, f16);
+  // `body(row, col)` for each of this thread's 16-byte vectors of a rows x
+  // d tile.
+  auto forEachVector = [&](int64_t rows,
+                           function_ref<void(Value, Value)> body) {
+    int64_t vecs = rows * d / 8;
     for (int64_t i = 0; i < vecs; i += kThreads) {
       Value flat = x.add(tid, i);
       OpBuilder::InsertionGuard g(b);
-      enterIfBelow(flat, vecs);
-      Value r = x.div(flat, d / 8), c = x.mul(x.rem(flat, d / 8), 8);
-      Value vec =
-          vector::LoadOp::create(b, loc, vt, src, at(x.add(key0, r), c),
-                                 /*nontemporal=*/false, llvm::MaybeAlign(16));
-      vector::StoreOp::create(b, loc, vec, dst, ValueRange{r, c},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      if (i + kThreads > vecs)
+        enterIfBelow(flat, vecs);
+      body(x.div(flat, d / 8), x.mul(x.rem(flat, d / 8), 8));
     }
   };
-  // S = Q K^T for the warp's 16 rows and the step's keys, into `ss`.
-  auto scores = [&]() {
-    for (int64_t j = 0; j < kKeys / 16; ++j) {
-      Value acc = gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cTy, zeroF);
-      for (int64_t kd = 0; kd < d; kd += 16) {
-        Value a = gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, aTy, q, at(x.add(row0, wrow), x.c(kd)), b.getIndexAttr(d),
-            UnitAttr());
-        // B(k = dim, n = key) = K[key][dim]: K's tile read column-major.
-        Value bf = gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, bTy, ks, ValueRange{x.c(16 * j), x.c(kd)},
-            b.getIndexAttr(d + 8), b.getUnitAttr());
-        acc = gpu::SubgroupMmaComputeOp::create(b, loc, cTy, a, bf, acc,
-                                                UnitAttr(), b.getUnitAttr());
-      }
-      gpu::SubgroupMmaStoreMatrixOp::create(
-          b, loc, acc, ss, ValueRange{wrow, x.c(16 * j)},
-          b.getIndexAttr(kKeys + 4), UnitAttr());
-    }
-  };
-  // The scaled score of block row `r`, key column `c` of the step at
-  // `key0`: -inf where causal masks it.
-  auto scaled = [&](Value r, Value c, Value key0) -> Value {
-    Value sv = memref::LoadOp::create(b, loc, ss, ValueRange{r, c});
-    Value scaledV = arith::MulFOp::create(b, loc, sv, scaleV);
-    if (!causal)
-      return scaledV;
-    Value masked = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                         x.add(key0, c), x.add(row0, r));
-    return arith::SelectOp::create(b, loc, masked, negInf, scaledV);
-  };
-  // exp(s - m), 0 where s is -inf (so a -inf maximum gives no NaN).
-  auto expShifted = [&](Value sv, Value m) -> Value {
-    Value isInf =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sv, negInf);
-    Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, sv, m));
-    return arith::SelectOp::create(b, loc, isInf, zeroF, e);
-  };
 
-  // Statistics start at (-inf, 0).
-  {
-    OpBuilder::InsertionGuard g(b);
-    enterIfBelow(tid, kRows);
-    memref::StoreOp::create(b, loc, negInf, ms, ValueRange{tid});
-    memref::StoreOp::create(b, loc, zeroF, ls, ValueRange{tid});
-  }
+  // The Q tile through shared memory into A fragments (16 rows x 16 dims
+  // per ldmatrix.x4), kept in registers for the whole kernel.
+  auto v8 = VectorType::get({8}, f16);
+  forEachVector(kRows, [&](Value r, Value c) {
+    Value vec =
+        vector::LoadOp::create(b, loc, v8, q, at(x.add(row0, r), c),
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    vector::StoreOp::create(b, loc, vec, qs, ValueRange{r, c},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<SmallVector<Value>> qf;
+  for (int64_t kd = 0; kd < d / 16; ++kd)
+    qf.push_back(loadMatrices(
+        x, qs,
+        ValueRange{x.add(x.add(wrow, qLow), lrow), x.add(qHigh, 16 * kd)}, 4,
+        false));
+  // Every warp has its Q fragments before the K and V stages overwrite
+  // the tile.
+  gpu::BarrierOp::create(b, loc);
 
-  // Pass 1: row maxima and sums.
-  {
-    auto loop = scf::ForOp::create(b, loc, x.c(0), steps, x.c(1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value key0 = x.mul(loop.getInductionVar(), kKeys);
-    copyTile(k, ks, key0);
-    gpu::BarrierOp::create(b, loc);
-    scores();
-    gpu::BarrierOp::create(b, loc);
-    enterIfBelow(tid, kRows);
-    Value mOld = memref::LoadOp::create(b, loc, ms, ValueRange{tid});
-    auto maxLoop =
-        scf::ForOp::create(b, loc, x.c(0), x.c(kKeys), x.c(1), ValueRange{mOld},
-                           [&](OpBuilder &, Location, Value c, ValueRange acc) {
-                             Value m2 = arith::MaximumFOp::create(
-                                 b, loc, acc[0], scaled(tid, c, key0));
-                             scf::YieldOp::create(b, loc, m2);
-                           });
-    Value mNew = maxLoop.getResult(0);
-    // l * exp(m_old - m_new): 0 while m_old is -inf (l is 0 then).
-    Value lOld = memref::LoadOp::create(b, loc, ls, ValueRange{tid});
-    Value lScaled = arith::MulFOp::create(b, loc, lOld, expShifted(mOld, mNew));
-    auto sumLoop = scf::ForOp::create(
-        b, loc, x.c(0), x.c(kKeys), x.c(1), ValueRange{lScaled},
-        [&](OpBuilder &, Location, Value c, ValueRange acc) {
-          Value sum = arith::AddFOp::create(
-              b, loc, acc[0], expShifted(scaled(tid, c, key0), mNew));
-          scf::YieldOp::create(b, loc, sum);
-        });
-    memref::StoreOp::create(b, loc, mNew, ms, ValueRange{tid});
-    memref::StoreOp::create(b, loc, sumLoop.getResult(0), ls, ValueRange{tid});
-  }
+  // Key steps: all, or (causal) up to the block's last query row.
+  Value steps = x.c(s / kKeys);
+  if (causal)
+    steps = arith::MinUIOp::create(
+        b, loc, steps, x.div(x.add(row0, kRows + kKeys - 1), kKeys));
+  // The asynchronous copies of the K and V tiles of step `kt` into
+  // `stage`, as one group.
+  auto issue = [&](Value kt, Value stage) {
+    Value key0 = x.mul(kt, kKeys);
+    forEachVector(kKeys, [&](Value r, Value c) {
+      for (auto [src, dst] : {std::pair(k, ks), std::pair(v, vs)})
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, dst, ValueRange{stage, r, c}, src, at(x.add(key0, r), c),
+            b.getIndexAttr(8), /*srcElements=*/Value(), b.getUnitAttr());
+    });
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{})
+        .getResult();
+  };
+  Value token = issue(x.c(0), x.c(0));
 
-  // Pass 2: P = exp(s - m) and O += P V, O in fragments.
-  int64_t frags = d / 16;
-  SmallVector<Value> init(
-      frags, gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cTy, zeroF));
+  // The running state: O's fragments (d / 8 tiles of 16 x 8, 4 values per
+  // lane), and per lane for its rows g and g + 8 the maximum m of the
+  // scaled scores so far and this lane's part of the sum l of
+  // exp(s - m) (the 4 lanes of a row are summed at the end).
+  int64_t oTiles = d / 8, sTiles = kKeys / 8;
+  SmallVector<Value> init(oTiles * 4, zeroF);
+  init.append({negInf, negInf, zeroF, zeroF});
   auto loop = scf::ForOp::create(b, loc, x.c(0), steps, x.c(1), init);
   {
-    OpBuilder::InsertionGuard g(b);
+    OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value key0 = x.mul(loop.getInductionVar(), kKeys);
-    // Every warp is done with the last step's tiles (and pass 1's).
+    Value kt = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> o(args.take_front(oTiles * 4));
+    Value mOld[2] = {args[oTiles * 4], args[oTiles * 4 + 1]};
+    Value lOld[2] = {args[oTiles * 4 + 2], args[oTiles * 4 + 3]};
+    // Step kt's tiles landed, and every warp is done with step kt - 1's
+    // stage, which the next copies refill.
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
     gpu::BarrierOp::create(b, loc);
-    copyTile(k, ks, key0);
-    copyTile(v, vs, key0);
-    gpu::BarrierOp::create(b, loc);
-    scores();
-    gpu::BarrierOp::create(b, loc);
-    for (int64_t i = 0; i < kRows * kKeys; i += kThreads) {
-      Value flat = x.add(tid, i);
-      Value r = x.div(flat, kKeys), c = x.rem(flat, kKeys);
-      Value m = memref::LoadOp::create(b, loc, ms, ValueRange{r});
-      Value p = expShifted(scaled(r, c, key0), m);
-      memref::StoreOp::create(b, loc, arith::TruncFOp::create(b, loc, f16, p),
-                              ps, ValueRange{r, c});
+    {
+      Value next = x.add(kt, 1);
+      auto ifOp = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, steps),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      issue(next, x.rem(next, 2));
     }
-    gpu::BarrierOp::create(b, loc);
-    SmallVector<Value> acc(loop.getRegionIterArgs());
-    for (int64_t kk = 0; kk < kKeys; kk += 16) {
-      Value a = gpu::SubgroupMmaLoadMatrixOp::create(
-          b, loc, aTy, ps, ValueRange{wrow, x.c(kk)}, b.getIndexAttr(kKeys + 8),
-          UnitAttr());
-      for (int64_t n = 0; n < frags; ++n) {
-        Value bf = gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, bTy, vs, ValueRange{x.c(kk), x.c(16 * n)},
-            b.getIndexAttr(d + 8), UnitAttr());
-        acc[n] = gpu::SubgroupMmaComputeOp::create(b, loc, cTy, a, bf, acc[n],
-                                                   UnitAttr(), UnitAttr());
+    Value stage = x.rem(kt, 2);
+    Value key0 = x.mul(kt, kKeys);
+
+    // S = Q K^T: K stored [key][dim] is B^T, k-contiguous: plain
+    // ldmatrix.x4 gives the B fragments of two key tiles.
+    SmallVector<SmallVector<Value>> sAcc(sTiles, SmallVector<Value>(4, zeroF));
+    for (int64_t kd = 0; kd < d / 16; ++kd)
+      for (int64_t j = 0; j < sTiles; j += 2) {
+        SmallVector<Value> regs =
+            loadMatrices(x, ks,
+                         ValueRange{stage, x.add(x.add(qHigh, 8 * j), lrow),
+                                    x.add(qLow, 16 * kd)},
+                         4, false);
+        for (int64_t jj = 0; jj < 2; ++jj)
+          sAcc[j + jj] =
+              warpMma(x, f16, qf[kd],
+                      ValueRange{regs[2 * jj], regs[2 * jj + 1]}, sAcc[j + jj]);
+      }
+    // Scaled scores (-inf where causal masks them); element e of tile j is
+    // row g + 8 (e / 2), key 8 j + 2 t + e % 2.
+    SmallVector<SmallVector<Value>> sc(sTiles);
+    Value rowMax[2] = {negInf, negInf};
+    for (int64_t j = 0; j < sTiles; ++j)
+      for (int64_t e = 0; e < 4; ++e) {
+        Value sv = arith::MulFOp::create(b, loc, sAcc[j][e], scaleV);
+        if (causal) {
+          Value key = x.add(x.add(key0, x.mul(t, 2)), 8 * j + e % 2);
+          Value row = x.add(x.add(x.add(row0, wrow), g), 8 * (e / 2));
+          Value masked = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ugt, key, row);
+          sv = arith::SelectOp::create(b, loc, masked, negInf, sv);
+        }
+        sc[j].push_back(sv);
+        rowMax[e / 2] = arith::MaximumFOp::create(b, loc, rowMax[e / 2], sv);
+      }
+    // Each row's maximum over its 4 lanes; the new running maximum, the
+    // factor exp(m_old - m_new) for what was summed before, and the shift
+    // (0 while a row has seen only -inf, so no NaN).
+    Value mNew[2], shift[2], alpha[2];
+    for (int h = 0; h < 2; ++h) {
+      for (int64_t off : {1, 2})
+        rowMax[h] = arith::MaximumFOp::create(
+            b, loc, rowMax[h], shuffleXor(b, loc, rowMax[h], off));
+      mNew[h] = arith::MaximumFOp::create(b, loc, mOld[h], rowMax[h]);
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew[h], negInf);
+      shift[h] = arith::SelectOp::create(b, loc, none, zeroF, mNew[h]);
+      alpha[h] = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, mOld[h], shift[h]));
+    }
+    // P = exp(s - m_new); l = l alpha + this lane's sum of P; O *= alpha.
+    Value lNew[2] = {arith::MulFOp::create(b, loc, lOld[0], alpha[0]),
+                     arith::MulFOp::create(b, loc, lOld[1], alpha[1])};
+    for (int64_t j = 0; j < sTiles; ++j)
+      for (int64_t e = 0; e < 4; ++e) {
+        sc[j][e] = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, sc[j][e], shift[e / 2]));
+        lNew[e / 2] = arith::AddFOp::create(b, loc, lNew[e / 2], sc[j][e]);
+      }
+    for (int64_t n = 0; n < oTiles; ++n)
+      for (int64_t e = 0; e < 4; ++e)
+        o[n * 4 + e] =
+            arith::MulFOp::create(b, loc, o[n * 4 + e], alpha[e / 2]);
+    // O += P V. P's accumulators are already A's fragment layout: for keys
+    // 16 c .. 16 c + 15, registers (row g | g + 8) x (keys 2t | 2t + 8) are
+    // tile 2c's and tile 2c + 1's element pairs, rounded to f16. V stored
+    // [key][dim] is k-major: ldmatrix.x4.trans gives the B fragments of two
+    // dim tiles.
+    auto pair = [&](Value lo, Value hi) -> Value {
+      Value two = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, f32), ValueRange{lo, hi});
+      return arith::TruncFOp::create(b, loc, VectorType::get({2}, f16), two);
+    };
+    for (int64_t c = 0; c < kKeys / 16; ++c) {
+      SmallVector<Value> pa = {pair(sc[2 * c][0], sc[2 * c][1]),
+                               pair(sc[2 * c][2], sc[2 * c][3]),
+                               pair(sc[2 * c + 1][0], sc[2 * c + 1][1]),
+                               pair(sc[2 * c + 1][2], sc[2 * c + 1][3])};
+      for (int64_t n = 0; n < oTiles; n += 2) {
+        SmallVector<Value> regs =
+            loadMatrices(x, vs,
+                         ValueRange{stage, x.add(x.add(qLow, 16 * c), lrow),
+                                    x.add(qHigh, 8 * n)},
+                         4, true);
+        for (int64_t nn = 0; nn < 2; ++nn) {
+          SmallVector<Value> acc(ArrayRef<Value>(o).slice((n + nn) * 4, 4));
+          acc = warpMma(x, f16, pa, ValueRange{regs[2 * nn], regs[2 * nn + 1]},
+                        acc);
+          std::copy(acc.begin(), acc.end(), o.begin() + (n + nn) * 4);
+        }
       }
     }
-    scf::YieldOp::create(b, loc, acc);
+    SmallVector<Value> yield(o);
+    yield.append({mNew[0], mNew[1], lNew[0], lNew[1]});
+    scf::YieldOp::create(b, loc, yield);
   }
 
-  // O / l through shared memory, 4 columns per thread and store.
-  gpu::BarrierOp::create(b, loc);
-  Value os = view(oT, offK);
-  for (int64_t n = 0; n < frags; ++n)
-    gpu::SubgroupMmaStoreMatrixOp::create(b, loc, loop.getResult(n), os,
-                                          ValueRange{wrow, x.c(16 * n)},
-                                          b.getIndexAttr(d + 4), UnitAttr());
-  gpu::BarrierOp::create(b, loc);
-  auto v4 = VectorType::get({4}, f32);
-  for (int64_t i = 0; i < kRows * d / 4; i += kThreads) {
-    Value flat = x.add(tid, i);
-    Value r = x.div(flat, d / 4), c = x.mul(x.rem(flat, d / 4), 4);
-    Value o =
-        vector::LoadOp::create(b, loc, v4, os, ValueRange{r, c},
-                               /*nontemporal=*/false, llvm::MaybeAlign(16));
-    Value sum = memref::LoadOp::create(b, loc, ls, ValueRange{r});
-    Value normalized = arith::DivFOp::create(
-        b, loc, o, vector::BroadcastOp::create(b, loc, v4, sum));
-    vector::StoreOp::create(
-        b, loc,
-        arith::TruncFOp::create(b, loc, VectorType::get({4}, f16), normalized),
-        out, at(x.add(row0, r), c), /*nontemporal=*/false, llvm::MaybeAlign(8));
+  // O / l, each lane's two adjacent columns per row and tile (4 bytes).
+  ValueRange res = loop.getResults();
+  Value inv[2];
+  for (int h = 0; h < 2; ++h) {
+    Value sum = res[oTiles * 4 + 2 + h];
+    for (int64_t off : {1, 2})
+      sum = arith::AddFOp::create(b, loc, sum, shuffleXor(b, loc, sum, off));
+    inv[h] = arith::DivFOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)), sum);
   }
+  for (int64_t n = 0; n < oTiles; ++n)
+    for (int h = 0; h < 2; ++h) {
+      Value lo = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h], inv[h]);
+      Value hi = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h + 1], inv[h]);
+      Value two = vector::FromElementsOp::create(
+          b, loc, VectorType::get({2}, f32), ValueRange{lo, hi});
+      vector::StoreOp::create(
+          b, loc,
+          arith::TruncFOp::create(b, loc, VectorType::get({2}, f16), two), out,
+          at(x.add(x.add(x.add(row0, wrow), g), 8 * h),
+             x.add(x.mul(t, 2), 8 * n)),
+          /*nontemporal=*/false, llvm::MaybeAlign(4));
+    }
   gpu::TerminatorOp::create(b, loc);
 }
 

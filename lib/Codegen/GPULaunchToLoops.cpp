@@ -8,9 +8,10 @@
 //    the body once per thread;
 //  - shuffles (the warp kernels): warp by warp, the 32 lanes in lockstep at
 //    their shuffles;
-//  - barriers, shared memory and tensor-core fragments (the matmul
-//    kernels): block by block, the block's threads in lockstep at its
-//    barriers (BlockEmulation).
+//  - barriers, shared memory and tensor-core fragments (the matmul and
+//    attention kernels): block by block, the block's threads in lockstep at
+//    its barriers, each warp's lanes at its mma.sync, ldmatrix and shuffles
+//    (BlockEmulation).
 //
 //===----------------------------------------------------------------------===//
 
@@ -231,10 +232,12 @@ private:
   void forEachLane(Value warp, function_ref<void(Ctx &, Value, Value)> fill);
   void emitWarpMma(NVVM::MmaOp op);
   void emitWarpLdMatrix(nvgpu::LdMatrixOp op);
+  void emitWarpShuffle(gpu::ShuffleOp op);
   /// Ops that meet the block's threads (or a warp's lanes): a barrier, or
-  /// a warp-collective mma.sync or ldmatrix.
+  /// a warp-collective mma.sync, ldmatrix or shuffle.
   static bool isSyncPoint(Operation *op) {
-    return isa<gpu::BarrierOp, NVVM::MmaOp, nvgpu::LdMatrixOp>(op);
+    return isa<gpu::BarrierOp, NVVM::MmaOp, nvgpu::LdMatrixOp, gpu::ShuffleOp>(
+        op);
   }
   LogicalResult lowerFragments();
   LogicalResult classify(Block &block);
@@ -280,6 +283,8 @@ private:
   DenseMap<Operation *, SmallVector<Operation *>> warpExtracts;
   DenseSet<Operation *> skipOps;
   Value mmaA, mmaB, mmaD, ldmIndices;
+  /// Each lane's shuffled value, by type.
+  DenseMap<Type, Value> shuffleScratch;
   bool failedValue = false;
 };
 
@@ -590,22 +595,29 @@ LogicalResult BlockEmulation::lowerFragments() {
 LogicalResult BlockEmulation::prepareWarpOps() {
   SmallVector<NVVM::MmaOp> ops;
   SmallVector<nvgpu::LdMatrixOp> loads;
+  SmallVector<gpu::ShuffleOp> shuffles;
   launch.getBody().walk([&](NVVM::MmaOp op) { ops.push_back(op); });
   launch.getBody().walk([&](nvgpu::LdMatrixOp op) { loads.push_back(op); });
-  if (ops.empty() && loads.empty())
+  launch.getBody().walk([&](gpu::ShuffleOp op) { shuffles.push_back(op); });
+  if (ops.empty() && loads.empty() && shuffles.empty())
     return success();
   if (dims[0] * dims[1] * dims[2] % graphopt::kWarpSize)
-    return fail("it has mma.sync or ldmatrix but its block is not whole "
-                "warps");
+    return fail("it has mma.sync, ldmatrix or shuffles but its block is not "
+                "whole warps");
+  for (gpu::ShuffleOp op : shuffles)
+    if (getConstantIntValue(op.getWidth()) != graphopt::kWarpSize)
+      return op.emitError("cannot emulate this shuffle: its width is not "
+                          "the warp");
   for (NVVM::MmaOp op : ops) {
     auto fail = [&](const Twine &why) {
       return op.emitError("cannot emulate this mma.sync: ") << why;
     };
     NVVM::MMAShapeAttr shape = op.getShapeAttr();
     std::optional<NVVM::MMATypes> type = op.getMultiplicandAPtxType();
-    bool bf16 = type == NVVM::MMATypes::bf16 && shape.getK() == 16;
+    bool half = (type == NVVM::MMATypes::bf16 || type == NVVM::MMATypes::f16) &&
+                shape.getK() == 16;
     bool tf32 = type == NVVM::MMATypes::tf32 && shape.getK() == 8;
-    if (shape.getM() != 16 || shape.getN() != 8 || !(bf16 || tf32) ||
+    if (shape.getM() != 16 || shape.getN() != 8 || !(half || tf32) ||
         op.getMultiplicandBPtxType() != type ||
         op.getLayoutA() != NVVM::MMALayout::row ||
         op.getLayoutB() != NVVM::MMALayout::col ||
@@ -613,7 +625,7 @@ LogicalResult BlockEmulation::prepareWarpOps() {
         op.getOperandC().size() != 4 ||
         !llvm::all_of(op.getOperandC(),
                       [](Value v) { return v.getType().isF32(); }))
-      return fail("not m16n8k16 bf16 or m16n8k8 tf32, row.col, with f32 "
+      return fail("not m16n8k16 f16/bf16 or m16n8k8 tf32, row.col, with f32 "
                   "accumulators");
     SmallVector<Operation *> extracts;
     for (Operation *user : op->getUsers()) {
@@ -798,12 +810,16 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
   auto plus = [&](Value v, int64_t c) -> Value {
     return c ? arith::AddIOp::create(rw, loc, v, cIdx(c)).getResult() : v;
   };
-  // The two bf16 of a 32-bit register, as f32.
+  // The two halves of a 32-bit register (bf16 in an i32, or
+  // vector<2xf16>), as f32.
   auto unpack = [&](Value reg) -> std::pair<Value, Value> {
-    Value vec = vector::FromElementsOp::create(
-        rw, loc, VectorType::get({1}, rw.getI32Type()), ValueRange{reg});
-    Value halves = vector::BitCastOp::create(
-        rw, loc, VectorType::get({2}, rw.getBF16Type()), vec);
+    Value halves = reg;
+    if (!isa<VectorType>(reg.getType())) {
+      Value vec = vector::FromElementsOp::create(
+          rw, loc, VectorType::get({1}, rw.getI32Type()), ValueRange{reg});
+      halves = vector::BitCastOp::create(
+          rw, loc, VectorType::get({2}, rw.getBF16Type()), vec);
+    }
     auto half = [&](int64_t i) -> Value {
       Value e = vector::ExtractOp::create(rw, loc, halves, i);
       return arith::ExtFOp::create(rw, loc, f32, e);
@@ -883,6 +899,63 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
   });
 }
 
+/// One shuffle for every warp of the block: the lanes' values gathered,
+/// then each lane reads its source lane's (xor, down, up or idx by the
+/// offset; its own value, and valid false, where the source lane is
+/// outside the warp).
+void BlockEmulation::emitWarpShuffle(gpu::ShuffleOp op) {
+  Type type = op.getValue().getType();
+  Value &scratch = shuffleScratch[type];
+  if (!scratch) {
+    OpBuilder b(outermost);
+    scratch = memref::AllocOp::create(
+        b, loc, MemRefType::get({graphopt::kWarpSize}, type));
+    allocations.push_back(scratch);
+  }
+  Value result, valid;
+  if (!op.getShuffleResult().use_empty())
+    buffers[op.getShuffleResult()] = result = newBuffer(type);
+  if (!op.getValid().use_empty())
+    buffers[op.getValid()] = valid = newBuffer(rw.getI1Type());
+  auto warps = scf::ForOp::create(
+      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(warps.getBody()->getTerminator());
+  Value warp = warps.getInductionVar();
+  forEachLane(warp, [&](Ctx &ctx, Value lane, Value) {
+    memref::StoreOp::create(rw, loc, valueFor(op.getValue(), ctx), scratch,
+                            ValueRange{lane});
+  });
+  forEachLane(warp, [&](Ctx &ctx, Value lane, Value thread) {
+    Value off = arith::IndexCastOp::create(rw, loc, rw.getIndexType(),
+                                           valueFor(op.getOffset(), ctx));
+    Value src;
+    switch (op.getMode()) {
+    case gpu::ShuffleMode::XOR:
+      src = arith::XOrIOp::create(rw, loc, lane, off);
+      break;
+    case gpu::ShuffleMode::DOWN:
+      src = arith::AddIOp::create(rw, loc, lane, off);
+      break;
+    case gpu::ShuffleMode::UP:
+      src = arith::SubIOp::create(rw, loc, lane, off);
+      break;
+    case gpu::ShuffleMode::IDX:
+      src = off;
+      break;
+    }
+    // An index below 0 wraps to a large unsigned value.
+    Value inWarp = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                         src, cIdx(graphopt::kWarpSize));
+    Value from = arith::SelectOp::create(rw, loc, inWarp, src, lane);
+    if (result)
+      store(memref::LoadOp::create(rw, loc, scratch, ValueRange{from}), result,
+            thread);
+    if (valid)
+      store(inWarp, valid, thread);
+  });
+}
+
 LogicalResult BlockEmulation::classify(Block &block) {
   splitBlocks.insert(&block);
   int current = -1;
@@ -905,9 +978,9 @@ LogicalResult BlockEmulation::classify(Block &block) {
     if (holds) {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop)
-        return op.emitError("cannot emulate this kernel: a barrier or "
-                            "mma.sync is inside a branch or a loop other "
-                            "than scf.for");
+        return op.emitError("cannot emulate this kernel: a barrier, "
+                            "mma.sync, ldmatrix or shuffle is inside a "
+                            "branch or a loop other than scf.for");
       if (failed(classify(*loop.getBody())))
         return failure();
     }
@@ -1148,6 +1221,8 @@ void BlockEmulation::emitBlock(Block &block) {
       emitWarpMma(mma);
     else if (auto ldm = dyn_cast<nvgpu::LdMatrixOp>(op))
       emitWarpLdMatrix(ldm);
+    else if (auto sh = dyn_cast<gpu::ShuffleOp>(op))
+      emitWarpShuffle(sh);
   }
   flush();
 }
@@ -1168,12 +1243,12 @@ LogicalResult BlockEmulation::run() {
   }
   numThreads = dims[0] * dims[1] * dims[2];
   WalkResult other = region.walk([&](Operation *op) {
-    return isa<gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(op)
+    return isa<gpu::SubgroupReduceOp, gpu::AllReduceOp>(op)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
   if (other.wasInterrupted())
-    return fail("it has shuffles or collective reductions besides barriers");
+    return fail("it has collective reductions besides barriers");
 
   rw.setInsertionPoint(launch);
   if (failed(prepareSharedMemory()) || failed(lowerAsyncCopies()) ||
@@ -1233,12 +1308,14 @@ struct GraphGPULaunchToLoopsPass
       return launch.emitError("cannot emulate an asynchronous launch");
     bool shuffles = false;
     region.walk([&](gpu::ShuffleOp) { shuffles = true; });
-    if (shuffles)
-      return emulateWarps(rewriter, launch);
     WalkResult r = region.walk([&](Operation *op) {
       return isBlockCooperative(op) ? WalkResult::interrupt()
                                     : WalkResult::advance();
     });
+    // Shuffles alone: the warp emulation; with block-level cooperation
+    // too, the block emulation (shuffles as warp-collective points).
+    if (shuffles && !r.wasInterrupted())
+      return emulateWarps(rewriter, launch);
     if (r.wasInterrupted() || !launch.getWorkgroupAttributions().empty() ||
         !launch.getPrivateAttributions().empty())
       return BlockEmulation(rewriter, launch).run();

@@ -852,7 +852,6 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
 /// free of bank conflicts.
 gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                            const Config &cfg) {
-  MLIRContext *ctx = b.getContext();
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
   bool tf32 = et.isF32();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
@@ -869,7 +868,6 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
   // ldmatrix for A unless a k-major TF32 tile; likewise for B (B^T stored
   // [N, K] is k-contiguous).
   bool ldmA = !(tf32 && c.transposeLhs), ldmB = !(tf32 && !c.transposeRhs);
-  auto resultTy = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   return buildLaunch(
       b, loc, c, cfg, shared.first, shared.second, /*minSharedBytes=*/0,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
@@ -921,16 +919,12 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
         // lane's matrix; one register per matrix.
         auto ldmatrix = [&](Value mem, Value stage, int64_t n, bool transpose,
                             Value row, Value col) {
-          auto vt = VectorType::get({n, tf32 ? 1 : 2}, et);
-          Value m = nvgpu::LdMatrixOp::create(
-              x.b, x.loc, vt, mem, ValueRange{stage, x.add(row, lrow), col},
-              transpose, n);
-          SmallVector<Value> regs;
-          for (int64_t q = 0; q < n; ++q)
-            regs.push_back(
-                toReg(tf32 ? vector::ExtractOp::create(x.b, x.loc, m,
-                                                       ArrayRef<int64_t>{q, 0})
-                           : vector::ExtractOp::create(x.b, x.loc, m, q)));
+          SmallVector<Value> regs = loadMatrices(
+              x, mem, ValueRange{stage, x.add(row, lrow), col}, n, transpose);
+          for (Value &r : regs)
+            r = toReg(
+                tf32 ? vector::ExtractOp::create(x.b, x.loc, r, 0).getResult()
+                     : r);
           return regs;
         };
         // A TF32 register read alone from a k-major tile at [stage, k, mn].
@@ -938,8 +932,6 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
           return toReg(memref::LoadOp::create(x.b, x.loc, mem,
                                               ValueRange{stage, k, mn}));
         };
-        NVVM::MMATypes type =
-            tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
         auto compute = [&](Value stage, ValueRange acc) {
           SmallVector<Value> out(acc);
           for (int64_t kk = 0; kk < cfg.bk; kk += kStep) {
@@ -986,16 +978,9 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
             for (int64_t i = 0; i < fm; ++i)
               for (int64_t j = 0; j < fn; ++j) {
                 int64_t base = (i * fn + j) * 4;
-                auto mma = NVVM::MmaOp::create(
-                    x.b, x.loc, resultTy, fa[i], fb[j],
-                    ValueRange(out).slice(base, 4), {16, 8, kStep},
-                    std::nullopt, std::nullopt,
-                    std::array<NVVM::MMATypes, 2>{type, type},
-                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                   NVVM::MMALayout::col});
-                for (int64_t e = 0; e < 4; ++e)
-                  out[base + e] =
-                      LLVM::ExtractValueOp::create(x.b, x.loc, mma, e);
+                SmallVector<Value> d = warpMma(x, et, fa[i], fb[j],
+                                               ValueRange(out).slice(base, 4));
+                std::copy(d.begin(), d.end(), out.begin() + base);
               }
           }
           return out;
@@ -1055,6 +1040,37 @@ void chooseStages(const GPUContraction &c, Config &cfg, int64_t asked,
     cfg.async = false;
 }
 } // namespace
+
+SmallVector<Value> mlir::graphopt::loadMatrices(Idx &x, Value mem,
+                                                ValueRange idx, int64_t n,
+                                                bool transpose) {
+  Type et = cast<MemRefType>(mem.getType()).getElementType();
+  auto vt = VectorType::get({n, 32 / et.getIntOrFloatBitWidth()}, et);
+  Value m = nvgpu::LdMatrixOp::create(x.b, x.loc, vt, mem, idx, transpose, n);
+  SmallVector<Value> regs;
+  for (int64_t q = 0; q < n; ++q)
+    regs.push_back(vector::ExtractOp::create(x.b, x.loc, m, q));
+  return regs;
+}
+
+SmallVector<Value> mlir::graphopt::warpMma(Idx &x, Type type, ValueRange a,
+                                           ValueRange b, ValueRange c) {
+  NVVM::MMATypes t = type.isF16()    ? NVVM::MMATypes::f16
+                     : type.isBF16() ? NVVM::MMATypes::bf16
+                                     : NVVM::MMATypes::tf32;
+  Type f32 = x.b.getF32Type();
+  auto resultTy =
+      LLVM::LLVMStructType::getLiteral(x.b.getContext(), {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      x.b, x.loc, resultTy, a, b, c, {16, 8, type.isF32() ? 8 : 16},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{t, t},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (int64_t e = 0; e < 4; ++e)
+    d.push_back(LLVM::ExtractValueOp::create(x.b, x.loc, mma, e));
+  return d;
+}
 
 FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
     OpBuilder &b, Location loc, const GPUContraction &c,

@@ -97,6 +97,23 @@ inline Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
       .getShuffleResult();
 }
 
+/// The registers of `n` (1, 2 or 4) 8x8 matrices of 16-bit elements (8 x 4
+/// of 32-bit ones) read from shared `mem` by one warp-collective
+/// `nvgpu.ldmatrix`, `idx` being this lane's row address (lanes 8q .. 8q + 7
+/// address the rows of matrix q); one vector<2 x T> (vector<1 x f32>) per
+/// matrix, holding row lane / 4, elements 2 (lane % 4) and the next (or,
+/// transposed, column lane / 4 of those rows). Defined in GPUMatmul.cpp.
+SmallVector<Value> loadMatrices(Idx &x, Value mem, ValueRange idx, int64_t n,
+                                bool transpose);
+
+/// One warp-collective `nvvm.mma.sync` D = A B + C, row.col, m16n8k16 for
+/// f16/bf16 multiplicands (`type`), m16n8k8 for TF32 (`type` f32): `a`, 4
+/// registers, and `b`, 2, in the PTX fragment layout (f16: vector<2xf16>;
+/// bf16 and TF32: i32), `c` 4 f32 accumulators; returns D's 4 values.
+/// Defined in GPUMatmul.cpp.
+SmallVector<Value> warpMma(Idx &x, Type type, ValueRange a, ValueRange b,
+                           ValueRange c);
+
 /// Checks a warp kernel pass's `warps-per-block` (a block holds at most
 /// 1024 threads, 32 per warp); emits the error on `op` otherwise.
 inline LogicalResult checkWarpsPerBlock(Operation *op, unsigned warps) {

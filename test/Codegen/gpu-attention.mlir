@@ -15,27 +15,53 @@
 // CHECK: return %[[T]]
 // CHECK: func.func private @__graphopt_gpu_attention_0(memref<2x128x64xf16>, memref<2x96x64xf16>, memref<2x96x64xf16>, memref<2x128x64xf16>)
 
-// The kernel: grid (L / 64, batch), 128 threads; the causal key loop stops
-// at the block's last row; pass 1 (statistics) and pass 2 (P V with the
-// output fragments carried) are uniform loops with barriers; the output
-// goes through shared memory, 4 halves per store. No call is left.
+// The kernel: grid (L / 64, batch), 128 threads. The Q tile goes through
+// shared memory into A fragments (ldmatrix.x4, 4 per warp for D = 64);
+// the K and V tiles' stages then reuse those bytes (two stages of 32 x
+// (64 + 8) halves each), filled by cp.async a step ahead. One key loop
+// (stopping, causal, at the block's last row) carrying O's 8 x 4
+// accumulators and each lane's two row maxima and partial sums: S = Q K^T
+// by 16 mma.sync (K's fragments by plain ldmatrix), row maxima over the 4
+// lanes of a row by two xor shuffles, exp, P straight from registers into
+// 16 more mma.sync with V's fragments by ldmatrix.trans. No score or
+// probability goes to shared memory. After the loop the partial sums are
+// added across the lanes and O / l is stored, 2 halves per store. No call
+// is left.
 // KERNEL-LABEL: func.func @causal
 // KERNEL-NOT: call
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}}) threads({{.*}}) in ({{.*}} = %c128, {{.*}}) dynamic_shared_memory_size
+// KERNEL: %[[QS:.+]] = memref.view {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
+// KERNEL: %[[KS:.+]] = memref.view {{.*}}[%c0][] {{.*}} to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// KERNEL: %[[VS:.+]] = memref.view {{.*}} to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// KERNEL: gpu.barrier
+// KERNEL-COUNT-4: nvgpu.ldmatrix %[[QS]]
+// KERNEL: gpu.barrier
 // KERNEL: arith.minui
-// KERNEL: scf.for
-// KERNEL: gpu.barrier
-// KERNEL: gpu.subgroup_mma_load_matrix {{.*}} {leadDimension = 72 : index, transpose}
-// KERNEL: gpu.subgroup_mma_compute {{.*}} {b_transpose}
-// KERNEL: gpu.barrier
-// KERNEL: arith.maximumf
+// KERNEL: nvgpu.device_async_copy {{.*}}, %[[KS]][%c0,
+// KERNEL: nvgpu.device_async_copy {{.*}}, %[[VS]][%c0,
+// KERNEL: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// KERNEL: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// KERNEL-NEXT: gpu.barrier
+// KERNEL: scf.if
+// KERNEL: nvgpu.device_async_copy
+// KERNEL-NOT: gpu.barrier
+// KERNEL: nvgpu.ldmatrix %[[KS]]{{.*}} {numTiles = 4 : i32, transpose = false}
+// KERNEL-NOT: gpu.barrier
+// KERNEL-COUNT-16: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
+// KERNEL: gpu.shuffle xor {{.*}} : f32
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
 // KERNEL: math.exp
-// KERNEL: scf.for {{.*}} iter_args({{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">)
-// KERNEL: arith.truncf {{.*}} : f32 to f16
-// KERNEL: gpu.subgroup_mma_compute
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
+// KERNEL: arith.truncf {{.*}} : vector<2xf32> to vector<2xf16>
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
+// KERNEL: nvgpu.ldmatrix %[[VS]]{{.*}} {numTiles = 4 : i32, transpose = true}
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
+// KERNEL-COUNT-16: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// KERNEL-NOT: nvvm.mma.sync
 // KERNEL: scf.yield
-// KERNEL: gpu.subgroup_mma_store_matrix {{.*}} {leadDimension = 68 : index}
-// KERNEL: vector.store {{.*}} {alignment = 8 : i64} : memref<2x128x64xf16>, vector<4xf16>
+// KERNEL: gpu.shuffle xor
+// KERNEL: vector.store {{.*}} {alignment = 4 : i64} : memref<2x128x64xf16>, vector<2xf16>
 // KERNEL-NOT: __graphopt_gpu_attention
 func.func @causal(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<2x96x64xf16>) -> tensor<2x128x64xf16> {
   %r = fusion.attention %q, %k, %v causal : (tensor<2x128x64xf16>, tensor<2x96x64xf16>, tensor<2x96x64xf16>) -> tensor<2x128x64xf16>

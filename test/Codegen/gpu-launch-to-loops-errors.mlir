@@ -8,7 +8,7 @@ func.func @barrier_in_branch(%x: memref<64xf32>, %p: i1) {
   %c32 = arith.constant 32 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{cannot emulate this kernel: a barrier or mma.sync is inside a branch or a loop other than scf.for}}
+    // expected-error @+1 {{cannot emulate this kernel: a barrier, mma.sync, ldmatrix or shuffle is inside a branch or a loop other than scf.for}}
     scf.if %p {
       gpu.barrier
     }
@@ -23,7 +23,7 @@ func.func @barrier_in_branch(%x: memref<64xf32>, %p: i1) {
 func.func @all_reduce(%x: memref<64xf32>) {
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
-  // expected-error @+1 {{cannot emulate this kernel: it has shuffles or collective reductions besides barriers}}
+  // expected-error @+1 {{cannot emulate this kernel: it has collective reductions besides barriers}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
     %v = memref.load %x[%tx] : memref<64xf32>

@@ -257,7 +257,8 @@ func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x128xbf16>, %c: memref<64x1
 // TF32: scf.for
 // TF32: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
 // TF32: %[[L:.+]] = nvgpu.ldmatrix %[[SA]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x36xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
-// TF32: %[[E:.+]] = vector.extract %[[L]][0, 0]
+// TF32: %[[R:.+]] = vector.extract %[[L]][0] : vector<1xf32> from vector<4x1xf32>
+// TF32: %[[E:.+]] = vector.extract %[[R]][0]
 // TF32: nvvm.convert.float.to.tf32 %[[E]] {rnd = #nvvm.fp_rnd_mode<rna>}
 // TF32: %[[F:.+]] = memref.load %[[SB]]
 // TF32: nvvm.convert.float.to.tf32 %[[F]] {rnd = #nvvm.fp_rnd_mode<rna>}

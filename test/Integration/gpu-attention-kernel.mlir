@@ -1,8 +1,11 @@
 // RUN: rm -rf %t && mkdir -p %t
 
 // The CUDA target's fused attention kernel (graph-gpu-attention: f16,
-// static shapes, no mask; two passes over the keys, scores only in shared
-// memory) under --cuda-emulate, against NumPy's float64 attention rounded
+// static shapes, no mask; FlashAttention-2 style, one pass over the keys
+// on mma.sync with ldmatrix fragments and cp.async stages, scores and
+// probabilities only in registers, row maxima by warp shuffles) under
+// --cuda-emulate (block by block, each warp's lanes in lockstep at its
+// ldmatrix, mma.sync and shuffles), against NumPy's float64 attention rounded
 // once to f16: batched 3-D with S != L, causal 4-D (the key loop stopping
 // at the block's last row), head dim 128, an explicit scale over 3 heads,
 // and a masked attention the kernel does not take (decomposed), also run on
@@ -20,7 +23,9 @@
 // KERNELS-LABEL: func.func @gk_attn_plain
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch
-// KERNELS: gpu.subgroup_mma_compute
+// KERNELS: nvgpu.ldmatrix
+// KERNELS: nvvm.mma.sync
+// KERNELS: gpu.shuffle xor
 // KERNELS-LABEL: func.func @gk_attn_causal
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch

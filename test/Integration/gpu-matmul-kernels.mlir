@@ -35,7 +35,7 @@
 // KERNELS-LABEL: func.func @gk_f16_sdpa
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch
-// KERNELS: gpu.subgroup_mma_compute
+// KERNELS: nvvm.mma.sync
 // KERNELS-LABEL: func.func @gk_f32_linear
 // KERNELS: gpu.barrier
 // KERNELS: vector.fma

@@ -2,12 +2,16 @@
 //
 // f16 with static shapes: one fused kernel (graph-gpu-attention, then
 // graph-gpu-attention-kernels after buffer deallocation). A block of 128
-// threads per 64 query rows; S = Q K^T on tensor cores with K read
-// column-major (row.col), softmax statistics and P = exp(s - max) from
-// scores staged in shared memory (ex2), O += P V on tensor cores (row.row),
-// and only the output written to global memory: 8 stores of 4 halves per
-// thread, no scores. (Was 6 kernels writing the L x S scores and
-// probabilities, 11 before the row kernel.) Nothing here has run on a GPU;
+// threads per 64 query rows, FlashAttention-2 style: the Q tile loaded
+// once (the only global loads), K and V tiles by cp.async, one pass over
+// the keys with S = Q K^T and O += P V on mma.sync m16n8k16 (fragments by
+// ldmatrix, V's transposed), the row maxima by shuffles and exp (ex2)
+// in registers; no shared store in the key loop (scores and probabilities
+// never leave registers), and only the output written to global memory:
+// 16 stores of 2 halves per thread. (Was two passes over the keys, 3
+// matmuls with the scores and probabilities staged in shared memory; 6
+// kernels writing them to global memory before that, 11 before the row
+// kernel.) Nothing here has run on a GPU;
 // the numerics are checked under emulation (test/Integration/
 // gpu-attention-kernel.mlir).
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline=lower-host=false | FileCheck %s
@@ -20,12 +24,29 @@
 // CHECK: gpu.binary @[[K]]
 // CHECK-SAME: .maxntid 128, 1, 1
 // CHECK-SAME: bar.sync
-// CHECK-SAME: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-SAME: bar.sync
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-SAME: cp.async.cg.shared.global {{[^;]*}}, 16;
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
 // CHECK-SAME: ex2.approx
-// CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
-// CHECK-NOT: st.global
-// CHECK-SAME: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
-// CHECK-COUNT-8: st.global.v2.b32
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
+// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|mma}}
+// CHECK-SAME: cp.async.wait_group {{[^;]*}}0;{{[^;]*}}bar.sync
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|mma}}
+// CHECK-SAME: cp.async.commit_group
+// CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|mma}}
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-COUNT-16: st.global.b32
 // CHECK-NOT: st.global
 // PTXAS: KERNEL attention_kernel/attention_kernel sm_90: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
 func.func @attention(%q: tensor<2x4x128x64xf16>, %k: tensor<2x4x128x64xf16>, %v: tensor<2x4x128x64xf16>) -> tensor<2x4x128x64xf16> {

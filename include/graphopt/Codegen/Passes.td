@@ -258,7 +258,8 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     `valid` false, when the source is outside the warp).
 
     Kernels with barriers, shared memory or tensor-core fragments (the
-    matmul kernels of `graph-gpu-matmul`) are emulated block by block, the
+    matmul kernels of `graph-gpu-matmul`, the attention kernel) are
+    emulated block by block, the
     block's threads in lockstep at the barriers: the ops between two
     barriers run as one loop over the threads (blockDim must be constant);
     a barrier inside an `scf.for` (the K loop) makes that loop run once per
@@ -277,13 +278,16 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     is summed in f32, and each lane gets its 4 results. `nvgpu.ldmatrix`
     (warp-collective too) gathers the lanes' row addresses, then gives
     each lane its registers by the PTX layout of `ldmatrix` (and
-    `.trans`). Asynchronous copies
+    `.trans`). In such a kernel a `gpu.shuffle` (width 32) is a
+    warp-collective point too: the lanes' values are gathered, then each
+    lane reads its source lane's. Asynchronous copies
     (`nvgpu.device_async_copy`) run at once (their groups and waits go), so
     a missing wait goes unnoticed.
 
-    Reported as errors: shuffles outside the one block described above, a
-    kernel with both shuffles and barriers, barriers inside a branch or a
-    loop other than `scf.for`, collective reductions (`gpu.all_reduce`,
+    Reported as errors: in a warp kernel, shuffles outside the one block
+    described above; in a block-emulated kernel, a shuffle narrower than
+    the warp; barriers, mma.sync, ldmatrix or shuffles inside a branch or
+    a loop other than `scf.for`, collective reductions (`gpu.all_reduce`,
     `gpu.subgroup_reduce`), elementwise fragment ops, and values of other
     than scalar or 1-D vector type carried across a barrier.
     `graph-compile-pipeline{target=cuda cpu-emulation=true}` uses it in
@@ -930,14 +934,18 @@ def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
     replaces by the kernel after buffer deallocation (which refuses the
     kernel's barriers, ops without declared memory effects). The kernel is
     one `gpu.launch`: a block of 4 warps per 64 query rows of one (batch,
-    head), key and value tiles of 32 rows through shared memory, the
-    scores on tensor cores (WMMA) staged in shared memory a tile at a time:
-    the L x S scores are never written to global memory. A first pass over
-    the keys computes each row's maximum and sum of exponentials (online,
-    rescaled as the maximum grows); the second computes P = exp(s - max),
-    rounded to f16, and O += P V on tensor cores with O in registers, then
-    writes O / sum. (Three matmuls, one more than FlashAttention-2, so that
-    O never needs rescaling inside WMMA fragments.)
+    head), the Q tile read once into registers, key and value tiles of 32
+    rows in two shared stages filled by `cp.async` a step ahead.
+    FlashAttention-2 style, one pass over the keys, everything per row in
+    registers: each warp computes S = Q K^T for its 16 rows on tensor cores
+    (`mma.sync` m16n8k16, f16, f32 accumulation; fragments by `ldmatrix`),
+    scales and (causal) masks it, takes each row's maximum across its 4
+    lanes (two xor shuffles), rescales its running sum and O by
+    exp(m_old - m_new), and feeds P = exp(s - m_new), rounded to f16,
+    straight from the score accumulators into O += P V (the accumulator
+    layout of m16n8 is the A fragment layout of m16n8k16; V's fragments by
+    `ldmatrix.trans`). The L x S scores never leave registers. At the end
+    the 4 lanes' partial sums are added and O / sum is stored.
 
     Supported: static shapes; f16 q, k and v with the same batch dims; head
     dim a multiple of 16 up to 128, equal for q, k and v; L a multiple of
@@ -969,7 +977,9 @@ def GraphGPUAttentionKernelsPass : Pass<"graph-gpu-attention-kernels", "::mlir::
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect"
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "fused attention kernels built">
