@@ -1127,6 +1127,134 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
 }
 
 namespace {
+/// Pads `c` for the kernels: its operands copied into zero-filled buffers
+/// whose M, N and K are multiples of the tiles of the kernel its types
+/// take (tensor cores: mma*, else SIMT), the kernel run on those, and C's
+/// valid part copied back. The padded rows and columns of A and B are
+/// zeros, so the padded K adds nothing and the padded rows and columns of
+/// C are dropped. The fills and copies are kernels of their own (one pass
+/// over each operand; a weight is copied on every call). Not done with M
+/// or N below 16 (matrix-vector-like products: the default kernel streams
+/// them, padding would multiply their work) or under `minWork`
+/// multiply-adds (three more launches cost more than the default kernel
+/// loses). With `epilogue`
+/// (the elementwise op after the contraction, reading C and writing another
+/// buffer), that op reads C's valid part from the padded buffer instead of
+/// a copy. Fails,
+/// leaving no op behind, where the padded contraction has no kernel
+/// either.
+FailureOr<gpu::LaunchOp> buildPaddedKernel(OpBuilder &b, Location loc,
+                                           const GPUContraction &c,
+                                           const GPUMatmulTiles &t,
+                                           int64_t minWork, Operation *epilogue,
+                                           GPUMatmulKernelKind *kind) {
+  if (c.m < 16 || c.n < 16 || minWork <= 0 ||
+      std::max<int64_t>(c.batch, 1) * c.m * c.n * c.k < minWork)
+    return failure();
+  Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  bool tensorCores = et.isF16() || (et.isBF16() && t.mmaSyncBF16) ||
+                     (et.isF32() && t.mmaSyncTF32);
+  if ((tensorCores ? std::min({t.mmaM, t.mmaN, t.mmaK})
+                   : std::min({t.simtM, t.simtN, t.simtK})) <= 0)
+    return failure();
+  // The SIMT kernel halves its tile along M or N (with a thread tile of 8
+  // or more) when that divides: pad to the half tile where that pads less.
+  auto padTo = [&](int64_t size, int64_t tile, int64_t threadTile) {
+    int64_t full = llvm::alignTo(size, tile);
+    if (tensorCores || threadTile % 8)
+      return full;
+    return std::min(full, static_cast<int64_t>(llvm::alignTo(size, tile / 2)));
+  };
+  GPUContraction p = c;
+  p.m = padTo(c.m, tensorCores ? t.mmaM : t.simtM, t.simtThreadM);
+  p.n = padTo(c.n, tensorCores ? t.mmaN : t.simtN, t.simtThreadN);
+  p.k = llvm::alignTo(c.k, tensorCores ? t.mmaK : t.simtK);
+  p.epilogue = nullptr;
+  SmallVector<Operation *> created;
+  auto track = [&](Operation *op) {
+    created.push_back(op);
+    return op;
+  };
+  // The shape of an operand with its two trailing dims (x, y) replaced.
+  auto shapeOf = [&](Value v, int64_t x, int64_t y) {
+    SmallVector<int64_t> shape(cast<MemRefType>(v.getType()).getShape());
+    shape[shape.size() - 2] = x;
+    shape[shape.size() - 1] = y;
+    return shape;
+  };
+  // A zero-filled buffer of `shape` holding `v` at its origin (`v` itself
+  // if the shapes match); with `copyIn` false, an uninitialized one.
+  auto padded = [&](Value v, ArrayRef<int64_t> shape, bool copyIn) -> Value {
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getShape() == shape)
+      return v;
+    Value buf =
+        track(memref::AllocOp::create(
+                  b, loc, MemRefType::get(shape, type.getElementType())))
+            ->getResult(0);
+    if (!copyIn)
+      return buf;
+    Value zero = track(arith::ConstantOp::create(
+                           b, loc, b.getZeroAttr(type.getElementType())))
+                     ->getResult(0);
+    track(linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{buf}));
+    SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0)), sizes,
+        strides(shape.size(), b.getIndexAttr(1));
+    for (int64_t d : type.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    Value view =
+        track(memref::SubViewOp::create(b, loc, buf, offsets, sizes, strides))
+            ->getResult(0);
+    track(memref::CopyOp::create(b, loc, v, view));
+    return buf;
+  };
+  p.lhs = padded(c.lhs,
+                 c.transposeLhs ? shapeOf(c.lhs, p.k, p.m)
+                                : shapeOf(c.lhs, p.m, p.k),
+                 true);
+  p.rhs = padded(c.rhs,
+                 c.transposeRhs ? shapeOf(c.rhs, p.n, p.k)
+                                : shapeOf(c.rhs, p.k, p.n),
+                 true);
+  p.acc = padded(c.acc, shapeOf(c.acc, p.m, p.n), !c.zeroInit);
+  FailureOr<gpu::LaunchOp> kernel = buildGPUMatmulKernel(b, loc, p, t, kind);
+  if (failed(kernel)) {
+    for (Operation *op : llvm::reverse(created))
+      op->erase();
+    return failure();
+  }
+  // Where the padded C's dealloc goes: after its last reader.
+  Operation *lastReader = nullptr;
+  if (p.acc != c.acc) {
+    auto type = cast<MemRefType>(c.acc.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes,
+        strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t d : type.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    Value view =
+        memref::SubViewOp::create(b, loc, p.acc, offsets, sizes, strides);
+    auto epi = dyn_cast_or_null<linalg::GenericOp>(epilogue);
+    if (epi && epi.getDpsInitOperand(0)->get() != c.acc) {
+      for (OpOperand *in : epi.getDpsInputOperands())
+        if (in->get() == c.acc)
+          in->set(view);
+      lastReader = epi;
+    } else {
+      memref::CopyOp::create(b, loc, view, c.acc);
+    }
+  }
+  for (Value v : {p.lhs, p.rhs})
+    if (v != c.lhs && v != c.rhs)
+      memref::DeallocOp::create(b, loc, v);
+  if (p.acc != c.acc) {
+    OpBuilder::InsertionGuard g(b);
+    if (lastReader)
+      b.setInsertionPointAfter(lastReader);
+    memref::DeallocOp::create(b, loc, p.acc);
+  }
+  return kernel;
+}
+
 struct GraphGPUMatmulPass
     : public graphopt::impl::GraphGPUMatmulPassBase<GraphGPUMatmulPass> {
   using Base::Base;
@@ -1174,7 +1302,7 @@ struct GraphGPUMatmulPass
       if (fuseEpilogue)
         (void)matchGPUEpilogue(op, *c);
       GPUMatmulKernelKind kind;
-      Operation *epilogue = c->epilogue;
+      Operation *epilogue = c->epilogue, *matchedEpilogue = c->epilogue;
       OpBuilder b(epilogue ? epilogue : op.getOperation());
       FailureOr<gpu::LaunchOp> kernel =
           buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind);
@@ -1182,6 +1310,13 @@ struct GraphGPUMatmulPass
         c->epilogue = epilogue = nullptr;
         b.setInsertionPoint(op);
         kernel = buildGPUMatmulKernel(b, op.getLoc(), *c, tiles, &kind);
+      }
+      // Shapes the tiles do not divide: the kernel on zero-padded copies.
+      if (failed(kernel)) {
+        kernel = buildPaddedKernel(b, op.getLoc(), *c, tiles, padMinWork,
+                                   matchedEpilogue, &kind);
+        if (succeeded(kernel))
+          ++numPadded;
       }
       if (failed(kernel)) {
         ++numLeft;

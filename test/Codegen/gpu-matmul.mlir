@@ -2,6 +2,7 @@
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul --cse | FileCheck %s --check-prefix=ASYNC
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul=fuse-epilogue=false | FileCheck %s --check-prefix=NOFUSE
 // RUN: graph-opt %s -split-input-file --graph-gpu-matmul=tf32-tensor-cores=true --cse | FileCheck %s --check-prefix=TF32
+// RUN: graph-opt %s -split-input-file --graph-gpu-matmul=pad-min-work=1 --cse | FileCheck %s --check-prefix=PAD
 
 // These check the structure of the kernels (tiling, shared memory,
 // barriers, tensor-core ops); no kernel here has run on a GPU. The first
@@ -284,10 +285,31 @@ func.func @f16_simt(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %c: memref<64x
 
 // -----
 
-// Sizes no tile divides stay linalg, for the default lowering.
+// Sizes no tile divides stay linalg, for the default lowering, under
+// pad-min-work (2^22 multiply-adds; this is 2^19 and a bit). With it
+// lower (PAD): zero-filled copies of A, B and C (which holds values: the
+// product is added to it) padded to the SIMT tiles (M, N 100 -> 128), the
+// kernel on them, C's valid part copied back, the padded buffers freed.
 // CHECK-LABEL: func.func @ragged
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.matmul
+// PAD-LABEL: func.func @ragged
+// PAD: %[[A:.+]] = memref.alloc() : memref<128x64xf32>
+// PAD: linalg.fill {{.*}} outs(%[[A]] : memref<128x64xf32>)
+// PAD: %[[AV:.+]] = memref.subview %[[A]][0, 0] [100, 64] [1, 1]
+// PAD: memref.copy %arg0, %[[AV]]
+// PAD: %[[B:.+]] = memref.alloc() : memref<64x128xf32>
+// PAD: memref.copy %arg1
+// PAD: %[[C:.+]] = memref.alloc() : memref<128x128xf32>
+// PAD: %[[CV:.+]] = memref.subview %[[C]][0, 0] [100, 100] [1, 1]
+// PAD: memref.copy %arg2, %[[CV]]
+// PAD-NOT: linalg.matmul
+// PAD: gpu.launch {{.*}} in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
+// PAD: vector.fma
+// PAD: memref.copy %[[CV]], %arg2
+// PAD-DAG: memref.dealloc %[[A]]
+// PAD-DAG: memref.dealloc %[[B]]
+// PAD-DAG: memref.dealloc %[[C]]
 func.func @ragged(%a: memref<100x64xf32>, %b: memref<64x100xf32>, %c: memref<100x100xf32>) {
   linalg.matmul ins(%a, %b : memref<100x64xf32>, memref<64x100xf32>) outs(%c : memref<100x100xf32>)
   return

@@ -2433,6 +2433,42 @@ def gk_bf16_a_bt(rng):
     return [a, b], [as_f32(f64(x) @ f64(y).T)]
 
 
+# ----------------------------------------------------------------------------
+# CUDA matmuls on zero-padded operands (gpu-matmul-padded.mlir): shapes the
+# kernels' tiles do not divide.
+
+@case
+def gp_f16(rng):
+    a, b = uniform(rng, (200, 300), -1, 1, F16), uniform(rng, (300, 72), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def gp_bf16_bt(rng):
+    a, b = uniform(rng, (130, 256), -1, 1), uniform(rng, (130, 256), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [as_f32(f64(x) @ f64(y).T)]
+
+
+@case
+def gp_f16_bmm(rng):
+    a, b = uniform(rng, (3, 100, 200), -1, 1, F16), uniform(rng, (3, 200, 72), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def gp_f32_bias(rng):
+    x, w = uniform(rng, (200, 300), -1, 1), uniform(rng, (300, 72), -1, 1)
+    b = uniform(rng, (72,), -1, 1)
+    return [x, w, b], [as_f32(f64(x) @ f64(w) + f64(b))]
+
+
+@case
+def gp_f16_gemv(rng):
+    a, b = uniform(rng, (4, 40), -1, 1, F16), uniform(rng, (40, 72), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
 @case
 def gk_bf16_at_b(rng):
     # A stored [K, M]: the product is A^T B.

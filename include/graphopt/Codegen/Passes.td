@@ -769,8 +769,17 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     step. The accumulators start from C's contents.
 
     Contractions whose M, N or K the tiles do not divide (after halving the
-    SIMT tile along M or N), or that do not fit the form above, are left to
-    the default lowering. When the accumulator was filled with zeros just
+    SIMT tile along M or N) and whose work (batch x M x N x K multiply-adds)
+    is at least `pad-min-work` run on copies of their operands zero-padded
+    to multiples of the tiles (the kernel their types take: tensor-core
+    tiles for f16, bf16 and opt-in TF32; SIMT tiles, or half tiles where
+    that pads less, for f32), C's valid part read back (by the elementwise
+    op after the contraction where it has one, else copied); the fills and
+    copies are kernels of their own. Contractions with M or N below 16
+    (matrix-vector-like) are not padded, nor smaller ones (three more
+    launches would cost more than the default kernel saves). Those, and
+    contractions that do not fit the form above, are left to the default
+    lowering (one thread per output element). When the accumulator was filled with zeros just
     before the contraction (the usual `linalg.fill` + `linalg.matmul`), the
     kernel's accumulators start at zero in registers instead of being
     loaded, and the fill (a kernel and a pass over C of its own) goes.
@@ -838,7 +847,11 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
            "accumulation); otherwise IEEE f32 on the SIMT kernel">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
-           "cast) in its kernel, before the one store">
+           "cast) in its kernel, before the one store">,
+    Option<"padMinWork", "pad-min-work", "int64_t", /*default=*/"4194304",
+           "Run contractions whose shapes the tiles do not divide on "
+           "zero-padded copies of their operands when they have at least "
+           "this many multiply-adds (and M, N >= 16); 0: never">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
@@ -850,6 +863,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
+    Statistic<"numPadded", "padded", "contractions run on zero-padded operands">,
     Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">,
     Statistic<"numEpilogues", "epilogues-fused", "elementwise ops after a contraction applied in its kernel">
   ];

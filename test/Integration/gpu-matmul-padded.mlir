@@ -1,0 +1,97 @@
+// RUN: rm -rf %t && mkdir -p %t
+
+// Matmuls whose shapes the CUDA kernels' tiles do not divide, with at
+// least graph-gpu-matmul's pad-min-work (2^22) multiply-adds: the operands
+// are copied into zero-filled buffers padded to multiples of the tiles
+// (64x64x32 on tensor cores, 128x128x8 or half that along M or N for
+// SIMT), the tiled kernel runs on those, and C's valid part is read back
+// (by the elementwise op after the product where there is one: the f16
+// rounding, a bias). Before, these fell to the default one-thread-per-
+// output kernel. Under --cuda-emulate against NumPy (products summed in
+// f64, rounded once), and on the CPU target against the same references.
+// Tolerances as in gpu-matmul-kernels.mlir: f16 rtol 2e-3, bf16 (products
+// of bf16-rounded inputs, f32 result) 1e-5, f32 1e-5; atol 1e-5.
+
+// The kernels (the IR the emulation starts from): a fill and a copy per
+// padded operand, the tiled kernel, the elementwise op reading the padded
+// C.
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
+// KERNELS-LABEL: func.func @gp_f16
+// KERNELS-COUNT-4: gpu.launch
+// KERNELS: gpu.launch {{.*}} in ({{.*}} = %c2, {{.*}} = %c4, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c128,
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS: memref.subview %{{.*}}[0, 0] [200, 72] [1, 1] : memref<256x128xf32> to memref<200x72xf32, strided<[128, 1]>>
+// KERNELS: gpu.launch
+// KERNELS: arith.truncf
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gp_bf16_bt
+// KERNELS: nvvm.mma.sync
+// KERNELS-LABEL: func.func @gp_f16_bmm
+// KERNELS: gpu.launch {{.*}} in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c3)
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS-LABEL: func.func @gp_f32_bias
+// KERNELS: gpu.launch {{.*}} in ({{.*}} = %c1, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
+// KERNELS: vector.fma
+// Too few rows to pad (M < 16): the default kernel.
+// KERNELS-LABEL: func.func @gp_f16_gemv
+// KERNELS-NOT: gpu.subgroup_mma_compute
+// KERNELS-NOT: gpu.barrier
+
+// RUN: %reference gp_f16 %t/a
+// RUN: graph-run %s --entry=gp_f16 --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f16 --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s %}
+func.func @gp_f16(%a: tensor<200x300xf16>, %b: tensor<300x72xf16>) -> tensor<200x72xf16> {
+  %r = graph.matmul %a, %b : tensor<200x300xf16>, tensor<300x72xf16> -> tensor<200x72xf16>
+  return %r : tensor<200x72xf16>
+}
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// RUN: %reference gp_bf16_bt %t/b
+// RUN: graph-run %s --entry=gp_bf16_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --expected-output=@%t/b/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_bf16_bt --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/b/x0.npy --input=@%t/b/x1.npy --expected-output=@%t/b/expected.npy | FileCheck %s %}
+func.func @gp_bf16_bt(%a: tensor<130x256xf32>, %b: tensor<130x256xf32>) -> tensor<130x130xf32> {
+  %x = graph.cast %a : tensor<130x256xf32> -> tensor<130x256xbf16>
+  %y = graph.cast %b : tensor<130x256xf32> -> tensor<130x256xbf16>
+  %e = tensor.empty() : tensor<130x130xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<130x130xf32>) -> tensor<130x130xf32>
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<130x256xbf16>, tensor<130x256xbf16>) outs(%f : tensor<130x130xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pe = arith.extf %p : bf16 to f32
+    %qe = arith.extf %q : bf16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<130x130xf32>
+  return %r : tensor<130x130xf32>
+}
+
+// RUN: %reference gp_f16_bmm %t/c
+// RUN: graph-run %s --entry=gp_f16_bmm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --expected-output=@%t/c/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f16_bmm --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/c/x0.npy --input=@%t/c/x1.npy --expected-output=@%t/c/expected.npy | FileCheck %s %}
+func.func @gp_f16_bmm(%a: tensor<3x100x200xf16>, %b: tensor<3x200x72xf16>) -> tensor<3x100x72xf16> {
+  %r = graph.matmul %a, %b : tensor<3x100x200xf16>, tensor<3x200x72xf16> -> tensor<3x100x72xf16>
+  return %r : tensor<3x100x72xf16>
+}
+
+// RUN: %reference gp_f32_bias %t/d
+// RUN: graph-run %s --entry=gp_f32_bias --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f32_bias --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --input=@%t/d/x2.npy --expected-output=@%t/d/expected.npy | FileCheck %s %}
+func.func @gp_f32_bias(%x: tensor<200x300xf32>, %w: tensor<300x72xf32>, %b: tensor<72xf32>) -> tensor<200x72xf32> {
+  %m = graph.matmul %x, %w : tensor<200x300xf32>, tensor<300x72xf32> -> tensor<200x72xf32>
+  %r = graph.add %m, %b : tensor<200x72xf32>, tensor<72xf32> -> tensor<200x72xf32>
+  return %r : tensor<200x72xf32>
+}
+
+// RUN: %reference gp_f16_gemv %t/e
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f16_gemv --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --expected-output=@%t/e/expected.npy | FileCheck %s %}
+func.func @gp_f16_gemv(%a: tensor<4x40xf16>, %b: tensor<40x72xf16>) -> tensor<4x72xf16> {
+  %r = graph.matmul %a, %b : tensor<4x40xf16>, tensor<40x72xf16> -> tensor<4x72xf16>
+  return %r : tensor<4x72xf16>
+}
+
+// CHECK: result 0: matches expected
