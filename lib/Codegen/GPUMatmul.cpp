@@ -315,11 +315,13 @@ void storeResults(Idx &x, const GPUContraction &c, Value acc, Value batch,
 /// Cooperative copy of a rows x cols tile of a global memref (cols
 /// contiguous) into one stage of a double-buffered shared tile. Each of the
 /// `threads` threads moves `rows * cols / threads` elements as vectors of
-/// `vec`. With `transpose`, the shared tile is [stage][cols][rows].
+/// `vec`. With `transpose`, the shared tile is [stage][cols][rows]. With
+/// `rowLimit` > 0, global rows at or past it read row rowLimit - 1 instead.
 struct TileCopy {
   Value global, shared;
   int64_t rows, cols, threads, vec;
   bool transpose;
+  int64_t rowLimit = 0;
 
   TileCopy(Value global, Value shared, int64_t rows, int64_t cols,
            int64_t threads, bool transpose)
@@ -346,6 +348,13 @@ struct TileCopy {
     Value flat = x.add(tid, i * threads);
     return {x.div(flat, cols / vec), x.mul(x.rem(flat, cols / vec), vec)};
   }
+  /// The global row of tile row `r` from `r0` (clamped by rowLimit).
+  Value globalRow(Idx &x, Value r0, Value r) const {
+    Value row = x.add(r0, r);
+    if (rowLimit <= 0)
+      return row;
+    return arith::MinUIOp::create(x.b, x.loc, row, x.c(rowLimit - 1));
+  }
   SmallVector<Value> load(Idx &x, Value tid, Value batch, Value r0,
                           Value c0) const {
     auto gt = cast<MemRefType>(global.getType());
@@ -355,7 +364,8 @@ struct TileCopy {
     for (int64_t i = 0; i < steps(); ++i) {
       auto [r, col] = place(x, tid, i);
       regs.push_back(vector::LoadOp::create(
-          x.b, x.loc, vt, global, at(batch, x.add(r0, r), x.add(c0, col)),
+          x.b, x.loc, vt, global,
+          at(batch, globalRow(x, r0, r), x.add(c0, col)),
           /*nontemporal=*/false, llvm::MaybeAlign(bytes)));
     }
     return regs;
@@ -372,7 +382,7 @@ struct TileCopy {
       auto [r, col] = place(x, tid, i);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           x.b, x.loc, shared, ValueRange{stage, r, col}, global,
-          at(batch, x.add(r0, r), x.add(c0, col)), x.b.getIndexAttr(vec),
+          at(batch, globalRow(x, r0, r), x.add(c0, col)), x.b.getIndexAttr(vec),
           /*srcElements=*/Value(),
           // 16-byte copies may bypass L1 (`cp.async.cg`).
           bytes == 16 ? x.b.getUnitAttr() : UnitAttr()));
@@ -641,6 +651,7 @@ gpu::LaunchOp buildTensorCore(OpBuilder &b, Location loc,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
+        copyA.rowLimit = c.lhsRows;
         TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, false);
         Value warp = x.div(tid, 32);
         int64_t warpsN = cfg.bn / cfg.wn;
@@ -764,6 +775,7 @@ gpu::LaunchOp buildSimt(OpBuilder &b, Location loc, const GPUContraction &c,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, !c.transposeLhs);
+        copyA.rowLimit = c.lhsRows;
         TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, c.transposeRhs);
         int64_t threadsN = cfg.bn / cfg.wn;
         Value tm = x.mul(x.div(tid, threadsN), 4);
@@ -873,6 +885,7 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
+        copyA.rowLimit = c.lhsRows;
         TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, false);
         Value warp = x.div(tid, 32), lane = x.rem(tid, 32);
         int64_t warpsN = cfg.bn / cfg.wn;
@@ -1132,10 +1145,11 @@ namespace {
 /// take (tensor cores: mma*, else SIMT), the kernel run on those, and C's
 /// valid part copied back. The padded rows and columns of A and B are
 /// zeros, so the padded K adds nothing and the padded rows and columns of
-/// C are dropped. The fills and copies are kernels of their own (one pass
-/// over each operand; a weight is copied on every call). Not done with M
-/// or N below 16 (matrix-vector-like products: the default kernel streams
-/// them, padding would multiply their work) or under `minWork`
+/// C are dropped. An A stored [m, k] padded along M only is not copied:
+/// the kernel clamps its row reads (lhsRows). The fills and copies are kernels
+/// of their own (one pass over each operand; a weight is copied on every call).
+/// Not done with M or N below 16 (matrix-vector-like products: the default
+/// kernel streams them, padding would multiply their work) or under `minWork`
 /// multiply-adds (three more launches cost more than the default kernel
 /// loses). With `epilogue`
 /// (the elementwise op after the contraction, reading C and writing another
@@ -1208,10 +1222,15 @@ FailureOr<gpu::LaunchOp> buildPaddedKernel(OpBuilder &b, Location loc,
     track(memref::CopyOp::create(b, loc, v, view));
     return buf;
   };
-  p.lhs = padded(c.lhs,
-                 c.transposeLhs ? shapeOf(c.lhs, p.k, p.m)
-                                : shapeOf(c.lhs, p.m, p.k),
-                 true);
+  // A stored [m, k] padded along M only: no copy, the kernel clamps its
+  // row reads (the rows of C past M, which hold garbage then, are dropped).
+  if (!c.transposeLhs && p.k == c.k && p.m != c.m)
+    p.lhsRows = c.m;
+  else
+    p.lhs = padded(c.lhs,
+                   c.transposeLhs ? shapeOf(c.lhs, p.k, p.m)
+                                  : shapeOf(c.lhs, p.m, p.k),
+                   true);
   p.rhs = padded(c.rhs,
                  c.transposeRhs ? shapeOf(c.rhs, p.n, p.k)
                                 : shapeOf(c.rhs, p.k, p.n),

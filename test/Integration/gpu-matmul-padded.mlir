@@ -4,7 +4,8 @@
 // least graph-gpu-matmul's pad-min-work (2^22) multiply-adds: the operands
 // are copied into zero-filled buffers padded to multiples of the tiles
 // (64x64x32 on tensor cores, 128x128x8 or half that along M or N for
-// SIMT), the tiled kernel runs on those, and C's valid part is read back
+// SIMT; A, stored [M, K] and padded along M only, is read in place with
+// its row index clamped), the tiled kernel runs on those, and C's valid part is read back
 // (by the elementwise op after the product where there is one: the f16
 // rounding, a bias). Before, these fell to the default one-thread-per-
 // output kernel. Under --cuda-emulate against NumPy (products summed in
@@ -32,6 +33,15 @@
 // KERNELS-LABEL: func.func @gp_f32_bias
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c1, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
 // KERNELS: vector.fma
+// Padded along M only (A stored [M, K], K and N whole tiles): A is not
+// copied, the kernel clamps its row reads (arith.minui); 2 kernels.
+// KERNELS-LABEL: func.func @gp_f16_rows
+// KERNELS: gpu.launch {{.*}} in ({{.*}} = %c3, {{.*}} = %c2, {{.*}} = %c1)
+// KERNELS: arith.minui
+// KERNELS: gpu.subgroup_mma_compute
+// KERNELS: gpu.launch
+// KERNELS: arith.truncf
+// KERNELS-NOT: gpu.launch
 // Too few rows to pad (M < 16): the default kernel.
 // KERNELS-LABEL: func.func @gp_f16_gemv
 // KERNELS-NOT: gpu.subgroup_mma_compute
@@ -85,6 +95,14 @@ func.func @gp_f32_bias(%x: tensor<200x300xf32>, %w: tensor<300x72xf32>, %b: tens
   %m = graph.matmul %x, %w : tensor<200x300xf32>, tensor<300x72xf32> -> tensor<200x72xf32>
   %r = graph.add %m, %b : tensor<200x72xf32>, tensor<72xf32> -> tensor<200x72xf32>
   return %r : tensor<200x72xf32>
+}
+
+// RUN: %reference gp_f16_rows %t/f
+// RUN: graph-run %s --entry=gp_f16_rows --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --expected-output=@%t/f/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f16_rows --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --expected-output=@%t/f/expected.npy | FileCheck %s %}
+func.func @gp_f16_rows(%a: tensor<100x256xf16>, %b: tensor<256x192xf16>) -> tensor<100x192xf16> {
+  %r = graph.matmul %a, %b : tensor<100x256xf16>, tensor<256x192xf16> -> tensor<100x192xf16>
+  return %r : tensor<100x192xf16>
 }
 
 // RUN: %reference gp_f16_gemv %t/e

@@ -2464,6 +2464,12 @@ def gp_f32_bias(rng):
 
 
 @case
+def gp_f16_rows(rng):
+    a, b = uniform(rng, (100, 256), -1, 1, F16), uniform(rng, (256, 192), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
 def gp_f16_gemv(rng):
     a, b = uniform(rng, (4, 40), -1, 1, F16), uniform(rng, (40, 72), -1, 1, F16)
     return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]

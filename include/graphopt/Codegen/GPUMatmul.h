@@ -60,6 +60,11 @@ struct GPUContraction {
   /// Batch size; 0 when there is no batch dimension.
   int64_t batch = 0;
   int64_t m = 0, n = 0, k = 0;
+  /// When positive, `lhs` (stored [b?, m, k]) has only this many rows, fewer
+  /// than `m`: the kernels read row min(row, lhsRows - 1) of it instead,
+  /// so the rows of C past it hold garbage (C is then a padded buffer
+  /// whose extra rows nothing reads).
+  int64_t lhsRows = 0;
   /// The accumulators start at zero in registers instead of being loaded
   /// from `acc` (set when `acc` was just filled with zeros: the kernel
   /// writes every element, so the fill can go).

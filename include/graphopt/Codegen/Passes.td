@@ -775,7 +775,9 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     tiles for f16, bf16 and opt-in TF32; SIMT tiles, or half tiles where
     that pads less, for f32), C's valid part read back (by the elementwise
     op after the contraction where it has one, else copied); the fills and
-    copies are kernels of their own. Contractions with M or N below 16
+    copies are kernels of their own. An A stored [M, K] that needs padding
+    along M only is read in place, its row index clamped to M - 1 (the
+    rows of C past M are dropped). Contractions with M or N below 16
     (matrix-vector-like) are not padded, nor smaller ones (three more
     launches would cost more than the default kernel saves). Those, and
     contractions that do not fit the form above, are left to the default
