@@ -109,6 +109,24 @@ def workloads(small: bool):
                 ([d], "f16", "uniform")],
         op="mlp", flops=4 * m * d * h, tol=(3e-2, 2e-2)))
 
+    # A linear layer whose rows the tiles do not divide (ViT-B/16's 197
+    # tokens, batch 4): the tiled kernel into C padded to the tiles, A read
+    # in place with its row index clamped, the bias and rounding reading
+    # C's valid part (2 kernels).
+    m, d, h = (100, 256, 192) if small else (4 * 197, 768, 3072)
+    x, w, b, y = _t([m, d], "f16"), _t([d, h], "f16"), _t([h], "f16"), _t([m, h], "f16")
+    out.append(dict(
+        name="linear_ragged_f16",
+        title=f"linear f16 x W + b, {m}x{d}x{h} (M padded to the tiles)",
+        mlir=f"""func.func @main(%x: {x}, %w: {w}, %b: {b}) -> {y} {{
+  %h = graph.matmul %x, %w : {x}, {w} -> {y}
+  %o = graph.add %h, %b : {y}, {b} -> {y}
+  return %o : {y}
+}}""",
+        inputs=[([m, d], "f16", "uniform"), ([d, h], "f16", "weight"),
+                ([h], "f16", "uniform")],
+        op="linear", flops=2 * m * d * h, tol=(3e-2, 2e-2)))
+
     heads, seq, hd = (2, 128, 64) if small else (16, 2048, 64)
     q = _t([1, heads, seq, hd], "f16")
     out.append(dict(
@@ -425,6 +443,7 @@ def _ops(torch):
     return {
         "matmul": torch.matmul,
         "mlp": mlp,
+        "linear": lambda x, w, b: F.linear(x, w.t(), b),
         "attention": attention,
         "softmax": lambda x: torch.softmax(x, dim=1),
         "layer_norm": lambda x, w, b: F.layer_norm(x, x.shape[-1:], w, b),
