@@ -76,6 +76,24 @@ LogicalResult expandTF32Conversions(RewriterBase &rw, Region &region) {
   return success();
 }
 
+/// The lane a `gpu.shuffle` of `mode` reads for `lane` (index) at offset
+/// `off` (index); possibly outside the warp (an index below 0 wraps to a
+/// large unsigned value).
+Value shuffleSource(OpBuilder &b, Location loc, gpu::ShuffleMode mode,
+                    Value lane, Value off) {
+  switch (mode) {
+  case gpu::ShuffleMode::XOR:
+    return arith::XOrIOp::create(b, loc, lane, off);
+  case gpu::ShuffleMode::DOWN:
+    return arith::AddIOp::create(b, loc, lane, off);
+  case gpu::ShuffleMode::UP:
+    return arith::SubIOp::create(b, loc, lane, off);
+  case gpu::ShuffleMode::IDX:
+    return off;
+  }
+  llvm_unreachable("unknown shuffle mode");
+}
+
 /// Ops through which a block's threads communicate other than shuffles
 /// (barriers, shared memory, collective reductions, tensor-core fragments):
 /// kernels with them take the block emulation (which refuses the
@@ -929,22 +947,7 @@ void BlockEmulation::emitWarpShuffle(gpu::ShuffleOp op) {
   forEachLane(warp, [&](Ctx &ctx, Value lane, Value thread) {
     Value off = arith::IndexCastOp::create(rw, loc, rw.getIndexType(),
                                            valueFor(op.getOffset(), ctx));
-    Value src;
-    switch (op.getMode()) {
-    case gpu::ShuffleMode::XOR:
-      src = arith::XOrIOp::create(rw, loc, lane, off);
-      break;
-    case gpu::ShuffleMode::DOWN:
-      src = arith::AddIOp::create(rw, loc, lane, off);
-      break;
-    case gpu::ShuffleMode::UP:
-      src = arith::SubIOp::create(rw, loc, lane, off);
-      break;
-    case gpu::ShuffleMode::IDX:
-      src = off;
-      break;
-    }
-    // An index below 0 wraps to a large unsigned value.
+    Value src = shuffleSource(rw, loc, op.getMode(), lane, off);
     Value inWarp = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
                                          src, cIdx(graphopt::kWarpSize));
     Value from = arith::SelectOp::create(rw, loc, inWarp, src, lane);
@@ -1526,23 +1529,8 @@ struct GraphGPULaunchToLoopsPass
             offset = rewriter.clone(*offset.getDefiningOp())->getResult(0);
           Value off = arith::IndexCastOp::create(
               rewriter, loc, rewriter.getIndexType(), offset);
-          Value src;
-          switch (sh.getMode()) {
-          case gpu::ShuffleMode::XOR:
-            src = arith::XOrIOp::create(rewriter, loc, lane, off);
-            break;
-          case gpu::ShuffleMode::DOWN:
-            src = arith::AddIOp::create(rewriter, loc, lane, off);
-            break;
-          case gpu::ShuffleMode::UP:
-            src = arith::SubIOp::create(rewriter, loc, lane, off);
-            break;
-          case gpu::ShuffleMode::IDX:
-            src = off;
-            break;
-          }
-          // Valid: the source lane exists (an index below 0 wraps to a
-          // large unsigned value).
+          Value src = shuffleSource(rewriter, loc, sh.getMode(), lane, off);
+          // Valid: the source lane exists.
           Value valid = arith::CmpIOp::create(
               rewriter, loc, arith::CmpIPredicate::ult, src, lanes);
           Value from = arith::SelectOp::create(rewriter, loc, valid, src, lane);
