@@ -291,9 +291,18 @@ Value kernelOutput(const GPUContraction &c) {
 /// Stores the n accumulators `acc` (vector<n x f32>) of C[batch?, row, col
 /// .. col + n - 1]: into C, or with `c.epilogue` each through the
 /// epilogue's body into its output; one vector store either way (col is a
-/// multiple of n).
+/// multiple of n). Nothing for a row at or past `c.rowsOut` (when set).
 void storeResults(Idx &x, const GPUContraction &c, Value acc, Value batch,
                   Value row, Value col) {
+  OpBuilder::InsertionGuard guard(x.b);
+  if (c.rowsOut > 0) {
+    auto inside = scf::IfOp::create(
+        x.b, x.loc,
+        arith::CmpIOp::create(x.b, x.loc, arith::CmpIPredicate::ult, row,
+                              x.c(c.rowsOut)),
+        /*withElseRegion=*/false);
+    x.b.setInsertionPointToStart(inside.thenBlock());
+  }
   int64_t n = cast<VectorType>(acc.getType()).getNumElements();
   Value out = kernelOutput(c);
   Type et = cast<MemRefType>(out.getType()).getElementType();
@@ -1154,14 +1163,15 @@ namespace {
 /// loses). With `epilogue`
 /// (the elementwise op after the contraction, reading C and writing another
 /// buffer), that op reads C's valid part from the padded buffer instead of
-/// a copy. Fails,
+/// a copy; or, when only M is padded and C starts at zero, the kernel
+/// applies it and stores the rows below M (`epilogueFused` set; the caller
+/// erases it): one kernel, nothing padded. Fails,
 /// leaving no op behind, where the padded contraction has no kernel
 /// either.
-FailureOr<gpu::LaunchOp> buildPaddedKernel(OpBuilder &b, Location loc,
-                                           const GPUContraction &c,
-                                           const GPUMatmulTiles &t,
-                                           int64_t minWork, Operation *epilogue,
-                                           GPUMatmulKernelKind *kind) {
+FailureOr<gpu::LaunchOp>
+buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
+                  const GPUMatmulTiles &t, int64_t minWork, Operation *epilogue,
+                  bool *epilogueFused, GPUMatmulKernelKind *kind) {
   if (c.m < 16 || c.n < 16 || minWork <= 0 ||
       std::max<int64_t>(c.batch, 1) * c.m * c.n * c.k < minWork)
     return failure();
@@ -1224,6 +1234,23 @@ FailureOr<gpu::LaunchOp> buildPaddedKernel(OpBuilder &b, Location loc,
   };
   // A stored [m, k] padded along M only: no copy, the kernel clamps its
   // row reads (the rows of C past M, which hold garbage then, are dropped).
+  bool rowsOnly = !c.transposeLhs && p.k == c.k && p.n == c.n && p.m != c.m;
+  // Then, with C starting at zero and an epilogue writing another buffer,
+  // nothing needs padding: the kernel applies the epilogue and stores its
+  // rows below M (one kernel, C never touched).
+  if (rowsOnly && c.zeroInit && epilogue &&
+      cast<linalg::GenericOp>(epilogue).getDpsInitOperand(0)->get() != c.acc) {
+    GPUContraction f = p;
+    f.lhsRows = f.rowsOut = c.m;
+    f.epilogue = epilogue;
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(epilogue);
+    FailureOr<gpu::LaunchOp> kernel = buildGPUMatmulKernel(b, loc, f, t, kind);
+    if (succeeded(kernel)) {
+      *epilogueFused = true;
+      return kernel;
+    }
+  }
   if (!c.transposeLhs && p.k == c.k && p.m != c.m)
     p.lhsRows = c.m;
   else
@@ -1332,10 +1359,13 @@ struct GraphGPUMatmulPass
       }
       // Shapes the tiles do not divide: the kernel on zero-padded copies.
       if (failed(kernel)) {
+        bool fused = false;
         kernel = buildPaddedKernel(b, op.getLoc(), *c, tiles, padMinWork,
-                                   matchedEpilogue, &kind);
+                                   matchedEpilogue, &fused, &kind);
         if (succeeded(kernel))
           ++numPadded;
+        if (fused)
+          epilogue = matchedEpilogue;
       }
       if (failed(kernel)) {
         ++numLeft;

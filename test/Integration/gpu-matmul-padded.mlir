@@ -33,13 +33,32 @@
 // KERNELS-LABEL: func.func @gp_f32_bias
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c1, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
 // KERNELS: vector.fma
-// Padded along M only (A stored [M, K], K and N whole tiles): A is not
-// copied, the kernel clamps its row reads (arith.minui); 2 kernels.
+// Padded along M only (A stored [M, K], K and N whole tiles) with C
+// starting at zero and an elementwise op after the product: nothing is
+// padded or copied. The kernel clamps A's row reads (arith.minui), applies
+// the elementwise op (here the f16 rounding; a bias in f32; bf16 on
+// mma.sync) and stores only the rows below M (scf.if): one kernel.
 // KERNELS-LABEL: func.func @gp_f16_rows
+// KERNELS-NOT: memref.alloc() : memref<128x
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c3, {{.*}} = %c2, {{.*}} = %c1)
 // KERNELS: arith.minui
 // KERNELS: gpu.subgroup_mma_compute
+// KERNELS: arith.cmpi ult, {{.*}}, %c100
+// KERNELS-NEXT: scf.if
+// KERNELS: arith.truncf
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gp_f32_rows_bias
 // KERNELS: gpu.launch
+// KERNELS: arith.minui
+// KERNELS: vector.fma
+// KERNELS: scf.if
+// KERNELS: arith.addf
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gp_bf16_rows
+// KERNELS: gpu.launch
+// KERNELS: arith.minui
+// KERNELS: nvvm.mma.sync
+// KERNELS: scf.if
 // KERNELS: arith.truncf
 // KERNELS-NOT: gpu.launch
 // Too few rows to pad (M < 16): the default kernel.
@@ -103,6 +122,25 @@ func.func @gp_f32_bias(%x: tensor<200x300xf32>, %w: tensor<300x72xf32>, %b: tens
 func.func @gp_f16_rows(%a: tensor<100x256xf16>, %b: tensor<256x192xf16>) -> tensor<100x192xf16> {
   %r = graph.matmul %a, %b : tensor<100x256xf16>, tensor<256x192xf16> -> tensor<100x192xf16>
   return %r : tensor<100x192xf16>
+}
+
+// RUN: %reference gp_f32_rows_bias %t/g
+// RUN: graph-run %s --entry=gp_f32_rows_bias --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --expected-output=@%t/g/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_f32_rows_bias --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
+func.func @gp_f32_rows_bias(%x: tensor<100x256xf32>, %w: tensor<256x256xf32>, %b: tensor<256xf32>) -> tensor<100x256xf32> {
+  %m = graph.matmul %x, %w : tensor<100x256xf32>, tensor<256x256xf32> -> tensor<100x256xf32>
+  %r = graph.add %m, %b : tensor<100x256xf32>, tensor<256xf32> -> tensor<100x256xf32>
+  return %r : tensor<100x256xf32>
+}
+
+// RUN: %reference gp_bf16_rows %t/h
+// RUN: graph-run %s --entry=gp_bf16_rows --quiet --rtol=1e-2 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gp_bf16_rows --target=cuda --cuda-emulate --quiet --rtol=1e-2 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
+func.func @gp_bf16_rows(%a: tensor<100x256xf32>, %b: tensor<256x192xf32>) -> tensor<100x192xbf16> {
+  %x = graph.cast %a : tensor<100x256xf32> -> tensor<100x256xbf16>
+  %y = graph.cast %b : tensor<256x192xf32> -> tensor<256x192xbf16>
+  %r = graph.matmul %x, %y : tensor<100x256xbf16>, tensor<256x192xbf16> -> tensor<100x192xbf16>
+  return %r : tensor<100x192xbf16>
 }
 
 // RUN: %reference gp_f16_gemv %t/e

@@ -2470,6 +2470,20 @@ def gp_f16_rows(rng):
 
 
 @case
+def gp_f32_rows_bias(rng):
+    x, w = uniform(rng, (100, 256), -1, 1), uniform(rng, (256, 256), -1, 1)
+    b = uniform(rng, (256,), -1, 1)
+    return [x, w, b], [as_f32(f64(x) @ f64(w) + f64(b))]
+
+
+@case
+def gp_bf16_rows(rng):
+    a, b = uniform(rng, (100, 256), -1, 1), uniform(rng, (256, 192), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(as_f32(f64(x) @ f64(y)))]
+
+
+@case
 def gp_f16_gemv(rng):
     a, b = uniform(rng, (4, 40), -1, 1, F16), uniform(rng, (40, 72), -1, 1, F16)
     return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]

@@ -65,6 +65,10 @@ struct GPUContraction {
   /// so the rows of C past it hold garbage (C is then a padded buffer
   /// whose extra rows nothing reads).
   int64_t lhsRows = 0;
+  /// When positive, the kernel stores only the rows of C (or of the
+  /// epilogue's output) below it: the output has that many rows, fewer
+  /// than `m` (the rows past it are padding).
+  int64_t rowsOut = 0;
   /// The accumulators start at zero in registers instead of being loaded
   /// from `acc` (set when `acc` was just filled with zeros: the kernel
   /// writes every element, so the fill can go).

@@ -777,7 +777,10 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     op after the contraction where it has one, else copied); the fills and
     copies are kernels of their own. An A stored [M, K] that needs padding
     along M only is read in place, its row index clamped to M - 1 (the
-    rows of C past M are dropped). Contractions with M or N below 16
+    rows of C past M are dropped); if moreover C starts at zero and an
+    elementwise op writing another buffer follows, that op is applied in
+    the kernel, which stores only the rows below M: one kernel, nothing
+    padded. Contractions with M or N below 16
     (matrix-vector-like) are not padded, nor smaller ones (three more
     launches would cost more than the default kernel saves). Those, and
     contractions that do not fit the form above, are left to the default
