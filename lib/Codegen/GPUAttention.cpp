@@ -1,35 +1,40 @@
 //===- GPUAttention.cpp - graph-gpu-attention -----------------------------===//
 //
 // `fusion.attention` on CUDA as one kernel that never writes the L x S
-// scores to memory. A block of 4 warps owns 64 query rows of one (batch,
-// head); key and value tiles of 32 rows at a time pass through shared
-// memory. Two passes over the keys:
+// scores to memory, FlashAttention-2 style. A block of 4 warps owns 64 query
+// rows of one (batch, head), each warp 16 of them; the Q tile is read once
+// into mma.sync A fragments (ldmatrix); key and value tiles of 32 rows come
+// through two shared stages by cp.async, a step ahead. One pass over the
+// keys, everything per row in registers (lane = 4 g + t holds rows g and
+// g + 8 of its warp's 16):
 //
-//   pass 1 (statistics): S = Q K^T on tensor cores (WMMA, f32), staged in
-//     shared memory; thread i < 64 folds row i into its running maximum m_i
-//     of the scaled scores and the sum l_i of exp(s - m_i), rescaled when
-//     the maximum grows (as the CPU's flash lowering and PyTorch do);
-//   pass 2: S again, P = exp(s - m_i) rounded to f16 into shared memory,
-//     and O += P V on tensor cores, O in registers (WMMA fragments) for the
-//     whole pass: with the final m_i known, O needs no rescaling, so its
-//     fragments (whose element layout WMMA hides) are never touched.
+//   S = Q K^T on mma.sync m16n8k16 (f32 accumulation; K's fragments by
+//     ldmatrix: K stored [key][dim] is B^T, k-contiguous);
+//   scale, causal mask; each row's maximum over its 4 lanes (two xor
+//     shuffles); m_new = max(m_old, row max);
+//   P = exp(s - m_new); O and this lane's partial row sum l rescaled by
+//     exp(m_old - m_new), then l += sum(P);
+//   O += P V: m16n8's accumulator layout is m16n8k16's A fragment layout,
+//     so P goes from registers, rounded to the input type, straight into
+//     the mma (V's fragments by ldmatrix.trans: V stored [key][dim] is
+//     k-major).
 //
-// Then O / l_i goes out through shared memory, 4 columns per store. The
-// price of keeping O in fragments is a second Q K^T (3 matmuls where
-// FlashAttention-2 does 2); the scores never leave the chip either way.
+// At the end the 4 lanes' partial sums are added and O / l is stored, each
+// lane 2 adjacent columns per row and tile.
 //
-// Two passes, because the ownership-based buffer deallocation refuses ops
-// without declared memory effects (gpu.barrier) while the choice needs the
-// fusion op: graph-gpu-attention (on tensors, before bufferization) turns
-// each supported op into the buffers of its operands and result and a call
-// of `__graphopt_gpu_attention_<n>` (a private declaration) carrying
-// `scale` and `causal`; graph-gpu-attention-kernels (on buffers, after
-// deallocation) builds the kernel at each such call.
+// Two passes build it, because the ownership-based buffer deallocation
+// refuses ops without declared memory effects (gpu.barrier) while the
+// choice needs the fusion op: graph-gpu-attention (on tensors, before
+// bufferization) turns each supported op into the buffers of its operands
+// and result and a call of `__graphopt_gpu_attention_<n>` (a private
+// declaration) carrying `scale` and `causal`; graph-gpu-attention-kernels
+// (on buffers, after deallocation) builds the kernel at each such call.
 //
-// Scope: static shapes, f16 q/k/v with the same batch dims, head dim D a
-// multiple of 16 up to 128 (v's too, equal to q's), L a multiple of 64, S
-// of 32, no mask tensor; `causal` supported (the key loop stops at the
-// block's last query row). Anything else is left to the decomposition.
+// Scope: static shapes, f16 or bf16 q/k/v (one type) with the same batch
+// dims, head dim D a multiple of 16 up to 128 (v's too, equal to q's), L a
+// multiple of 64, S of 32, no mask tensor; `causal` supported (the key
+// loop stops at the block's last query row). Anything else is left to the
+// decomposition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,9 +80,10 @@ std::string unsupported(fusion::AttentionOp op) {
   if (!q || !k || !v || !q.hasStaticShape() || !k.hasStaticShape() ||
       !v.hasStaticShape())
     return "dynamic shapes";
-  if (!q.getElementType().isF16() || !k.getElementType().isF16() ||
-      !v.getElementType().isF16())
-    return "not f16";
+  Type et = q.getElementType();
+  if (!(et.isF16() || et.isBF16()) || k.getElementType() != et ||
+      v.getElementType() != et)
+    return "not f16 or bf16 (the same for q, k and v)";
   if (op.getMask())
     return "a mask tensor";
   int64_t rank = q.getRank();
@@ -106,7 +112,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   int64_t batches = 1;
   for (int64_t n : batchDims)
     batches *= n;
-  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  // f16 or bf16: the inputs', P's and the output's type.
+  Type et = qt.getElementType(), f32 = b.getF32Type();
 
   // Shared memory: the Q tile, read once into registers; then, over the
   // same bytes, two stages of K and V tiles. Rows padded by 16 bytes:
@@ -114,11 +121,11 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   // d / 2 + 4 words, 4 times an odd number for D a multiple of 16).
   auto ws =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto shared = [&](ArrayRef<int64_t> shape, Type et) {
-    return MemRefType::get(shape, et, MemRefLayoutAttrInterface{}, ws);
+  auto shared = [&](ArrayRef<int64_t> shape, Type elem) {
+    return MemRefType::get(shape, elem, MemRefLayoutAttrInterface{}, ws);
   };
-  MemRefType qT = shared({kRows, d + 8}, f16);
-  MemRefType kvT = shared({2, kKeys, d + 8}, f16);
+  MemRefType qT = shared({kRows, d + 8}, et);
+  MemRefType kvT = shared({2, kKeys, d + 8}, et);
   auto bytes = [](MemRefType t) {
     return t.getNumElements() * t.getElementTypeBitWidth() / 8;
   };
@@ -195,7 +202,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
 
   // The Q tile through shared memory into A fragments (16 rows x 16 dims
   // per ldmatrix.x4), kept in registers for the whole kernel.
-  auto v8 = VectorType::get({8}, f16);
+  auto v8 = VectorType::get({8}, et);
   forEachVector(kRows, [&](Value r, Value c) {
     Value vec =
         vector::LoadOp::create(b, loc, v8, q, at(x.add(row0, r), c),
@@ -279,8 +286,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
                          4, false);
         for (int64_t jj = 0; jj < 2; ++jj)
           sAcc[j + jj] =
-              warpMma(x, f16, qf[kd],
-                      ValueRange{regs[2 * jj], regs[2 * jj + 1]}, sAcc[j + jj]);
+              warpMma(x, et, qf[kd], ValueRange{regs[2 * jj], regs[2 * jj + 1]},
+                      sAcc[j + jj]);
       }
     // Scaled scores (-inf where causal masks them); element e of tile j is
     // row g + 8 (e / 2), key 8 j + 2 t + e % 2.
@@ -329,13 +336,14 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
             arith::MulFOp::create(b, loc, o[n * 4 + e], alpha[e / 2]);
     // O += P V. P's accumulators are already A's fragment layout: for keys
     // 16 c .. 16 c + 15, registers (row g | g + 8) x (keys 2t | 2t + 8) are
-    // tile 2c's and tile 2c + 1's element pairs, rounded to f16. V stored
+    // tile 2c's and tile 2c + 1's element pairs, rounded to the input
+    // type. V stored
     // [key][dim] is k-major: ldmatrix.x4.trans gives the B fragments of two
     // dim tiles.
     auto pair = [&](Value lo, Value hi) -> Value {
       Value two = vector::FromElementsOp::create(
           b, loc, VectorType::get({2}, f32), ValueRange{lo, hi});
-      return arith::TruncFOp::create(b, loc, VectorType::get({2}, f16), two);
+      return arith::TruncFOp::create(b, loc, VectorType::get({2}, et), two);
     };
     for (int64_t c = 0; c < kKeys / 16; ++c) {
       SmallVector<Value> pa = {pair(sc[2 * c][0], sc[2 * c][1]),
@@ -350,7 +358,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
                          4, true);
         for (int64_t nn = 0; nn < 2; ++nn) {
           SmallVector<Value> acc(ArrayRef<Value>(o).slice((n + nn) * 4, 4));
-          acc = warpMma(x, f16, pa, ValueRange{regs[2 * nn], regs[2 * nn + 1]},
+          acc = warpMma(x, et, pa, ValueRange{regs[2 * nn], regs[2 * nn + 1]},
                         acc);
           std::copy(acc.begin(), acc.end(), o.begin() + (n + nn) * 4);
         }
@@ -379,7 +387,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
           b, loc, VectorType::get({2}, f32), ValueRange{lo, hi});
       vector::StoreOp::create(
           b, loc,
-          arith::TruncFOp::create(b, loc, VectorType::get({2}, f16), two), out,
+          arith::TruncFOp::create(b, loc, VectorType::get({2}, et), two), out,
           at(x.add(x.add(x.add(row0, wrow), g), 8 * h),
              x.add(x.mul(t, 2), 8 * n)),
           /*nontemporal=*/false, llvm::MaybeAlign(4));

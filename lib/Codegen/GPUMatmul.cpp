@@ -924,17 +924,14 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
                                               at(batch, x.add(m0, rowOf(i, e)),
                                                  x.add(n0, colOf(j, e))))
                                               .getResult());
-        // A fragment register as mma.sync takes it: two bf16 as an i32,
+        // A fragment register: two bf16 (warpMma passes them as an i32),
         // or an f32 rounded to TF32.
         auto toReg = [&](Value v) -> Value {
-          if (tf32) {
-            auto cvt = NVVM::ConvertFloatToTF32Op::create(x.b, x.loc, i32, v);
-            cvt.setRnd(NVVM::FPRoundingMode::RNA);
-            return cvt;
-          }
-          Value asInt = vector::BitCastOp::create(x.b, x.loc,
-                                                  VectorType::get({1}, i32), v);
-          return vector::ExtractOp::create(x.b, x.loc, asInt, 0);
+          if (!tf32)
+            return v;
+          auto cvt = NVVM::ConvertFloatToTF32Op::create(x.b, x.loc, i32, v);
+          cvt.setRnd(NVVM::FPRoundingMode::RNA);
+          return cvt;
         };
         // `n` 8x8 matrices by one ldmatrix from shared `mem` at [stage,
         // row + lane % 8, col], where (row, col) is the origin of this
@@ -1083,11 +1080,25 @@ SmallVector<Value> mlir::graphopt::warpMma(Idx &x, Type type, ValueRange a,
   Type f32 = x.b.getF32Type();
   auto resultTy =
       LLVM::LLVMStructType::getLiteral(x.b.getContext(), {f32, f32, f32, f32});
-  auto mma = NVVM::MmaOp::create(
-      x.b, x.loc, resultTy, a, b, c, {16, 8, type.isF32() ? 8 : 16},
-      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{t, t},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
+  // bf16 pairs go in as i32 (f16 pairs stay vector<2xf16>).
+  auto operands = [&](ValueRange regs) {
+    SmallVector<Value> out(regs);
+    if (type.isBF16())
+      for (Value &r : out)
+        if (isa<VectorType>(r.getType()))
+          r = vector::ExtractOp::create(
+              x.b, x.loc,
+              vector::BitCastOp::create(
+                  x.b, x.loc, VectorType::get({1}, x.b.getI32Type()), r),
+              0);
+    return out;
+  };
+  auto mma =
+      NVVM::MmaOp::create(x.b, x.loc, resultTy, operands(a), operands(b), c,
+                          {16, 8, type.isF32() ? 8 : 16}, std::nullopt,
+                          std::nullopt, std::array<NVVM::MMATypes, 2>{t, t},
+                          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                         NVVM::MMALayout::col});
   SmallVector<Value> d;
   for (int64_t e = 0; e < 4; ++e)
     d.push_back(LLVM::ExtractValueOp::create(x.b, x.loc, mma, e));

@@ -109,7 +109,8 @@ SmallVector<Value> loadMatrices(Idx &x, Value mem, ValueRange idx, int64_t n,
 /// One warp-collective `nvvm.mma.sync` D = A B + C, row.col, m16n8k16 for
 /// f16/bf16 multiplicands (`type`), m16n8k8 for TF32 (`type` f32): `a`, 4
 /// registers, and `b`, 2, in the PTX fragment layout (f16: vector<2xf16>;
-/// bf16 and TF32: i32), `c` 4 f32 accumulators; returns D's 4 values.
+/// bf16: vector<2xbf16> or i32; TF32: i32), `c` 4 f32 accumulators;
+/// returns D's 4 values.
 /// Defined in GPUMatmul.cpp.
 SmallVector<Value> warpMma(Idx &x, Type type, ValueRange a, ValueRange b,
                            ValueRange c);

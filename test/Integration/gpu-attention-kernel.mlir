@@ -35,6 +35,13 @@
 // KERNELS-LABEL: func.func @gk_attn_scale
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch
+// bf16: the three input casts, then the fused kernel (bf16 K/V stages,
+// bf16 fragments into mma.sync as i32 pairs).
+// KERNELS-LABEL: func.func @gk_attn_bf16
+// KERNELS-COUNT-4: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// KERNELS: nvvm.mma.sync {{.*}} : (i32, i32, f32)
 // KERNELS-LABEL: func.func @gk_attn_masked
 // KERNELS-COUNT-3: gpu.launch
 
@@ -68,6 +75,20 @@ func.func @gk_attn_d128(%q: tensor<1x64x128xf16>, %k: tensor<1x64x128xf16>, %v: 
 func.func @gk_attn_scale(%q: tensor<3x64x16xf16>, %k: tensor<3x32x16xf16>, %v: tensor<3x32x16xf16>) -> tensor<3x64x16xf16> {
   %r = graph.scaled_dot_product_attention %q, %k, %v {scale = 5.000000e-01 : f64} : (tensor<3x64x16xf16>, tensor<3x32x16xf16>, tensor<3x32x16xf16>) -> tensor<3x64x16xf16>
   return %r : tensor<3x64x16xf16>
+}
+
+// bf16 (inputs given as f32, cast in the program): the same kernel with
+// bf16 fragments and P rounded to bf16. Tolerance rtol 8e-3 (two bf16 ulps
+// of the result), atol 4e-3 (P's rounding, 2^-8 max|v| with |v| <= 1).
+// RUN: %reference gk_attn_bf16 %t/f
+// RUN: graph-run %s --entry=gk_attn_bf16 --quiet --rtol=8e-3 --atol=4e-3 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --input=@%t/f/x2.npy --expected-output=@%t/f/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_bf16 --target=cuda --cuda-emulate --quiet --rtol=8e-3 --atol=4e-3 --input=@%t/f/x0.npy --input=@%t/f/x1.npy --input=@%t/f/x2.npy --expected-output=@%t/f/expected.npy | FileCheck %s %}
+func.func @gk_attn_bf16(%a: tensor<1x2x128x64xf32>, %b: tensor<1x2x128x64xf32>, %c: tensor<1x2x128x64xf32>) -> tensor<1x2x128x64xbf16> {
+  %q = graph.cast %a : tensor<1x2x128x64xf32> -> tensor<1x2x128x64xbf16>
+  %k = graph.cast %b : tensor<1x2x128x64xf32> -> tensor<1x2x128x64xbf16>
+  %v = graph.cast %c : tensor<1x2x128x64xf32> -> tensor<1x2x128x64xbf16>
+  %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>) -> tensor<1x2x128x64xbf16>
+  return %r : tensor<1x2x128x64xbf16>
 }
 
 // RUN: %reference gk_attn_masked %t/e

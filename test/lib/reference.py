@@ -2519,6 +2519,16 @@ def gk_attn_plain(rng):
 
 
 @case
+def gk_attn_bf16(rng):
+    # Causal attention in bf16: inputs as f32 (the program casts them),
+    # the float64 attention of the bf16-rounded inputs rounded once to bf16.
+    q, k = (uniform(rng, (1, 2, 128, 64), -2, 2) for _ in range(2))
+    v = uniform(rng, (1, 2, 128, 64), -1, 1)
+    x, y, z = bf16_round(q), bf16_round(k), bf16_round(v)
+    return [q, k, v], [bf16_round(as_f32(sdpa(x, y, z, causal=True)))]
+
+
+@case
 def gk_attn_causal(rng):
     q, k = (uniform(rng, (1, 2, 128, 32), -2, 2, F16) for _ in range(2))
     v = uniform(rng, (1, 2, 128, 32), -1, 1, F16)
