@@ -111,8 +111,8 @@ def workloads(small: bool):
 
     # A linear layer whose rows the tiles do not divide (ViT-B/16's 197
     # tokens, batch 4): the tiled kernel into C padded to the tiles, A read
-    # in place with its row index clamped, the bias and rounding reading
-    # C's valid part (2 kernels).
+    # in place with its row index clamped, the bias and rounding applied
+    # in the kernel, only the rows below M stored (1 kernel).
     m, d, h = (100, 256, 192) if small else (4 * 197, 768, 3072)
     x, w, b, y = _t([m, d], "f16"), _t([d, h], "f16"), _t([h], "f16"), _t([m, h], "f16")
     out.append(dict(
@@ -137,6 +137,15 @@ def workloads(small: bool):
 }}""",
         inputs=[([1, heads, seq, hd], "f16", "uniform")] * 3,
         op="attention", flops=4 * heads * seq * seq * hd, tol=(1e-2, 1e-2)))
+    qb = _t([1, heads, seq, hd], "bf16")
+    out.append(dict(
+        name="attention_bf16", title=f"attention bf16 1x{heads}x{seq}x{hd}",
+        mlir=f"""func.func @main(%q: {qb}, %k: {qb}, %v: {qb}) -> {qb} {{
+  %o = graph.scaled_dot_product_attention %q, %k, %v : ({qb}, {qb}, {qb}) -> {qb}
+  return %o : {qb}
+}}""",
+        inputs=[([1, heads, seq, hd], "bf16", "uniform")] * 3,
+        op="attention", flops=4 * heads * seq * seq * hd, tol=(2e-2, 2e-2)))
 
     r, c = (64, 1000) if small else (4096, 4096)
     s = _t([r, c], "f32")
