@@ -32,9 +32,10 @@
 //
 // Scope: static shapes, f16 or bf16 q/k/v (one type) with the same batch
 // dims, head dim D a multiple of 16 up to 128 (v's too, equal to q's), L a
-// multiple of 64, S of 32, no mask tensor; `causal` supported (the key
-// loop stops at the block's last query row). Anything else is left to the
-// decomposition.
+// multiple of 64, S of 32; a static mask broadcasting to [..., L, S]
+// (float: added to the scaled scores; i1: false keys get -inf) and
+// `causal` (the key loop stops at the block's last query row) supported.
+// Anything else is left to the decomposition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,9 +85,24 @@ std::string unsupported(fusion::AttentionOp op) {
   if (!(et.isF16() || et.isBF16()) || k.getElementType() != et ||
       v.getElementType() != et)
     return "not f16 or bf16 (the same for q, k and v)";
-  if (op.getMask())
-    return "a mask tensor";
   int64_t rank = q.getRank();
+  // A mask broadcasting to [..., L, S] (each dim, aligned from the right,
+  // 1 or the target's): float (added to the scaled scores) or i1.
+  if (Value mask = op.getMask()) {
+    auto m = dyn_cast<RankedTensorType>(mask.getType());
+    if (!m || !m.hasStaticShape() || m.getRank() > rank ||
+        !(isa<FloatType>(m.getElementType()) ||
+          m.getElementType().isInteger(1)))
+      return "a mask that is not a static float or i1 tensor of at most "
+             "q's rank";
+    SmallVector<int64_t> target(q.getShape().drop_back(1));
+    target.push_back(k.getRank() == rank ? k.getDimSize(rank - 2) : 0);
+    for (int64_t i = 0; i < m.getRank(); ++i) {
+      int64_t dim = m.getDimSize(m.getRank() - 1 - i);
+      if (dim != 1 && dim != target[rank - 1 - i])
+        return "a mask that does not broadcast to [..., L, S]";
+    }
+  }
   if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
       q.getShape().drop_back(2) != k.getShape().drop_back(2) ||
       q.getShape().drop_back(2) != v.getShape().drop_back(2))
@@ -101,9 +117,10 @@ std::string unsupported(fusion::AttentionOp op) {
   return "";
 }
 
-/// Builds the kernel for `op` (see the file comment) writing `out`.
+/// Builds the kernel for `op` (see the file comment) writing `out`; `mask`
+/// (null for none) broadcasts to [..., L, S].
 void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
-                 Value k, Value v, Value out) {
+                 Value k, Value v, Value mask, Value out) {
   auto qt = cast<MemRefType>(q.getType());
   int64_t rank = qt.getRank();
   ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
@@ -289,16 +306,37 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
               warpMma(x, et, qf[kd], ValueRange{regs[2 * jj], regs[2 * jj + 1]},
                       sAcc[j + jj]);
       }
-    // Scaled scores (-inf where causal masks them); element e of tile j is
-    // row g + 8 (e / 2), key 8 j + 2 t + e % 2.
+    // Scaled scores, the mask added (float) or applied (i1: -inf where
+    // false), -inf where causal masks them; element e of tile j is row
+    // g + 8 (e / 2), key 8 j + 2 t + e % 2.
     SmallVector<SmallVector<Value>> sc(sTiles);
     Value rowMax[2] = {negInf, negInf};
     for (int64_t j = 0; j < sTiles; ++j)
       for (int64_t e = 0; e < 4; ++e) {
         Value sv = arith::MulFOp::create(b, loc, sAcc[j][e], scaleV);
+        Value key = x.add(x.add(key0, x.mul(t, 2)), 8 * j + e % 2);
+        Value row = x.add(x.add(x.add(row0, wrow), g), 8 * (e / 2));
+        if (mask) {
+          // The mask's indices: its dims aligned from the right with
+          // [batch..., row, key], 0 where it has size 1.
+          auto mt = cast<MemRefType>(mask.getType());
+          SmallVector<Value> full(batch);
+          full.append({row, key});
+          SmallVector<Value> idx;
+          for (int64_t i = 0; i < mt.getRank(); ++i)
+            idx.push_back(mt.getDimSize(i) == 1
+                              ? x.c(0)
+                              : full[full.size() - mt.getRank() + i]);
+          Value mv = memref::LoadOp::create(b, loc, mask, idx);
+          if (mv.getType().isInteger(1)) {
+            sv = arith::SelectOp::create(b, loc, mv, sv, negInf);
+          } else {
+            if (mv.getType() != f32)
+              mv = arith::ExtFOp::create(b, loc, f32, mv);
+            sv = arith::AddFOp::create(b, loc, sv, mv);
+          }
+        }
         if (causal) {
-          Value key = x.add(x.add(key0, x.mul(t, 2)), 8 * j + e % 2);
-          Value row = x.add(x.add(x.add(row0, wrow), g), 8 * (e / 2));
           Value masked = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ugt, key, row);
           sv = arith::SelectOp::create(b, loc, masked, negInf, sv);
@@ -418,6 +456,9 @@ struct GraphGPUAttentionPass
       Value q = toBuffer(b, loc, op.getQuery()),
             k = toBuffer(b, loc, op.getKey()),
             v = toBuffer(b, loc, op.getValue());
+      SmallVector<Value> operands = {q, k, v};
+      if (op.getMask())
+        operands.push_back(toBuffer(b, loc, op.getMask()));
       auto rt = cast<RankedTensorType>(op.getType());
       Value out = resultBuffer(b, loc, rt);
       // The kernel's stand-in: a call of a private declaration.
@@ -425,13 +466,13 @@ struct GraphGPUAttentionPass
       do
         name = (kCalleePrefix + Twine(next++)).str();
       while (symbols.lookup(name));
-      auto type = b.getFunctionType(
-          TypeRange{q.getType(), k.getType(), v.getType(), out.getType()}, {});
+      operands.push_back(out);
+      auto type = b.getFunctionType(ValueRange(operands).getTypes(), {});
       OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
       auto decl = func::FuncOp::create(mb, loc, name, type);
       decl.setPrivate();
       symbols.insert(decl);
-      auto call = func::CallOp::create(b, loc, decl, ValueRange{q, k, v, out});
+      auto call = func::CallOp::create(b, loc, decl, operands);
       double scale =
           op.getScale()
               ? op.getScale()->convertToDouble()
@@ -462,14 +503,17 @@ struct GraphGPUAttentionKernelsPass
     });
     for (func::CallOp call : calls) {
       auto scale = call->getAttrOfType<FloatAttr>(kScaleAttr);
-      if (!scale || call.getNumOperands() != 4) {
+      unsigned n = call.getNumOperands();
+      if (!scale || (n != 4 && n != 5)) {
         call.emitError("malformed attention kernel call");
         return signalPassFailure();
       }
       OpBuilder b(call);
       buildKernel(b, call.getLoc(), scale.getValueAsDouble(),
                   call->hasAttr(kCausalAttr), call.getOperand(0),
-                  call.getOperand(1), call.getOperand(2), call.getOperand(3));
+                  call.getOperand(1), call.getOperand(2),
+                  n == 5 ? call.getOperand(3) : Value(),
+                  call.getOperand(n - 1));
       call.erase();
       ++numKernels;
     }

@@ -71,10 +71,11 @@ func.func @causal(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<
 // -----
 
 // Not supported, left to the decomposition: f32, a length that is not a
-// multiple of 64, a mask.
+// multiple of 64. A mask is (its buffer the call's fourth operand).
 // CHECK-LABEL: func.func @unsupported
-// CHECK-COUNT-3: fusion.attention
-// CHECK-NOT: call
+// CHECK-COUNT-2: fusion.attention
+// CHECK-NOT: fusion.attention
+// CHECK: call @__graphopt_gpu_attention_{{[0-9]+}}({{.*}}) {{.*}} : (memref<1x64x64xf16>, memref<1x64x64xf16>, memref<1x64x64xf16>, memref<64x64xf16>, memref<1x64x64xf16>) -> ()
 func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x48x64xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x48x64xf16>, tensor<1x64x64xf16>) {
   %a = fusion.attention %q, %q, %q : (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
   %b = fusion.attention %h, %k, %k : (tensor<1x48x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x48x64xf16>

@@ -42,8 +42,20 @@
 // KERNELS-NOT: gpu.launch
 // KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>>
 // KERNELS: nvvm.mma.sync {{.*}} : (i32, i32, f32)
+// A float mask [L, S] (added to the scaled scores) and an i1 mask
+// [B, 1, L, S] (broadcast over the heads; false keys get -inf): the fused
+// kernel too, reading the mask per score element.
 // KERNELS-LABEL: func.func @gk_attn_masked
-// KERNELS-COUNT-3: gpu.launch
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: nvvm.mma.sync
+// KERNELS: memref.load %{{.*}} : memref<64x64xf16>
+// KERNELS: arith.addf
+// KERNELS-LABEL: func.func @gk_attn_bool_mask
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: memref.load %{{.*}}[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<2x1x64x96xi1>
+// KERNELS: arith.select
 
 // RUN: %reference gk_attn_plain %t/a
 // RUN: graph-run %s --entry=gk_attn_plain --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --input=@%t/a/x2.npy --expected-output=@%t/a/expected.npy | FileCheck %s
@@ -93,10 +105,18 @@ func.func @gk_attn_bf16(%a: tensor<1x2x128x64xf32>, %b: tensor<1x2x128x64xf32>, 
 
 // RUN: %reference gk_attn_masked %t/e
 // RUN: graph-run %s --entry=gk_attn_masked --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --input=@%t/e/x3.npy --expected-output=@%t/e/expected.npy | FileCheck %s
-// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_masked --target=cuda --cuda-emulate --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --input=@%t/e/x3.npy --expected-output=@%t/e/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_masked --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/e/x0.npy --input=@%t/e/x1.npy --input=@%t/e/x2.npy --input=@%t/e/x3.npy --expected-output=@%t/e/expected.npy | FileCheck %s %}
 func.func @gk_attn_masked(%q: tensor<2x64x32xf16>, %k: tensor<2x64x32xf16>, %v: tensor<2x64x32xf16>, %m: tensor<64x64xf16>) -> tensor<2x64x32xf16> {
   %r = graph.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x64x32xf16>, tensor<2x64x32xf16>, tensor<2x64x32xf16>, tensor<64x64xf16>) -> tensor<2x64x32xf16>
   return %r : tensor<2x64x32xf16>
 }
 
 // CHECK: result 0: matches expected
+
+// RUN: %reference gk_attn_bool_mask %t/g
+// RUN: graph-run %s --entry=gk_attn_bool_mask --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --input=@%t/g/x3.npy --expected-output=@%t/g/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_bool_mask --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --input=@%t/g/x3.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
+func.func @gk_attn_bool_mask(%q: tensor<2x2x64x32xf16>, %k: tensor<2x2x96x32xf16>, %v: tensor<2x2x96x32xf16>, %m: tensor<2x1x64x96xi1>) -> tensor<2x2x64x32xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x2x64x32xf16>, tensor<2x2x96x32xf16>, tensor<2x2x96x32xf16>, tensor<2x1x64x96xi1>) -> tensor<2x2x64x32xf16>
+  return %r : tensor<2x2x64x32xf16>
+}

@@ -57,14 +57,17 @@ func.func @attention(%q: tensor<2x4x128x64xf16>, %k: tensor<2x4x128x64xf16>, %v:
 
 // -----
 
-// A float mask is not supported by the fused kernel: decomposed into
-// batched matmuls on tensor cores and a one-kernel softmax (the scores
-// written to memory).
+// A float mask [L, S]: the fused kernel too, each score element's mask
+// value loaded (2 bytes) and added to the scaled score in registers (was
+// decomposed into batched matmuls and a softmax kernel, 4 kernels writing
+// the scores).
 // CHECK-LABEL: func.func @masked
-// CHECK-COUNT-4: gpu.launch_func
-// CHECK: gpu.binary {{.*}}wmma.mma.sync
-// CHECK: gpu.binary {{.*}}shfl.sync.bfly.b32
-// CHECK: gpu.binary {{.*}}wmma.mma.sync
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @
+// CHECK-SAME: mma.sync.aligned.m16n8k16
+// CHECK-SAME: ld.global.b16
+// CHECK-SAME: shfl.sync.bfly.b32
 func.func @masked(%q: tensor<2x128x64xf16>, %k: tensor<2x128x64xf16>, %v: tensor<2x128x64xf16>, %m: tensor<128x128xf16>) -> tensor<2x128x64xf16> {
   %r = graph.scaled_dot_product_attention %q, %k, %v, %m
       : (tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<128x128xf16>) -> tensor<2x128x64xf16>

@@ -2555,6 +2555,17 @@ def gk_attn_masked(rng):
     return [q, k, v, m], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=w32(m)))]
 
 
+@case
+def gk_attn_bool_mask(rng):
+    # An i1 mask [B, 1, L, S] broadcast over the heads; every row keeps its
+    # first key (no fully masked row, whose softmax would be NaN).
+    q = uniform(rng, (2, 2, 64, 32), -1, 1, F16)
+    k, v = (uniform(rng, (2, 2, 96, 32), -1, 1, F16) for _ in range(2))
+    m = rng.random((2, 1, 64, 96)) < 0.7
+    m[..., 0] = True
+    return [q, k, v, m], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=m))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

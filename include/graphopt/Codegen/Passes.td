@@ -967,10 +967,11 @@ def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
     the 4 lanes' partial sums are added and O / sum is stored.
 
     Supported: static shapes; f16 or bf16 q, k and v (one type; P is
-    rounded to it) with the same batch dims; head
-    dim a multiple of 16 up to 128, equal for q, k and v; L a multiple of
-    64 and S of 32; no mask tensor; `causal` (the key loop stops at the
-    block's last row). Others are left to `fusion-expand`'s decomposition
+    rounded to it) with the same batch dims; a static mask broadcasting to
+    [..., L, S] (float: added to the scaled scores; i1: false keys get
+    -inf), read per score element; head dim a multiple of 16 up to 128,
+    equal for q, k and v; L a multiple of 64 and S of 32; `causal` (the key
+    loop stops at the block's last row). Others are left to `fusion-expand`'s decomposition
     (batched matmuls and a row-kernel softmax).
   }];
   let dependentDialects = [
