@@ -245,6 +245,14 @@ private:
   LogicalResult prepareSharedMemory();
   LogicalResult lowerAsyncCopies();
   LogicalResult prepareWarpOps();
+  /// Starts a loop over the block's warps and moves the insertion point
+  /// into it (the caller restores it); returns the warp index.
+  Value enterWarpLoop() {
+    auto warps = scf::ForOp::create(
+        rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
+    rw.setInsertionPoint(warps.getBody()->getTerminator());
+    return warps.getInductionVar();
+  }
   /// A loop over the lanes of warp `warp` (an index), the body filled in
   /// the lane's thread context given its lane and linear thread index.
   void forEachLane(Value warp, function_ref<void(Ctx &, Value, Value)> fill);
@@ -740,11 +748,8 @@ void BlockEmulation::emitWarpLdMatrix(nvgpu::LdMatrixOp op) {
     buffers[user->getResult(0)] = it->buffer;
   }
   int64_t rank = op.getIndices().size();
-  auto warps = scf::ForOp::create(
-      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
   OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(warps.getBody()->getTerminator());
-  Value warp = warps.getInductionVar();
+  Value warp = enterWarpLoop();
   forEachLane(warp, [&](Ctx &ctx, Value lane, Value) {
     for (int64_t d = 0; d < rank; ++d)
       memref::StoreOp::create(rw, loc, valueFor(op.getIndices()[d], ctx),
@@ -811,11 +816,8 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
     buffers[e->getResult(0)] = results[pos];
   }
   Type f32 = rw.getF32Type();
-  auto warps = scf::ForOp::create(
-      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
   OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(warps.getBody()->getTerminator());
-  Value warp = warps.getInductionVar();
+  Value warp = enterWarpLoop();
   // A loop over the warp's lanes, in the lane's thread context.
   auto lanes = [&](function_ref<void(Ctx &, Value, Value, Value)> fill) {
     forEachLane(warp, [&](Ctx &ctx, Value lane, Value thread) {
@@ -935,11 +937,8 @@ void BlockEmulation::emitWarpShuffle(gpu::ShuffleOp op) {
     buffers[op.getShuffleResult()] = result = newBuffer(type);
   if (!op.getValid().use_empty())
     buffers[op.getValid()] = valid = newBuffer(rw.getI1Type());
-  auto warps = scf::ForOp::create(
-      rw, loc, cIdx(0), cIdx(numThreads / graphopt::kWarpSize), cIdx(1));
   OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(warps.getBody()->getTerminator());
-  Value warp = warps.getInductionVar();
+  Value warp = enterWarpLoop();
   forEachLane(warp, [&](Ctx &ctx, Value lane, Value) {
     memref::StoreOp::create(rw, loc, valueFor(op.getValue(), ctx), scratch,
                             ValueRange{lane});
