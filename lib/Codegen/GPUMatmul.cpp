@@ -1217,6 +1217,15 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
     shape[shape.size() - 1] = y;
     return shape;
   };
+  // The part of padded buffer `buf` that an unpadded `type` covers (its
+  // origin corner), as a subview.
+  auto cornerOf = [&](Value buf, MemRefType type) -> Value {
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes,
+        strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t d : type.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    return memref::SubViewOp::create(b, loc, buf, offsets, sizes, strides);
+  };
   // A zero-filled buffer of `shape` holding `v` at its origin (`v` itself
   // if the shapes match); with `copyIn` false, an uninitialized one.
   auto padded = [&](Value v, ArrayRef<int64_t> shape, bool copyIn) -> Value {
@@ -1233,13 +1242,8 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
                            b, loc, b.getZeroAttr(type.getElementType())))
                      ->getResult(0);
     track(linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{buf}));
-    SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0)), sizes,
-        strides(shape.size(), b.getIndexAttr(1));
-    for (int64_t d : type.getShape())
-      sizes.push_back(b.getIndexAttr(d));
-    Value view =
-        track(memref::SubViewOp::create(b, loc, buf, offsets, sizes, strides))
-            ->getResult(0);
+    Value view = cornerOf(buf, type);
+    track(view.getDefiningOp());
     track(memref::CopyOp::create(b, loc, v, view));
     return buf;
   };
@@ -1283,13 +1287,7 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
   // Where the padded C's dealloc goes: after its last reader.
   Operation *lastReader = nullptr;
   if (p.acc != c.acc) {
-    auto type = cast<MemRefType>(c.acc.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes,
-        strides(type.getRank(), b.getIndexAttr(1));
-    for (int64_t d : type.getShape())
-      sizes.push_back(b.getIndexAttr(d));
-    Value view =
-        memref::SubViewOp::create(b, loc, p.acc, offsets, sizes, strides);
+    Value view = cornerOf(p.acc, cast<MemRefType>(c.acc.getType()));
     auto epi = dyn_cast_or_null<linalg::GenericOp>(epilogue);
     if (epi && epi.getDpsInitOperand(0)->get() != c.acc) {
       for (OpOperand *in : epi.getDpsInputOperands())
