@@ -90,6 +90,13 @@ def workloads(small: bool):
     gemm("f32", (1e-1, 1e-2))
     out[-1].update(name="gemm_tf32", title=f"GEMM f32 {n}^3 as TF32 (opt-in)",
                    options=["--pipeline-options=tf32=true"], tf32=True)
+    # Hopper's warpgroup MMAs (chip sm_90a, graph-gpu-matmul's wgmma
+    # kernel; never run on a GPU before): objects for sm_90a load only on
+    # a compute capability 9.0 device, skipped elsewhere.
+    for dtype, tol in (("f16", (6e-2, 1e-2)), ("bf16", (5e-1, 2e-2))):
+        gemm(dtype, tol)
+        out[-1].update(name=f"gemm_{dtype}_wgmma",
+                       title=f"GEMM {dtype} {n}^3, sm_90a wgmma", chip="sm_90a")
 
     m, d, h = (256, 128, 512) if small else (4096, 1024, 4096)
     x, w1, b1 = _t([m, d], "f16"), _t([d, h], "f16"), _t([h], "f16")
@@ -270,8 +277,9 @@ def prepare(opts) -> int:
         obj = work / f"{w['name']}.o"
         cmd = [str(graph_run), str(src), "--target=cuda", "--compile-only",
                f"--emit-object={obj}", *w.get("options", [])]
-        cmd += ["--cuda-emulate"] if opts.emulate else \
-            [f"--cuda-chip={opts.chip}", "--cuda-format=bin"]
+        chip = w.get("chip", opts.chip)
+        cmd += ["--cuda-emulate", f"--cuda-chip={chip}"] if opts.emulate else \
+            [f"--cuda-chip={chip}", "--cuda-format=bin"]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit(f"gpu_check: compiling {w['name']} failed:\n{p.stderr}")
@@ -554,6 +562,11 @@ def run(opts) -> int:
         del a, b
     for w in manifest["workloads"] if not opts.skip_workloads else []:
         name = w["name"]
+        if not emulate and w.get("chip", "").endswith("a") and \
+                "sm_%d%d" % torch.cuda.get_device_capability(0) != w["chip"][:-1]:
+            say(f"{name}: skipped (objects for {w['chip']}, not this GPU)")
+            rows.append((w, "skipped", None, None, None))
+            continue
         try:
             lib = Compiled(rt, d / w["lib"], torch)
             args = _inputs(w, torch, device)

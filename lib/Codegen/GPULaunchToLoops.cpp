@@ -10,8 +10,8 @@
 //    their shuffles;
 //  - barriers, shared memory and tensor-core fragments (the matmul and
 //    attention kernels): block by block, the block's threads in lockstep at
-//    its barriers, each warp's lanes at its mma.sync, ldmatrix and shuffles
-//    (BlockEmulation).
+//    its barriers, each warp's lanes at its mma.sync, ldmatrix and shuffles,
+//    each warpgroup's 128 threads at its wgmma (BlockEmulation).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "GPUUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -102,7 +103,8 @@ bool isBlockCooperative(Operation *op) {
   return isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
              gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaComputeOp,
              gpu::SubgroupMmaStoreMatrixOp, gpu::DynamicSharedMemoryOp,
-             nvgpu::DeviceAsyncCopyOp, nvgpu::LdMatrixOp, NVVM::MmaOp>(op);
+             nvgpu::DeviceAsyncCopyOp, nvgpu::LdMatrixOp, NVVM::MmaOp,
+             NVVM::WgmmaMmaAsyncOp>(op);
 }
 
 /// What an emulated launch's ids and sizes become: the loops' induction
@@ -245,6 +247,7 @@ private:
   LogicalResult prepareSharedMemory();
   LogicalResult lowerAsyncCopies();
   LogicalResult prepareWarpOps();
+  LogicalResult prepareWarpgroupOps();
   /// Starts a loop over the block's warps and moves the insertion point
   /// into it (the caller restores it); returns the warp index.
   Value enterWarpLoop() {
@@ -255,15 +258,22 @@ private:
   }
   /// A loop over the lanes of warp `warp` (an index), the body filled in
   /// the lane's thread context given its lane and linear thread index.
-  void forEachLane(Value warp, function_ref<void(Ctx &, Value, Value)> fill);
+  void forEachLane(Value warp, function_ref<void(Ctx &, Value, Value)> fill) {
+    forEachThreadOf(warp, graphopt::kWarpSize, fill);
+  }
+  /// The same over the `size` threads of group `group` (threads size *
+  /// group ..), given the thread's index in the group.
+  void forEachThreadOf(Value group, int64_t size,
+                       function_ref<void(Ctx &, Value, Value)> fill);
   void emitWarpMma(NVVM::MmaOp op);
+  void emitWarpgroupMma(NVVM::WgmmaMmaAsyncOp op);
   void emitWarpLdMatrix(nvgpu::LdMatrixOp op);
   void emitWarpShuffle(gpu::ShuffleOp op);
   /// Ops that meet the block's threads (or a warp's lanes): a barrier, or
   /// a warp-collective mma.sync, ldmatrix or shuffle.
   static bool isSyncPoint(Operation *op) {
-    return isa<gpu::BarrierOp, NVVM::MmaOp, nvgpu::LdMatrixOp, gpu::ShuffleOp>(
-        op);
+    return isa<gpu::BarrierOp, NVVM::MmaOp, nvgpu::LdMatrixOp, gpu::ShuffleOp,
+               NVVM::WgmmaMmaAsyncOp>(op);
   }
   LogicalResult lowerFragments();
   LogicalResult classify(Block &block);
@@ -309,6 +319,13 @@ private:
   DenseMap<Operation *, SmallVector<Operation *>> warpExtracts;
   DenseSet<Operation *> skipOps;
   Value mmaA, mmaB, mmaD, ldmIndices;
+  /// wgmma: each op's accumulator inputs by struct position (the values
+  /// its `llvm.insertvalue` chain inserts); the f32 scratch tiles (A 64 x
+  /// 16, B 16 x N, D 64 x N) and the warpgroup's two descriptors.
+  DenseMap<Operation *, SmallVector<Value>> wgmmaInputs;
+  Value wgA, wgB, wgD, wgDescriptors;
+  /// The host buffer standing for dynamic shared memory (null if none).
+  Value dynamicShared;
   /// Each lane's shuffled value, by type.
   DenseMap<Type, Value> shuffleScratch;
   bool failedValue = false;
@@ -326,9 +343,12 @@ LogicalResult BlockEmulation::prepareSharedMemory() {
       return fail("it reads dynamic shared memory but the launch gives none");
     Value size = arith::IndexCastOp::create(rw, loc, rw.getIndexType(), bytes);
     auto type = MemRefType::get({ShapedType::kDynamic}, rw.getI8Type());
+    // 1024-byte aligned as the CUDA pipeline declares it for sm_90a: the
+    // wgmma emulation swizzles on address bits as the hardware does.
     Value shared = memref::AllocOp::create(rw, loc, type, ValueRange{size},
-                                           rw.getI64IntegerAttr(64));
+                                           rw.getI64IntegerAttr(1024));
     allocations.push_back(shared);
+    dynamicShared = shared;
     for (gpu::DynamicSharedMemoryOp op : dyn)
       rw.replaceAllUsesWith(op.getResult(), shared);
     for (gpu::DynamicSharedMemoryOp op : dyn)
@@ -625,6 +645,8 @@ LogicalResult BlockEmulation::prepareWarpOps() {
   launch.getBody().walk([&](NVVM::MmaOp op) { ops.push_back(op); });
   launch.getBody().walk([&](nvgpu::LdMatrixOp op) { loads.push_back(op); });
   launch.getBody().walk([&](gpu::ShuffleOp op) { shuffles.push_back(op); });
+  if (failed(prepareWarpgroupOps()))
+    return failure();
   if (ops.empty() && loads.empty() && shuffles.empty())
     return success();
   if (dims[0] * dims[1] * dims[2] % graphopt::kWarpSize)
@@ -704,16 +726,14 @@ LogicalResult BlockEmulation::prepareWarpOps() {
   return success();
 }
 
-void BlockEmulation::forEachLane(Value warp,
-                                 function_ref<void(Ctx &, Value, Value)> fill) {
-  auto loop =
-      scf::ForOp::create(rw, loc, cIdx(0), cIdx(graphopt::kWarpSize), cIdx(1));
+void BlockEmulation::forEachThreadOf(
+    Value group, int64_t size, function_ref<void(Ctx &, Value, Value)> fill) {
+  auto loop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(size), cIdx(1));
   OpBuilder::InsertionGuard g(rw);
   rw.setInsertionPoint(loop.getBody()->getTerminator());
   Value lane = loop.getInductionVar();
   Value thread = arith::AddIOp::create(
-      rw, loc, arith::MulIOp::create(rw, loc, warp, cIdx(graphopt::kWarpSize)),
-      lane);
+      rw, loc, arith::MulIOp::create(rw, loc, group, cIdx(size)), lane);
   Ctx ctx = threadCtx(thread);
   fill(ctx, lane, thread);
   replaceIds(loop, ctx);
@@ -916,6 +936,280 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
                 rw, loc, mmaD,
                 ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)}),
             results[e], ValueRange{thread});
+  });
+}
+
+/// Threads of a warpgroup (wgmma).
+constexpr int64_t kWarpgroupSize = 128;
+
+/// The warpgroup MMAs graph-gpu-matmul's wgmma kernel emits, checked here:
+/// `nvvm.wgmma.mma_async` m64nNk16, f16 or bf16 inputs, f32 accumulators
+/// given by a chain of `llvm.insertvalue` into an undef struct (one per
+/// position) and read by `llvm.extractvalue`; its fences, commits and
+/// waits go (each emulated MMA completes at once, which a GPU may do).
+/// The kernel's dynamic shared memory holds the matrices.
+LogicalResult BlockEmulation::prepareWarpgroupOps() {
+  SmallVector<NVVM::WgmmaMmaAsyncOp> ops;
+  SmallVector<Operation *> sync;
+  launch.getBody().walk([&](Operation *op) {
+    if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op))
+      ops.push_back(mma);
+    else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
+                 NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op))
+      sync.push_back(op);
+  });
+  for (Operation *op : sync)
+    rw.eraseOp(op);
+  if (ops.empty())
+    return success();
+  if (numThreads % kWarpgroupSize)
+    return fail("it has wgmma but its block is not whole warpgroups");
+  if (!dynamicShared)
+    return fail("it has wgmma but no dynamic shared memory");
+  int64_t maxN = 0;
+  for (NVVM::WgmmaMmaAsyncOp op : ops) {
+    auto fail = [&](const Twine &why) {
+      return op.emitError("cannot emulate this wgmma: ") << why;
+    };
+    NVVM::MMAShapeAttr shape = op.getShape();
+    NVVM::WGMMATypes t = op.getTypeA();
+    if (shape.getM() != 64 || shape.getK() != 16 || shape.getN() % 8 ||
+        shape.getN() > 256 || op.getTypeB() != t ||
+        (t != NVVM::WGMMATypes::f16 && t != NVVM::WGMMATypes::bf16) ||
+        op.getTypeD() != NVVM::WGMMATypes::f32 ||
+        op.getScaleA() != NVVM::WGMMAScaleIn::one ||
+        op.getScaleB() != NVVM::WGMMAScaleIn::one || op.getSatfinite())
+      return fail("not m64nNk16 with f16 or bf16 inputs, f32 accumulators "
+                  "and unit scales");
+    int64_t numAcc = shape.getN() / 2;
+    maxN = std::max<int64_t>(maxN, shape.getN());
+    // The accumulators: the insertvalue chain from an undef struct.
+    SmallVector<Value> inputs(numAcc);
+    Value v = op.getInouts();
+    while (auto ins = v.getDefiningOp<LLVM::InsertValueOp>()) {
+      if (ins.getPosition().size() != 1 || !v.hasOneUse())
+        return fail("its accumulators are not built by one chain of "
+                    "llvm.insertvalue");
+      int64_t pos = ins.getPosition()[0];
+      if (!inputs[pos])
+        inputs[pos] = ins.getValue();
+      skipOps.insert(ins);
+      v = ins.getContainer();
+    }
+    if (!v.getDefiningOp<LLVM::UndefOp>() ||
+        llvm::any_of(inputs, [](Value in) { return !in; }))
+      return fail("its accumulators are not built by llvm.insertvalue into "
+                  "an undef struct, every position set");
+    skipOps.insert(v.getDefiningOp());
+    wgmmaInputs[op] = inputs;
+    SmallVector<Operation *> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto e = dyn_cast<LLVM::ExtractValueOp>(user);
+      if (!e || e.getPosition().size() != 1)
+        return fail("a result is used other than by llvm.extractvalue");
+      extracts.push_back(e);
+      skipOps.insert(e);
+    }
+    warpExtracts[op] = extracts;
+  }
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(launch);
+  auto scratch = [&](ArrayRef<int64_t> shape, Type et) -> Value {
+    Value buf = memref::AllocOp::create(rw, loc, MemRefType::get(shape, et));
+    allocations.push_back(buf);
+    return buf;
+  };
+  wgA = scratch({64, 16}, rw.getF32Type());
+  wgB = scratch({16, maxN}, rw.getF32Type());
+  wgD = scratch({64, maxN}, rw.getF32Type());
+  wgDescriptors = scratch({2}, rw.getI64Type());
+  return success();
+}
+
+/// One wgmma for every warpgroup of the block: its 128 threads'
+/// accumulators gathered into the 64 x N tile D (thread 32 q + 4 g + t,
+/// element 4 j + e: row 16 q + g + 8 (e / 2), column 8 j + 2 t + e % 2, the
+/// mma.sync m16n8 accumulator layout repeated over warps and n tiles), A
+/// (64 x 16) and B (16 x N) read from shared memory through the matrix
+/// descriptors as the PTX ISA defines them, D += A B in f32, and each
+/// thread's elements of D kept per thread.
+///
+/// A descriptor: start address, leading (LBO) and stride (SBO) byte offsets
+/// (>> 4, 14 bits at bits 0, 16, 32), base offset (bits 49-51), swizzle mode
+/// (bits 62-63). Only mode 1 (128-byte swizzle) with base offset 0 is
+/// emulated (a run-time check). Element (r, k) of a K-major matrix (A
+/// `row`, B `col`; r its M or N index) lies at start + (r / 8) SBO +
+/// (r % 8) 128 + 2 k; of an MN-major one at start + (r / 64) LBO + (k / 8)
+/// SBO + (k % 8) 128 + 2 (r % 64); then the swizzle: address bits 4-6 xor
+/// bits 7-9. The address is a shared-window address (its low 18 bits):
+/// the emulated shared buffer, 1024-byte aligned like the kernel's, stands
+/// for the window.
+void BlockEmulation::emitWarpgroupMma(NVVM::WgmmaMmaAsyncOp op) {
+  int64_t n = op.getShape().getN(), numAcc = n / 2;
+  SmallVector<Value> results(numAcc);
+  for (Operation *e : warpExtracts[op]) {
+    int64_t pos = cast<LLVM::ExtractValueOp>(e).getPosition()[0];
+    if (!results[pos])
+      results[pos] = newBuffer(rw.getF32Type());
+    buffers[e->getResult(0)] = results[pos];
+  }
+  ArrayRef<Value> inputs = wgmmaInputs[op];
+  bool accumulate = op.getScaleD() == NVVM::WGMMAScaleOut::one;
+  Type f32 = rw.getF32Type(), i64 = rw.getI64Type();
+  Type et = op.getTypeA() == NVVM::WGMMATypes::bf16 ? Type(rw.getBF16Type())
+                                                    : Type(rw.getF16Type());
+  OpBuilder::InsertionGuard g(rw);
+  // The shared buffer as 16-bit elements, and its base's low 18 bits.
+  Value bytes = memref::DimOp::create(rw, loc, dynamicShared, 0);
+  Value elems = memref::ViewOp::create(
+      rw, loc, MemRefType::get({ShapedType::kDynamic}, et), dynamicShared,
+      cIdx(0),
+      ValueRange{arith::DivUIOp::create(rw, loc, bytes, cIdx(2)).getResult()});
+  auto i64c = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(rw, loc, rw.getI64IntegerAttr(v));
+  };
+  Value window = i64c(0x3FFFF);
+  Value hostBase =
+      arith::AndIOp::create(rw, loc,
+                            arith::IndexCastUIOp::create(
+                                rw, loc, i64,
+                                memref::ExtractAlignedPointerAsIndexOp::create(
+                                    rw, loc, dynamicShared)),
+                            window);
+  auto groups = scf::ForOp::create(rw, loc, cIdx(0),
+                                   cIdx(numThreads / kWarpgroupSize), cIdx(1));
+  rw.setInsertionPoint(groups.getBody()->getTerminator());
+  Value group = groups.getInductionVar();
+  // Row and column of element `e` of the thread `lane` of the warpgroup.
+  auto place = [&](Value lane, int64_t e) -> std::pair<Value, Value> {
+    Value quad = arith::DivUIOp::create(rw, loc, lane, cIdx(32));
+    Value l = arith::RemUIOp::create(rw, loc, lane, cIdx(32));
+    Value row = arith::AddIOp::create(
+        rw, loc,
+        arith::AddIOp::create(rw, loc,
+                              arith::MulIOp::create(rw, loc, quad, cIdx(16)),
+                              arith::DivUIOp::create(rw, loc, l, cIdx(4))),
+        cIdx(8 * ((e % 4) / 2)));
+    Value col = arith::AddIOp::create(
+        rw, loc,
+        arith::MulIOp::create(
+            rw, loc, arith::RemUIOp::create(rw, loc, l, cIdx(4)), cIdx(2)),
+        cIdx(8 * (e / 4) + e % 2));
+    return {row, col};
+  };
+  Value zero = arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0));
+  forEachThreadOf(group, kWarpgroupSize, [&](Ctx &ctx, Value lane, Value) {
+    for (int64_t e = 0; e < numAcc; ++e) {
+      auto [row, col] = place(lane, e);
+      memref::StoreOp::create(rw, loc,
+                              accumulate ? valueFor(inputs[e], ctx) : zero, wgD,
+                              ValueRange{row, col});
+    }
+    // The same for every thread, as PTX requires.
+    memref::StoreOp::create(rw, loc, valueFor(op.getDescriptorA(), ctx),
+                            wgDescriptors, ValueRange{cIdx(0)});
+    memref::StoreOp::create(rw, loc, valueFor(op.getDescriptorB(), ctx),
+                            wgDescriptors, ValueRange{cIdx(1)});
+  });
+  // Element (r, k) of the matrix of descriptor `which` (K-major or not),
+  // as f32.
+  auto field = [&](Value desc, int64_t shift, int64_t mask) -> Value {
+    return arith::AndIOp::create(
+        rw, loc, arith::ShRUIOp::create(rw, loc, desc, i64c(shift)),
+        i64c(mask));
+  };
+  auto matrix = [&](int64_t which, bool kMajor, Value scratch, int64_t rows,
+                    int64_t cols, bool rowIsK) {
+    Value desc =
+        memref::LoadOp::create(rw, loc, wgDescriptors, ValueRange{cIdx(which)});
+    Value valid = arith::AndIOp::create(
+        rw, loc,
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                              field(desc, 62, 3), i64c(1)),
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                              field(desc, 49, 7), i64c(0)));
+    cf::AssertOp::create(rw, loc, valid,
+                         "emulated wgmma: only 128-byte-swizzled matrices "
+                         "with base offset 0 are emulated");
+    auto shl4 = [&](Value v) -> Value {
+      return arith::ShLIOp::create(rw, loc, v, i64c(4));
+    };
+    Value start = shl4(field(desc, 0, 0x3FFF));
+    Value lbo = shl4(field(desc, 16, 0x3FFF));
+    Value sbo = shl4(field(desc, 32, 0x3FFF));
+    auto rowLoop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(rows), cIdx(1));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPointToStart(rowLoop.getBody());
+    auto colLoop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(cols), cIdx(1));
+    rw.setInsertionPointToStart(colLoop.getBody());
+    Value i = rowLoop.getInductionVar(), j = colLoop.getInductionVar();
+    auto asI64 = [&](Value v) -> Value {
+      return arith::IndexCastUIOp::create(rw, loc, i64, v);
+    };
+    Value k = asI64(rowIsK ? i : j), r = asI64(rowIsK ? j : i);
+    auto mul = [&](Value a, Value b) -> Value {
+      return arith::MulIOp::create(rw, loc, a, b);
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return arith::AddIOp::create(rw, loc, a, b);
+    };
+    auto div = [&](Value a, int64_t d) -> Value {
+      return arith::DivUIOp::create(rw, loc, a, i64c(d));
+    };
+    auto rem = [&](Value a, int64_t d) -> Value {
+      return arith::RemUIOp::create(rw, loc, a, i64c(d));
+    };
+    Value offset =
+        kMajor ? add(add(mul(div(r, 8), sbo), mul(rem(r, 8), i64c(128))),
+                     mul(k, i64c(2)))
+               : add(add(add(mul(div(r, 64), lbo), mul(div(k, 8), sbo)),
+                         mul(rem(k, 8), i64c(128))),
+                     mul(rem(r, 64), i64c(2)));
+    Value addr = add(start, offset);
+    Value swizzled = arith::XOrIOp::create(
+        rw, loc, addr,
+        arith::ShLIOp::create(rw, loc, field(addr, 7, 7), i64c(4)));
+    Value inBuffer = arith::AndIOp::create(
+        rw, loc, arith::SubIOp::create(rw, loc, swizzled, hostBase), window);
+    Value index = arith::IndexCastUIOp::create(rw, loc, rw.getIndexType(),
+                                               div(inBuffer, 2));
+    Value e = memref::LoadOp::create(rw, loc, elems, ValueRange{index});
+    memref::StoreOp::create(rw, loc, arith::ExtFOp::create(rw, loc, f32, e),
+                            scratch, ValueRange{i, j});
+  };
+  matrix(0, op.getLayoutA() == NVVM::MMALayout::row, wgA, 64, 16,
+         /*rowIsK=*/false);
+  matrix(1, op.getLayoutB() == NVVM::MMALayout::col, wgB, 16, n,
+         /*rowIsK=*/true);
+  // D += A B.
+  {
+    auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(64), cIdx(1));
+    OpBuilder::InsertionGuard g2(rw);
+    rw.setInsertionPointToStart(rows.getBody());
+    auto cols = scf::ForOp::create(rw, loc, cIdx(0), cIdx(n), cIdx(1));
+    rw.setInsertionPointToStart(cols.getBody());
+    Value i = rows.getInductionVar(), j = cols.getInductionVar();
+    Value init = memref::LoadOp::create(rw, loc, wgD, ValueRange{i, j});
+    auto sum = scf::ForOp::create(
+        rw, loc, cIdx(0), cIdx(16), cIdx(1), ValueRange{init},
+        [&](OpBuilder &, Location, Value k, ValueRange acc) {
+          Value a = memref::LoadOp::create(rw, loc, wgA, ValueRange{i, k});
+          Value bv = memref::LoadOp::create(rw, loc, wgB, ValueRange{k, j});
+          Value next = arith::AddFOp::create(
+              rw, loc, acc[0], arith::MulFOp::create(rw, loc, a, bv));
+          scf::YieldOp::create(rw, loc, next);
+        });
+    memref::StoreOp::create(rw, loc, sum.getResult(0), wgD, ValueRange{i, j});
+  }
+  forEachThreadOf(group, kWarpgroupSize, [&](Ctx &, Value lane, Value thread) {
+    for (int64_t e = 0; e < numAcc; ++e) {
+      if (!results[e])
+        continue;
+      auto [row, col] = place(lane, e);
+      memref::StoreOp::create(
+          rw, loc, memref::LoadOp::create(rw, loc, wgD, ValueRange{row, col}),
+          results[e], ValueRange{thread});
+    }
   });
 }
 
@@ -1225,6 +1519,8 @@ void BlockEmulation::emitBlock(Block &block) {
       emitWarpLdMatrix(ldm);
     else if (auto sh = dyn_cast<gpu::ShuffleOp>(op))
       emitWarpShuffle(sh);
+    else if (auto wg = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op))
+      emitWarpgroupMma(wg);
   }
   flush();
 }

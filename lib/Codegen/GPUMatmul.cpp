@@ -331,6 +331,11 @@ struct TileCopy {
   int64_t rows, cols, threads, vec;
   bool transpose;
   int64_t rowLimit = 0;
+  /// The wgmma kernel's 128-byte-swizzled layout (16-bit elements, copies
+  /// of 16 bytes): rows of 64 elements (128 bytes), 16-byte chunk c of row
+  /// r at chunk c ^ (r % 8); a tile wider than 64 kept as blocks of 64
+  /// columns, [stage][col / 64][row][col % 64 swizzled].
+  bool swizzle128 = false;
 
   TileCopy(Value global, Value shared, int64_t rows, int64_t cols,
            int64_t threads, bool transpose)
@@ -356,6 +361,18 @@ struct TileCopy {
   std::pair<Value, Value> place(Idx &x, Value tid, int64_t i) const {
     Value flat = x.add(tid, i * threads);
     return {x.div(flat, cols / vec), x.mul(x.rem(flat, cols / vec), vec)};
+  }
+  /// Where the vector at tile (r, col) goes in shared `stage`.
+  SmallVector<Value> sharedIndices(Idx &x, Value stage, Value r,
+                                   Value col) const {
+    if (!swizzle128)
+      return {stage, r, col};
+    Value chunk = x.div(x.rem(col, 64), 8);
+    Value swizzled = x.mul(
+        arith::XOrIOp::create(x.b, x.loc, chunk, x.rem(r, 8)).getResult(), 8);
+    if (cols == 64)
+      return {stage, r, swizzled};
+    return {stage, x.div(col, 64), r, swizzled};
   }
   /// The global row of tile row `r` from `r0` (clamped by rowLimit).
   Value globalRow(Idx &x, Value r0, Value r) const {
@@ -390,7 +407,7 @@ struct TileCopy {
     for (int64_t i = 0; i < steps(); ++i) {
       auto [r, col] = place(x, tid, i);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          x.b, x.loc, shared, ValueRange{stage, r, col}, global,
+          x.b, x.loc, shared, sharedIndices(x, stage, r, col), global,
           at(batch, globalRow(x, r0, r), x.add(c0, col)), x.b.getIndexAttr(vec),
           /*srcElements=*/Value(),
           // 16-byte copies may bypass L1 (`cp.async.cg`).
@@ -583,7 +600,8 @@ SmallVector<Value> kLoopAsync(
     Idx &x, const GPUContraction &c, int64_t bk, int64_t stages,
     const TileCopy &copyA, const TileCopy &copyB, Value tid, Value batch,
     Value m0, Value n0, ValueRange init,
-    function_ref<SmallVector<Value>(Value stage, ValueRange acc)> compute) {
+    function_ref<SmallVector<Value>(Value stage, ValueRange acc)> compute,
+    bool asyncProxyReads = false) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
   int64_t steps = c.k / bk;
@@ -607,6 +625,14 @@ SmallVector<Value> kLoopAsync(
         Idx &y = x;
         nvgpu::DeviceAsyncWaitOp::create(nb, nloc, token,
                                          nb.getI32IntegerAttr(stages - 2));
+        // Shared memory written through the generic proxy (cp.async) and
+        // read through the async proxy (wgmma): each thread orders its
+        // landed copies before the barrier.
+        if (asyncProxyReads)
+          NVVM::FenceProxyOp::create(
+              nb, nloc, NVVM::ProxyKind::async_shared,
+              NVVM::SharedSpaceAttr::get(nb.getContext(),
+                                         NVVM::SharedSpace::shared_cta));
         gpu::BarrierOp::create(nb, nloc);
         Value next = y.add(kt, stages - 1);
         Value inRange = arith::CmpIOp::create(
@@ -1024,6 +1050,174 @@ gpu::LaunchOp buildMmaSync(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
+/// Bytes of dynamic shared memory an sm_90 block may opt in to (the
+/// runtime raises the function's limit past 48 KiB at launch).
+constexpr int64_t kMaxSharedBytesSm90 = 227 * 1024;
+
+/// The wgmma kernel's shared tile of one operand: `mn` rows (A) or columns
+/// (B) by 64 k of 16-bit elements, 128-byte swizzled (TileCopy::swizzle128):
+/// K-major (the operand stored [.., mn, k]) [stages][mn][64], MN-major
+/// (stored [.., k, mn]) [stages][mn / 64][64 k][64].
+MemRefType wgmmaShared(bool kMajor, int64_t mn, Type et, int64_t stages) {
+  auto ws =
+      gpu::AddressSpaceAttr::get(et.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<int64_t> shape =
+      kMajor ? SmallVector<int64_t>{stages, mn, 64}
+             : SmallVector<int64_t>{stages, mn / 64, 64, 64};
+  return MemRefType::get(shape, et, MemRefLayoutAttrInterface{}, ws);
+}
+
+/// PTX's 64-bit wgmma matrix descriptor of a 128-byte-swizzled matrix
+/// starting at shared byte address `addr` (an index): the start address,
+/// leading and stride byte offsets `lbo` and `sbo`, each >> 4 in 14 bits
+/// at bits 0, 16 and 32; base offset 0 (bits 49-51: the tiles start
+/// 1024-byte aligned, where the swizzle pattern repeats); swizzle mode 1,
+/// 128 bytes (bits 62-63). For a K-major matrix `sbo` is the distance
+/// between groups of 8 rows (and `lbo` unused); for an MN-major one `lbo`
+/// is the distance between blocks of 64 columns and `sbo` between groups
+/// of 8 k rows.
+Value wgmmaDescriptor(Idx &x, Value addr, int64_t lbo, int64_t sbo) {
+  Type i64 = x.b.getI64Type();
+  auto constant = [&](uint64_t v) -> Value {
+    return arith::ConstantOp::create(x.b, x.loc,
+                                     x.b.getIntegerAttr(i64, APInt(64, v)));
+  };
+  Value a = arith::IndexCastUIOp::create(x.b, x.loc, i64, addr);
+  Value start = arith::AndIOp::create(
+      x.b, x.loc, arith::ShRUIOp::create(x.b, x.loc, a, constant(4)),
+      constant(0x3FFF));
+  uint64_t fixed = (static_cast<uint64_t>(lbo >> 4) << 16) |
+                   (static_cast<uint64_t>(sbo >> 4) << 32) | (1ull << 62);
+  return arith::OrIOp::create(x.b, x.loc, start, constant(fixed));
+}
+
+/// The Hopper warpgroup-MMA kernel (sm_90a) for f16/bf16: a block of two
+/// warpgroups (256 threads) computes 128x128 of C; warpgroup w its rows
+/// 64 w .. 64 w + 63 by `wgmma.mma_async.m64n128k16` (f32 accumulation),
+/// four per 64-deep K step, A and B read from the shared tiles through
+/// matrix descriptors (no fragment loads). Each thread holds 64 f32
+/// accumulators in the layout of 16 mma.sync m16n8 tiles: warp q of the
+/// warpgroup rows 16 q + lane / 4 (+ 8), tile j columns 8 j + 2 (lane % 4)
+/// (+ 1); element 4 j + e of the accumulator struct is row + 8 (e / 2),
+/// column + e % 2. The tiles (wgmmaShared) are filled by kLoopAsync's
+/// cp.async stages, 128-byte swizzled as the descriptors' swizzle mode has
+/// the hardware read them; a `fence.proxy.async` after each step's wait
+/// orders the copies (generic proxy) before the MMAs (async proxy). Per
+/// step: fence, 4 chained MMAs, commit, wait for them (so the barrier of
+/// the next step also frees their stage for the copies issued after it).
+/// The epilogue stores from registers, as the mma.sync kernel's.
+gpu::LaunchOp buildWgmma(OpBuilder &b, Location loc, const GPUContraction &c,
+                         const Config &cfg) {
+  Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  Type f32 = b.getF32Type();
+  bool aKMajor = !c.transposeLhs, bKMajor = c.transposeRhs;
+  MemRefType sa = wgmmaShared(aKMajor, cfg.bm, et, cfg.stages);
+  MemRefType sb = wgmmaShared(bKMajor, cfg.bn, et, cfg.stages);
+  int64_t stageBytes = bytesOf(sa) / cfg.stages;
+  int64_t aRows = c.transposeLhs ? cfg.bk : cfg.bm;
+  int64_t aCols = c.transposeLhs ? cfg.bm : cfg.bk;
+  int64_t bRows = c.transposeRhs ? cfg.bn : cfg.bk;
+  int64_t bCols = c.transposeRhs ? cfg.bk : cfg.bn;
+  // Accumulators per thread: the warpgroup's 64 x bn over 128 threads.
+  int64_t numAcc = 64 * cfg.bn / 128;
+  auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  return buildLaunch(
+      b, loc, c, cfg, sa, sb, /*minSharedBytes=*/0,
+      [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
+          Value shB) {
+        TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
+        copyA.rowLimit = c.lhsRows;
+        copyA.swizzle128 = true;
+        TileCopy copyB(c.rhs, shB, bRows, bCols, cfg.threads, false);
+        copyB.swizzle128 = true;
+        Value group = x.div(tid, 128), warp = x.rem(x.div(tid, 32), 4);
+        Value lane = x.rem(tid, 32);
+        Value g = x.div(lane, 4), t2 = x.mul(x.rem(lane, 4), 2);
+        Value wm = x.add(x.mul(group, 64), x.mul(warp, 16));
+        auto rowOf = [&](int64_t e) {
+          return x.add(x.add(wm, g), 8 * ((e % 4) / 2));
+        };
+        auto colOf = [&](int64_t e) { return x.add(t2, 8 * (e / 4) + e % 2); };
+        SmallVector<Value> init;
+        Value zero =
+            arith::ConstantOp::create(x.b, x.loc, x.b.getF32FloatAttr(0));
+        for (int64_t e = 0; e < numAcc; ++e)
+          init.push_back(
+              c.zeroInit ? zero
+                         : memref::LoadOp::create(x.b, x.loc, c.acc,
+                                                  at(batch, x.add(m0, rowOf(e)),
+                                                     x.add(n0, colOf(e))))
+                               .getResult());
+        Value baseA =
+            memref::ExtractAlignedPointerAsIndexOp::create(x.b, x.loc, shA);
+        Value baseB =
+            memref::ExtractAlignedPointerAsIndexOp::create(x.b, x.loc, shB);
+        auto accType = LLVM::LLVMStructType::getLiteral(
+            x.b.getContext(), SmallVector<Type>(numAcc, f32));
+        auto compute = [&](Value stage, ValueRange acc) {
+          Value tileA = x.add(x.add(baseA, x.mul(stage, stageBytes)),
+                              x.mul(group, 64 * 128));
+          Value tileB = x.add(baseB, x.mul(stage, stageBytes));
+          NVVM::WgmmaFenceAlignedOp::create(x.b, x.loc);
+          SmallVector<Value> out(acc);
+          for (int64_t s = 0; s < cfg.bk / 16; ++s) {
+            // K-major: 16 k are 32 bytes along the swizzled rows; MN-major:
+            // 16 k rows of 128 bytes.
+            Value descA =
+                aKMajor
+                    ? wgmmaDescriptor(x, x.add(tileA, 32 * s), 16, 1024)
+                    : wgmmaDescriptor(x, x.add(tileA, 2048 * s), 8192, 1024);
+            Value descB =
+                bKMajor
+                    ? wgmmaDescriptor(x, x.add(tileB, 32 * s), 16, 1024)
+                    : wgmmaDescriptor(x, x.add(tileB, 2048 * s), 8192, 1024);
+            Value st = LLVM::UndefOp::create(x.b, x.loc, accType);
+            for (int64_t e = 0; e < numAcc; ++e)
+              st = LLVM::InsertValueOp::create(x.b, x.loc, st, out[e], e);
+            Value d = NVVM::WgmmaMmaAsyncOp::create(
+                x.b, x.loc, accType, st, descA, descB,
+                NVVM::MMAShapeAttr::get(x.b.getContext(), 64, cfg.bn, 16),
+                wgType, wgType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+                NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+                bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+                /*satfinite=*/nullptr);
+            for (int64_t e = 0; e < numAcc; ++e)
+              out[e] = LLVM::ExtractValueOp::create(x.b, x.loc, d, e);
+          }
+          NVVM::WgmmaGroupSyncAlignedOp::create(x.b, x.loc);
+          NVVM::WgmmaWaitGroupSyncOp::create(x.b, x.loc, 0);
+          return out;
+        };
+        SmallVector<Value> acc =
+            kLoopAsync(x, c, cfg.bk, cfg.stages, copyA, copyB, tid, batch, m0,
+                       n0, init, compute, /*asyncProxyReads=*/true);
+        for (int64_t e = 0; e < numAcc; e += 2) {
+          Value two = vector::FromElementsOp::create(
+              x.b, x.loc, VectorType::get({2}, f32),
+              ValueRange{acc[e], acc[e + 1]});
+          storeResults(x, c, two, batch, x.add(m0, rowOf(e)),
+                       x.add(n0, colOf(e)));
+        }
+      });
+}
+
+/// The wgmma kernel's configuration for `c`, if it applies: f16/bf16
+/// inputs, 128 | M, N and 64 | K, `wgmma` enabled.
+std::optional<Config> wgmmaConfig(const GPUContraction &c,
+                                  const GPUMatmulTiles &t, Type et) {
+  if (!t.wgmma || !(et.isF16() || et.isBF16()) || c.m % 128 || c.n % 128 ||
+      c.k % 64)
+    return std::nullopt;
+  Config cfg{128, 128, 64, 64, 128, 256};
+  cfg.async = true;
+  cfg.stages = std::max<int64_t>(t.mmaAsyncStages, 2);
+  while (cfg.stages > 2 && 2 * bytesOf(wgmmaShared(true, 128, et, cfg.stages)) >
+                               kMaxSharedBytesSm90)
+    --cfg.stages;
+  return cfg;
+}
+
 /// The tensor-core kernels' block, K and warp tiles; a warp per warp tile.
 Config tensorCoreConfig(const GPUMatmulTiles &t) {
   return Config{t.mmaM,     t.mmaN,
@@ -1109,6 +1303,11 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
     OpBuilder &b, Location loc, const GPUContraction &c,
     const GPUMatmulTiles &t, GPUMatmulKernelKind *kind, std::string *why) {
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  if (std::optional<Config> cfg = wgmmaConfig(c, t, et)) {
+    if (kind)
+      *kind = GPUMatmulKernelKind::Wgmma;
+    return buildWgmma(b, loc, c, *cfg);
+  }
   if (et.isF16() && t.mmaWarpM % 16 == 0 && t.mmaWarpN % 16 == 0 &&
       t.mmaK % 16 == 0) {
     Config cfg = tensorCoreConfig(t);
@@ -1323,6 +1522,7 @@ struct GraphGPUMatmulPass
     tiles.mmaAsyncStages = asyncCopyStages;
     tiles.mmaSyncBF16 = bf16TensorCores;
     tiles.mmaSyncTF32 = tf32TensorCores;
+    tiles.wgmma = wgmma;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;
     tiles.simtK = simtTileK;
@@ -1380,7 +1580,9 @@ struct GraphGPUMatmulPass
         ++numLeft;
         continue;
       }
-      ++(kind == GPUMatmulKernelKind::TensorCore ? numTensorCore : numSimt);
+      ++(kind == GPUMatmulKernelKind::Simt ? numSimt : numTensorCore);
+      if (kind == GPUMatmulKernelKind::Wgmma)
+        ++numWgmma;
       op->erase();
       if (epilogue) {
         epilogue->erase();

@@ -427,6 +427,8 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
       matmul.bf16TensorCores = false;
       matmul.tf32TensorCores = false;
     }
+    // Hopper's warpgroup MMAs need the arch-specific sm_90a.
+    matmul.wgmma = StringRef(options.chip) == "sm_90a";
     pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass(matmul));
   }
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
@@ -467,11 +469,17 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   // Device code: NVVM, then PTX/cubin in a gpu.binary.
   addUpstream(pm, std::string("nvvm-attach-target{chip=") + options.chip +
                       " features=" + options.features + "}");
-  // The dynamic shared memory (the matmul tiles) aligned for WMMA loads.
-  addUpstream(pm, "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,"
-                  "convert-math-to-llvm,"
-                  "reconcile-unrealized-casts,canonicalize,cse,"
-                  "graph-gpu-align-shared-memory)");
+  // The dynamic shared memory (the matmul tiles) aligned for WMMA loads;
+  // on sm_90a to 1024 bytes, where the wgmma tiles' 128-byte swizzle
+  // pattern repeats (the descriptors say base offset 0).
+  // (convert-nvvm-to-llvm: wgmma becomes inline PTX.)
+  bool sm90a = StringRef(options.chip) == "sm_90a";
+  addUpstream(pm, std::string("gpu.module(convert-nvgpu-to-nvvm,"
+                              "convert-gpu-to-nvvm,convert-math-to-llvm,") +
+                      (sm90a ? "convert-nvvm-to-llvm," : "") +
+                      "reconcile-unrealized-casts,canonicalize,cse,"
+                      "graph-gpu-align-shared-memory{alignment=" +
+                      (sm90a ? "1024" : "128") + "})");
   if (!options.lowerHost) {
     addUpstream(pm, std::string("gpu-module-to-binary{format=") +
                         options.format + "}");

@@ -22,6 +22,13 @@
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_75 features=+ptx70 lower-host=false" | FileCheck %s --check-prefix=SM75
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="tf32=true lower-host=false" | FileCheck %s --check-prefix=TF32
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_75 features=+ptx70 tf32=true lower-host=false" | FileCheck %s --check-prefix=TF32SM75
+// Hopper's arch-specific sm_90a: the f16 matmul on warpgroup MMAs (B
+// stored [K, N]: MN-major, layout row, the descriptor's transpose flag
+// 1), the dynamic shared memory aligned to 1024 bytes (the 128-byte
+// swizzle's period, base offset 0 in the descriptors), the copies ordered
+// before the MMAs by a proxy fence. (The f32 and other programs here are
+// unchanged on sm_90a.)
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_90a lower-host=false" | FileCheck %s --check-prefix=SM90A
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
@@ -74,6 +81,27 @@
 // SM80-SAME: .target sm_80
 // SM80-SAME: cp.async.cg.shared.global
 // SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// SM90A-LABEL: func.func @f16
+// SM90A: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// SM90A-NOT: gpu.launch_func
+// SM90A: gpu.binary @f16_kernel [
+// SM90A-SAME: .target sm_90a
+// SM90A-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[]
+// In LLVM's block order: the copies, the loop's MMAs (fence, four
+// chained wgmma, commit, wait), then its wait, proxy fence and barrier.
+// SM90A-SAME: cp.async.cg.shared.global
+// SM90A-SAME: wgmma.fence.sync.aligned
+// SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90A-SAME: wgmma.commit_group.sync.aligned
+// SM90A-SAME: wgmma.wait_group.sync.aligned {{\\09}}0;
+// SM90A-SAME: cp.async.wait_group
+// SM90A-SAME: fence.proxy.async.shared::cta
+// SM90A-SAME: bar.sync
+// SM90A-NOT: wmma.mma
+// SM90A-NOT: mma.sync
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
   return %m : tensor<256x256xf16>

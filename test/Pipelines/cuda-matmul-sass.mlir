@@ -7,6 +7,42 @@
 // paid the global latency (issue 16). Nothing here has run on a GPU.
 // REQUIRES: nvdisasm
 // RUN: graph-opt %s --graph-cuda-pipeline=lower-host=false | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90 --sass | FileCheck %s
+// The same two products for sm_90a take the Hopper wgmma kernel (256
+// threads, 128x128x64 blocks): LDGSTS stages, then per K step the wait,
+// the proxy fence (FENCE.VIEW.ASYNC.S), the barrier, the copies of the
+// tile two steps ahead, and four HGMMA.64x128x16 reading both operands
+// from shared memory by descriptor (gdesc; B stored [K, N] is MN-major,
+// `.tnspB`), chained on the same 64 accumulator registers, then the
+// warpgroup's wait. No fragment loads (LDSM) and no register staging (LDG);
+// at most 127 registers, no spills.
+// RUN: graph-opt %s --graph-cuda-pipeline="chip=sm_90a lower-host=false" | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90a --sass | FileCheck %s --check-prefix=WGMMA
+// WGMMA: SASS f16_kernel
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: LDGSTS.E.BYPASS.128
+// WGMMA: LDGDEPBAR
+// WGMMA: LDGSTS.E.BYPASS.128
+// WGMMA: LDGDEPBAR
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: DEPBAR.LE SB0, 0x1
+// WGMMA: FENCE.VIEW.ASYNC.S
+// WGMMA: BAR.SYNC
+// WGMMA: LDGSTS.E.BYPASS.128
+// WGMMA: WARPGROUP.ARRIVE
+// WGMMA: HGMMA.64x128x16.F32 [[ACC:R[0-9]+]], gdesc[{{UR[0-9]+}}].tnspB,
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: HGMMA.64x128x16.F32 [[ACC]], gdesc[{{UR[0-9]+}}].tnspB, [[ACC]]
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: HGMMA.64x128x16.F32 [[ACC]], gdesc[{{UR[0-9]+}}].tnspB, [[ACC]]
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: HGMMA.64x128x16.F32 [[ACC]], gdesc[{{UR[0-9]+}}].tnspB, [[ACC]], gsb0
+// WGMMA: WARPGROUP.DEPBAR.LE gsb0, 0x0
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: KERNEL f16_kernel/f16_kernel sm_90a: {{[0-9]|[1-9][0-9]|1[01][0-9]|12[0-7]}} registers, 0 bytes spill stores, 0 bytes spill loads
+// WGMMA: SASS bf16_kernel
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: HGMMA.64x128x16.F32.BF16 {{R[0-9]+}}, gdesc[{{UR[0-9]+}}].tnspB,
+// WGMMA-NOT: {{LDG\.E|LDSM}}
+// WGMMA: KERNEL bf16_kernel/bf16_kernel sm_90a: {{[0-9]|[1-9][0-9]|1[01][0-9]|12[0-7]}} registers, 0 bytes spill stores, 0 bytes spill loads
 
 // CHECK: SASS f16_kernel
 // CHECK-NOT: LDG.E

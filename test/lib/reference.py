@@ -2566,6 +2566,61 @@ def gk_attn_bool_mask(rng):
     return [q, k, v, m], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=m))]
 
 
+# Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
+@case
+def wg_f16_mm(rng):
+    a, b = uniform(rng, (256, 128), -1, 1, F16), uniform(rng, (128, 256), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def wg_f16_a_bt(rng):
+    a, b = uniform(rng, (128, 192), -1, 1, F16), uniform(rng, (256, 192), -1, 1, F16)
+    return [a, b], [as_f32(f64(a) @ f64(b).T)]
+
+
+@case
+def wg_bf16_at_b(rng):
+    a, b = uniform(rng, (128, 256), -1, 1), uniform(rng, (128, 128), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [as_f32(f64(x).T @ f64(y))]
+
+
+@case
+def wg_bf16_at_bt(rng):
+    a, b = uniform(rng, (64, 128), -1, 1), uniform(rng, (256, 64), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [as_f32(f64(x).T @ f64(y).T)]
+
+
+@case
+def wg_f16_acc(rng):
+    a, b = uniform(rng, (128, 64), -1, 1, F16), uniform(rng, (128, 64), -1, 1, F16)
+    c = uniform(rng, (128, 128), -1, 1)
+    return [a, b, c], [as_f32(f64(c) + f64(a) @ f64(b).T)]
+
+
+@case
+def wg_f16_linear_relu(rng):
+    x, w = uniform(rng, (128, 192), -1, 1, F16), uniform(rng, (192, 256), -1, 1, F16)
+    b = uniform(rng, (256,), -1, 1, F16)
+    y = w32(to_f16(f64(w32(x)) @ f64(w32(w))))  # graph.matmul rounds to f16
+    z = w32(to_f16(f64(y) + f64(w32(b))))       # graph.add rounds to f16
+    return [x, w, b], [to_f16(np.maximum(f64(z), 0))]
+
+
+@case
+def wg_f16_bmm(rng):
+    a, b = uniform(rng, (2, 128, 64), -1, 1, F16), uniform(rng, (2, 64, 128), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def wg_f16_rows(rng):
+    a, b = uniform(rng, (200, 128), -1, 1, F16), uniform(rng, (128, 256), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))
@@ -2590,3 +2645,4 @@ def main(argv):
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+

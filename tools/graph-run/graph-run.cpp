@@ -133,7 +133,8 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     cudaChip("cuda-chip",
              cl::desc("CUDA chip to compile for (default: the GPU's own, "
-                      "e.g. sm_90; sm_90 when compiling without a GPU)"),
+                      "e.g. sm_90; sm_90 when compiling without a GPU); "
+                      "sm_90a adds the Hopper wgmma matmul kernel"),
              cl::init(""), cl::cat(category));
 static cl::opt<std::string>
     cudaFeatures("cuda-features",

@@ -45,6 +45,11 @@ struct GPUMatmulTiles {
   /// later; each multiplicand rounded to 10 mantissa bits), with the mma*
   /// tiles; otherwise (default) IEEE f32 on the SIMT kernel.
   bool mmaSyncTF32 = false;
+  /// Hopper (sm_90a): f16/bf16 products whose M and N are multiples of 128
+  /// and K of 64 on warpgroup MMAs (`wgmma.mma_async`): 128x128x64 blocks
+  /// of two warpgroups, mmaAsyncStages (at least 2) cp.async stages of
+  /// 128-byte-swizzled tiles. Needs chip sm_90a (the `a` features).
+  bool wgmma = false;
   /// SIMT kernel: block tile, K tile and the register tile of one thread;
   /// the block has (simtM / simtThreadM) * (simtN / simtThreadN) threads.
   int64_t simtM = 128, simtN = 128, simtK = 8;
@@ -103,7 +108,7 @@ LogicalResult matchGPUEpilogue(linalg::LinalgOp op, GPUContraction &c,
                                std::string *why = nullptr);
 
 /// Which kernel buildGPUMatmulKernel builds.
-enum class GPUMatmulKernelKind { TensorCore, Simt };
+enum class GPUMatmulKernelKind { TensorCore, Wgmma, Simt };
 
 /// Builds at `b`'s insertion point a `gpu.launch` that computes `c`: the
 /// tensor-core kernel for f16 inputs when its tiles divide M, N and K, else

@@ -280,7 +280,14 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     each lane its registers by the PTX layout of `ldmatrix` (and
     `.trans`). In such a kernel a `gpu.shuffle` (width 32) is a
     warp-collective point too: the lanes' values are gathered, then each
-    lane reads its source lane's. Asynchronous copies
+    lane reads its source lane's. `nvvm.wgmma.mma_async` (m64nNk16, f16 or
+    bf16, f32 accumulators; warpgroup-collective) meets a warpgroup's 128
+    threads: their accumulators are gathered by the PTX layout, A and B
+    are read from the emulated shared memory through their matrix
+    descriptors (start address, leading and stride byte offsets, 128-byte
+    swizzle applied to the address bits, as the PTX ISA defines them; other
+    swizzle modes fail a run-time check), D = A B + C is summed in f32; its
+    fences, commits and waits go. Asynchronous copies
     (`nvgpu.device_async_copy`) run at once (their groups and waits go), so
     a missing wait goes unnoticed.
 
@@ -296,7 +303,8 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mlir::func::FuncOp"> {
@@ -751,6 +759,19 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
       fragment is loaded from the f32 shared tiles (by `ldmatrix` where
       the tile is k-contiguous, element by element where it is k-major);
       f32 accumulation. The opt-in that PyTorch's `allow_tf32` is.
+    - f16/bf16 with `wgmma` (the CUDA pipeline sets it for chip `sm_90a`)
+      when 128 divides M and N and 64 divides K: Hopper warpgroup MMAs
+      (`nvvm.wgmma.mma_async` m64n128k16, f32 accumulation). A block of two
+      warpgroups (256 threads) computes 128x128 of C, each warpgroup 64
+      rows as 64 f32 registers per thread; A and B are read from shared
+      memory by 64-bit matrix descriptors, never through registers. The
+      tiles are 128-byte swizzled (16-byte chunk c of a 128-byte row r kept
+      at chunk c ^ (r % 8), as the descriptors' swizzle mode has the
+      hardware expect), K-major ([rows][64]) or MN-major ([cols / 64][64
+      k][64]) as the operand is stored, filled by cp.async stages; a
+      `fence.proxy.async` orders the copies before the MMAs (which read
+      through the async proxy). No TMA or mbarriers: cp.async and one
+      barrier per K step, as in the other tensor-core kernels.
     - f32 (and bf16 otherwise): SIMT FMAs on a per-thread register tile,
       in IEEE f32 (bf16 widened to f32 in shared memory). Without
       `tf32-tensor-cores`, f32 never uses TF32.
@@ -850,6 +871,11 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
            "f32 products on tensor cores with TF32 multiplicands (mma.sync "
            "m16n8k8, sm_80+; inputs rounded to 10 mantissa bits, f32 "
            "accumulation); otherwise IEEE f32 on the SIMT kernel">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Hopper warpgroup MMAs (wgmma.mma_async, chip sm_90a only) for "
+           "f16/bf16 products with M, N multiples of 128 and K of 64: "
+           "128x128x64 blocks of two warpgroups fed by cp.async stages of "
+           "128-byte-swizzled shared tiles">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
            "cast) in its kernel, before the one store">,
@@ -867,6 +893,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
+    Statistic<"numWgmma", "wgmma-kernels", "contractions given the Hopper wgmma kernel (also counted as tensor-core kernels)">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
     Statistic<"numPadded", "padded", "contractions run on zero-padded operands">,
     Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">,

@@ -166,7 +166,9 @@ struct CompilePipelineOptions
 
   // CUDA target.
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("NVIDIA target chip (sm_80, sm_90, ...)"),
+      *this, "chip",
+      llvm::cl::desc("NVIDIA target chip (sm_80, sm_90, ...; sm_90a: Hopper "
+                     "wgmma matmul kernels, graph-gpu-matmul's wgmma)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features",
