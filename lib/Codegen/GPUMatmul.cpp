@@ -48,8 +48,11 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHGPUMATMULPASS
@@ -1378,10 +1381,14 @@ namespace {
 /// erases it): one kernel, nothing padded. Fails,
 /// leaving no op behind, where the padded contraction has no kernel
 /// either.
-FailureOr<gpu::LaunchOp>
-buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
-                  const GPUMatmulTiles &t, int64_t minWork, Operation *epilogue,
-                  bool *epilogueFused, GPUMatmulKernelKind *kind) {
+/// `paddedConstant(v, shape)`: where operand `v` is a constant, a buffer
+/// of `shape` holding it zero-padded, made at compile time (null
+/// otherwise); then no fill or copy runs for it.
+FailureOr<gpu::LaunchOp> buildPaddedKernel(
+    OpBuilder &b, Location loc, const GPUContraction &c,
+    const GPUMatmulTiles &t, int64_t minWork, Operation *epilogue,
+    bool *epilogueFused, GPUMatmulKernelKind *kind,
+    function_ref<Value(Value, ArrayRef<int64_t>)> paddedConstant) {
   if (c.m < 16 || c.n < 16 || minWork <= 0 ||
       std::max<int64_t>(c.batch, 1) * c.m * c.n * c.k < minWork)
     return failure();
@@ -1427,14 +1434,22 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
   };
   // A zero-filled buffer of `shape` holding `v` at its origin (`v` itself
   // if the shapes match); with `copyIn` false, an uninitialized one.
+  // Buffers allocated here (deallocated after the kernel).
+  SmallVector<Value> allocated;
   auto padded = [&](Value v, ArrayRef<int64_t> shape, bool copyIn) -> Value {
     auto type = cast<MemRefType>(v.getType());
     if (type.getShape() == shape)
       return v;
+    if (copyIn)
+      if (Value constant = paddedConstant(v, shape)) {
+        track(constant.getDefiningOp());
+        return constant;
+      }
     Value buf =
         track(memref::AllocOp::create(
                   b, loc, MemRefType::get(shape, type.getElementType())))
             ->getResult(0);
+    allocated.push_back(buf);
     if (!copyIn)
       return buf;
     Value zero = track(arith::ConstantOp::create(
@@ -1498,7 +1513,7 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
     }
   }
   for (Value v : {p.lhs, p.rhs})
-    if (v != c.lhs && v != c.rhs)
+    if (llvm::is_contained(allocated, v))
       memref::DeallocOp::create(b, loc, v);
   if (p.acc != c.acc) {
     OpBuilder::InsertionGuard g(b);
@@ -1512,7 +1527,77 @@ buildPaddedKernel(OpBuilder &b, Location loc, const GPUContraction &c,
 struct GraphGPUMatmulPass
     : public graphopt::impl::GraphGPUMatmulPassBase<GraphGPUMatmulPass> {
   using Base::Base;
+
+  /// Zero-padded copies of constant globals, one per global and shape.
+  DenseMap<std::pair<Operation *, Attribute>, memref::GlobalOp> paddedGlobals;
+  /// The get_global ops of the originals (erased at the end if unused).
+  llvm::SetVector<Operation *> replacedGets;
+  SymbolTable *symbols = nullptr;
+
+  /// `v`, a `memref.get_global` of a constant global with dense contents
+  /// (DenseElementsAttr, not splat, or a dense resource), as a get_global
+  /// of a new constant global of `shape` (the same rank; only the two
+  /// trailing dims larger) holding it at its origin and zeros elsewhere,
+  /// built at `b`; null for anything else.
+  Value paddedConstant(OpBuilder &b, Value v, ArrayRef<int64_t> shape) {
+    auto get = v.getDefiningOp<memref::GetGlobalOp>();
+    auto global =
+        get ? symbols->lookup<memref::GlobalOp>(get.getName()) : nullptr;
+    if (!global || !global.getConstant() || !global.getInitialValue())
+      return Value();
+    auto type = cast<MemRefType>(v.getType());
+    Type et = type.getElementType();
+    if (!type.getLayout().isIdentity() || !et.isIntOrFloat() ||
+        et.getIntOrFloatBitWidth() % 8 || type.getRank() < 2)
+      return Value();
+    int64_t bytes = et.getIntOrFloatBitWidth() / 8;
+    ArrayRef<char> data;
+    Attribute init = *global.getInitialValue();
+    if (auto dense = dyn_cast<DenseElementsAttr>(init);
+        dense && !dense.isSplat())
+      data = dense.getRawData();
+    else if (auto res = dyn_cast<DenseResourceElementsAttr>(init))
+      if (AsmResourceBlob *blob = res.getRawHandle().getBlob())
+        data = blob->getData();
+    if (static_cast<int64_t>(data.size()) != type.getNumElements() * bytes)
+      return Value();
+    auto key = std::make_pair(global.getOperation(),
+                              Attribute(b.getDenseI64ArrayAttr(shape)));
+    memref::GlobalOp &padded = paddedGlobals[key];
+    auto paddedType = MemRefType::get(shape, et);
+    if (!padded) {
+      int64_t rank = type.getRank();
+      int64_t rows = type.getDimSize(rank - 2),
+              cols = type.getDimSize(rank - 1);
+      int64_t newRows = shape[rank - 2], newCols = shape[rank - 1];
+      SmallVector<char> out(paddedType.getNumElements() * bytes, 0);
+      for (int64_t i = 0, e = type.getNumElements() / cols; i < e; ++i) {
+        int64_t batch = i / rows, row = i % rows;
+        std::copy_n(data.data() + i * cols * bytes, cols * bytes,
+                    out.data() + (batch * newRows + row) * newCols * bytes);
+      }
+      OpBuilder mb(global);
+      auto tensorType = RankedTensorType::get(shape, et);
+      std::string name = (global.getSymName() + "_padded").str();
+      padded = memref::GlobalOp::create(
+          mb, global.getLoc(), name, mb.getStringAttr("private"), paddedType,
+          DenseResourceElementsAttr::get(
+              tensorType, name,
+              HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                  out, alignof(std::max_align_t))),
+          /*constant=*/true, global.getAlignmentAttr());
+      symbols->insert(padded);
+      ++numPaddedConstants;
+    }
+    replacedGets.insert(get);
+    return memref::GetGlobalOp::create(b, get.getLoc(), paddedType,
+                                       padded.getSymName());
+  }
+
   void runOnOperation() override {
+    SymbolTable table(getOperation());
+    symbols = &table;
+    paddedGlobals.clear();
     GPUMatmulTiles tiles;
     tiles.mmaM = mmaTileM;
     tiles.mmaN = mmaTileN;
@@ -1570,7 +1655,10 @@ struct GraphGPUMatmulPass
       if (failed(kernel)) {
         bool fused = false;
         kernel = buildPaddedKernel(b, op.getLoc(), *c, tiles, padMinWork,
-                                   matchedEpilogue, &fused, &kind);
+                                   matchedEpilogue, &fused, &kind,
+                                   [&](Value v, ArrayRef<int64_t> shape) {
+                                     return paddedConstant(b, v, shape);
+                                   });
         if (succeeded(kernel))
           ++numPadded;
         if (fused)
@@ -1593,6 +1681,21 @@ struct GraphGPUMatmulPass
         ++numZeroFillsDropped;
       }
     }
+    // A constant whose every use now reads its padded copy goes (it would
+    // otherwise stay in the binary beside it).
+    for (Operation *get : replacedGets)
+      if (get->use_empty())
+        get->erase();
+    replacedGets.clear();
+    // (Also a padded copy whose kernel could not be built after all.)
+    llvm::SetVector<Operation *> globals;
+    for (auto &entry : paddedGlobals) {
+      globals.insert(entry.first.first);
+      globals.insert(entry.second);
+    }
+    for (Operation *global : globals)
+      if (SymbolTable::symbolKnownUseEmpty(global, getOperation()))
+        global->erase();
   }
 };
 } // namespace

@@ -429,7 +429,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
     }
     // Hopper's warpgroup MMAs need the arch-specific sm_90a.
     matmul.wgmma = StringRef(options.chip) == "sm_90a";
-    pm.addNestedPass<func::FuncOp>(createGraphGPUMatmulPass(matmul));
+    pm.addPass(createGraphGPUMatmulPass(matmul));
   }
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());

@@ -318,6 +318,34 @@ func.func @ragged(%a: memref<100x64xf32>, %b: memref<64x100xf32>, %c: memref<100
 
 // -----
 
+// A constant B (a get_global of a constant global with dense contents) is
+// padded at compile time: a new constant global holding it zero-padded
+// (here N 24 -> 64: the SIMT half tile), read by the kernel in place of a
+// fill and a copy; one padded global for the two products that read it;
+// the original global, no longer used, goes. (16 x 8 x 24 multiply-adds:
+// under PAD's pad-min-work only.)
+// PAD-LABEL: memref.global "private" constant @w_padded : memref<8x64xf32> = dense_resource<w_padded>
+// PAD-NOT: memref.global "private" constant @w :
+// (C holds values here: it is still padded and copied, as in @ragged.)
+// PAD-LABEL: func.func @constant_b
+// PAD: %[[W:.+]] = memref.get_global @w_padded : memref<8x64xf32>
+// PAD-NOT: memref<8x24xf32>
+// PAD: gpu.launch
+// PAD-NOT: memref<8x24xf32>
+// PAD: gpu.launch
+// PAD-NOT: memref<8x24xf32>
+// PAD-NOT: linalg.matmul
+// PAD: return
+memref.global "private" constant @w : memref<8x24xf32> = dense<[[-2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5], [-0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25], [1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25], [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5], [0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0], [-1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25], [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5], [1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, -2.0, -1.75, -1.5, -1.25, -1.0]]>
+func.func @constant_b(%a: memref<16x8xf32>, %c: memref<16x24xf32>, %d: memref<16x24xf32>) {
+  %w = memref.get_global @w : memref<8x24xf32>
+  linalg.matmul ins(%a, %w : memref<16x8xf32>, memref<8x24xf32>) outs(%c : memref<16x24xf32>)
+  linalg.matmul ins(%a, %w : memref<16x8xf32>, memref<8x24xf32>) outs(%d : memref<16x24xf32>)
+  return
+}
+
+// -----
+
 // Contractions whose body computes more than acc + a * b (here exp, neg,
 // tanh; an f16 absf and an f16 product) are left alone: the kernels would
 // drop those ops. So are zero-size contractions (no work; a zero-size grid

@@ -734,7 +734,7 @@ def GraphSetTargetPass : Pass<"graph-set-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
+def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
   let summary = "Replace matmul-class linalg ops on memrefs by tiled CUDA kernels";
   let description = [{
     Runs on bufferized host code, before the generic loop-to-GPU mapping.
@@ -796,7 +796,11 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     tiles for f16, bf16 and opt-in TF32; SIMT tiles, or half tiles where
     that pads less, for f32), C's valid part read back (by the elementwise
     op after the contraction where it has one, else copied); the fills and
-    copies are kernels of their own. An A stored [M, K] that needs padding
+    copies are kernels of their own, except for a constant operand (a
+    `memref.get_global` of a constant global with dense contents, e.g. a
+    weight), which is padded once at compile time into a new constant
+    global (one per global and padded shape; statistic `constants-padded`).
+    (The pass runs on the module for that.) An A stored [M, K] that needs padding
     along M only is read in place, its row index clamped to M - 1 (the
     rows of C past M are dropped); if moreover C starts at zero and an
     elementwise op writing another buffer follows, that op is applied in
@@ -896,6 +900,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::func::FuncOp"> {
     Statistic<"numWgmma", "wgmma-kernels", "contractions given the Hopper wgmma kernel (also counted as tensor-core kernels)">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
     Statistic<"numPadded", "padded", "contractions run on zero-padded operands">,
+    Statistic<"numPaddedConstants", "constants-padded", "constant operands zero-padded at compile time (new constant globals)">,
     Statistic<"numZeroFillsDropped", "zero-fills-dropped", "zero fills of an accumulator replaced by zero registers">,
     Statistic<"numEpilogues", "epilogues-fused", "elementwise ops after a contraction applied in its kernel">
   ];
