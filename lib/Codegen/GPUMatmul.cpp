@@ -52,6 +52,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::graphopt {
@@ -213,6 +214,16 @@ LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
                        !c.acc.getDefiningOp<memref::AllocOp>()))
     return fail(why, "the elementwise op writes neither C nor a fresh "
                      "buffer, or C is not a local buffer");
+  // The kernel's blocks store the epilogue's results while other blocks
+  // still read A and B: its output must be neither (a buffer reused for
+  // the next layer's input is common after bufferization).
+  auto baseOf = [](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    return v;
+  };
+  if (baseOf(out) == baseOf(c.lhs) || baseOf(out) == baseOf(c.rhs))
+    return fail(why, "the elementwise op writes the contraction's A or B");
   bool readsC = false;
   for (OpOperand *in : epi.getDpsInputOperands()) {
     AffineMap map = epi.getMatchingIndexingMap(in);
@@ -223,6 +234,9 @@ LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
       readsC = true;
       continue;
     }
+    if (in->get() == out && !map.isIdentity())
+      return fail(why, "the elementwise op reads its output other than in "
+                       "order");
     auto t = dyn_cast<MemRefType>(in->get().getType());
     if (!t || !t.getLayout().isIdentity() || t.getMemorySpace() ||
         !llvm::all_of(map.getResults(), [](AffineExpr e) {
@@ -1205,6 +1219,180 @@ gpu::LaunchOp buildWgmma(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
+/// Rows of the matrix-vector-like kernel's products at most.
+constexpr int64_t kSkinnyMaxRows = 8;
+
+/// The kernel of matrix-vector-like products (M <= 8, where the tiled
+/// kernels would waste all but M of their 64 or 128 rows), a block of 256
+/// threads, f32 sums, streaming B once at full width:
+///
+///  - B stored [N, K] (K contiguous; a linear layer's weight): a warp per
+///    column of C, 8 per block. Lane l reads 16-byte vectors of B's row
+///    and of A's M rows at k = vec l, vec (l + 32), ..., keeping M vector
+///    sums; then M sums and one butterfly of 5 shuffles each; lane 0
+///    stores the M results. Needs 8 | N.
+///  - B stored [K, N] (N contiguous): 8 vec columns per block (a 16-byte
+///    vector per thread, vec halved until 8 vec divides N), its 256
+///    threads as 8 column groups x 32 slices of K (thread t: group t % 8,
+///    k = t / 8, t / 8 + 32, ...), M vector sums each, A read by element;
+///    then, row by row, the 32 slices' sums added through shared memory
+///    and one thread per column stores.
+///
+/// C's contents are added unless it starts at zero; the epilogue, if any,
+/// is applied before the one store. A stored [K, M] is read by element.
+FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
+                                     const GPUContraction &c) {
+  Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  Type f32 = b.getF32Type();
+  const int64_t threads = 256, warps = threads / graphopt::kWarpSize,
+                slices = 32;
+  int64_t vec = 16 / (et.getIntOrFloatBitWidth() / 8);
+  bool kContiguous = c.transposeRhs;
+  if (kContiguous) {
+    while (vec > 1 && c.k % vec)
+      vec /= 2;
+    if (c.n % warps)
+      return failure();
+  } else {
+    while (vec > 1 && c.n % (8 * vec))
+      vec /= 2;
+    if (c.n % (8 * vec))
+      return failure();
+  }
+  int64_t colsPerBlock = kContiguous ? warps : 8 * vec;
+  auto vt = VectorType::get({vec}, et), vf = VectorType::get({vec}, f32);
+  auto ws =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto redType = MemRefType::get({slices, colsPerBlock}, f32,
+                                 MemRefLayoutAttrInterface{}, ws);
+  Idx x{b, loc};
+  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                            kContiguous ? 0 : bytesOf(redType));
+  // A warp per column: blocks of 32 x 8 threads (lane, warp), the shape
+  // the warp kernels have.
+  auto launch = gpu::LaunchOp::create(
+      b, loc, x.c(c.n / colsPerBlock), x.c(1),
+      x.c(std::max<int64_t>(c.batch, 1)),
+      x.c(kContiguous ? graphopt::kWarpSize : threads),
+      x.c(kContiguous ? warps : 1), x.c(1), kContiguous ? Value() : smem);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  Value batch = c.batch ? launch.getBlockIds().z : Value();
+  Value n0 = x.mul(launch.getBlockIds().x, colsPerBlock);
+  // Element (m, k) of A, as f32.
+  auto elementA = [&](Value m, Value k) -> Value {
+    Value v = memref::LoadOp::create(
+        b, loc, c.lhs, c.transposeLhs ? at(batch, k, m) : at(batch, m, k));
+    return et.isF32() ? v : arith::ExtFOp::create(b, loc, f32, v).getResult();
+  };
+  auto widen = [&](Value v) -> Value {
+    return et.isF32() ? v : arith::ExtFOp::create(b, loc, vf, v).getResult();
+  };
+  auto load = [&](Value mem, ValueRange idx) -> Value {
+    return vector::LoadOp::create(
+        b, loc, vt, mem, idx, /*nontemporal=*/false,
+        llvm::MaybeAlign(vec * et.getIntOrFloatBitWidth() / 8));
+  };
+  // The stored value of C (m, n): `sum` (+ C's contents), through the
+  // epilogue if any.
+  auto store = [&](Value sum, Value m, Value n) {
+    if (!c.zeroInit)
+      sum = arith::AddFOp::create(
+          b, loc, sum, memref::LoadOp::create(b, loc, c.acc, at(batch, m, n)));
+    storeResults(x, c,
+                 vector::FromElementsOp::create(
+                     b, loc, VectorType::get({1}, f32), ValueRange{sum}),
+                 batch, m, n);
+  };
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vf, b.getF32FloatAttr(0)));
+  SmallVector<Value> init(c.m, zero);
+  if (kContiguous) {
+    Value lane = tid;
+    Value n = x.add(n0, launch.getThreadIds().y);
+    auto loop = scf::ForOp::create(
+        b, loc, x.mul(lane, vec), x.c(c.k), x.c(graphopt::kWarpSize * vec),
+        init, [&](OpBuilder &, Location, Value k, ValueRange acc) {
+          Value bv = widen(load(c.rhs, at(batch, n, k)));
+          SmallVector<Value> next;
+          for (int64_t m = 0; m < c.m; ++m) {
+            Value av;
+            if (!c.transposeLhs) {
+              av = widen(load(c.lhs, at(batch, x.c(m), k)));
+            } else {
+              SmallVector<Value> elems;
+              for (int64_t j = 0; j < vec; ++j)
+                elems.push_back(elementA(x.c(m), x.add(k, j)));
+              av = vector::FromElementsOp::create(b, loc, vf, elems);
+            }
+            next.push_back(vector::FMAOp::create(b, loc, av, bv, acc[m]));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    SmallVector<Value> sums;
+    for (int64_t m = 0; m < c.m; ++m) {
+      Value v = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                            loop.getResult(m));
+      for (int64_t off = graphopt::kWarpSize / 2; off >= 1; off /= 2)
+        v = arith::AddFOp::create(b, loc, v, shuffleXor(b, loc, v, off));
+      sums.push_back(v);
+    }
+    auto first = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, x.c(0)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(first.thenBlock());
+    for (int64_t m = 0; m < c.m; ++m)
+      store(sums[m], x.c(m), n);
+  } else {
+    Value group = x.rem(tid, 8), slice = x.div(tid, 8);
+    Value n = x.add(n0, x.mul(group, vec));
+    auto loop = scf::ForOp::create(
+        b, loc, slice, x.c(c.k), x.c(slices), init,
+        [&](OpBuilder &, Location, Value k, ValueRange acc) {
+          Value bv = widen(load(c.rhs, at(batch, k, n)));
+          SmallVector<Value> next;
+          for (int64_t m = 0; m < c.m; ++m) {
+            Value a =
+                vector::BroadcastOp::create(b, loc, vf, elementA(x.c(m), k));
+            next.push_back(vector::FMAOp::create(b, loc, a, bv, acc[m]));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                   MemRefLayoutAttrInterface{}, ws);
+    Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytesTy);
+    Value red = memref::ViewOp::create(b, loc, redType, dyn, x.c(0), {});
+    Value col = x.mul(group, vec);
+    for (int64_t m = 0; m < c.m; ++m) {
+      vector::StoreOp::create(b, loc, loop.getResult(m), red,
+                              ValueRange{slice, col});
+      gpu::BarrierOp::create(b, loc);
+      // One thread per column adds the 32 slices' sums and stores.
+      auto owner = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                x.c(colsPerBlock)),
+          /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(owner.thenBlock());
+        Value sum = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        for (int64_t s = 0; s < slices; ++s)
+          sum = arith::AddFOp::create(
+              b, loc, sum,
+              memref::LoadOp::create(b, loc, red, ValueRange{x.c(s), tid}));
+        store(sum, x.c(m), x.add(n0, tid));
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
+  }
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  return launch;
+}
+
 /// The wgmma kernel's configuration for `c`, if it applies: f16/bf16
 /// inputs, 128 | M, N and 64 | K, `wgmma` enabled.
 std::optional<Config> wgmmaConfig(const GPUContraction &c,
@@ -1306,6 +1494,14 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
     OpBuilder &b, Location loc, const GPUContraction &c,
     const GPUMatmulTiles &t, GPUMatmulKernelKind *kind, std::string *why) {
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
+  if (c.m <= kSkinnyMaxRows && t.skinny) {
+    FailureOr<gpu::LaunchOp> launch = buildSkinny(b, loc, c);
+    if (succeeded(launch)) {
+      if (kind)
+        *kind = GPUMatmulKernelKind::Skinny;
+      return launch;
+    }
+  }
   if (std::optional<Config> cfg = wgmmaConfig(c, t, et)) {
     if (kind)
       *kind = GPUMatmulKernelKind::Wgmma;
@@ -1608,6 +1804,7 @@ struct GraphGPUMatmulPass
     tiles.mmaSyncBF16 = bf16TensorCores;
     tiles.mmaSyncTF32 = tf32TensorCores;
     tiles.wgmma = wgmma;
+    tiles.skinny = matrixVector;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;
     tiles.simtK = simtTileK;
@@ -1668,7 +1865,9 @@ struct GraphGPUMatmulPass
         ++numLeft;
         continue;
       }
-      ++(kind == GPUMatmulKernelKind::Simt ? numSimt : numTensorCore);
+      ++(kind == GPUMatmulKernelKind::Simt     ? numSimt
+         : kind == GPUMatmulKernelKind::Skinny ? numSkinny
+                                               : numTensorCore);
       if (kind == GPUMatmulKernelKind::Wgmma)
         ++numWgmma;
       op->erase();

@@ -471,6 +471,35 @@ func.func @epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<
 
 // -----
 
+// Not fused: an elementwise op writing the contraction's own A (a buffer
+// bufferization reuses for the next layer's output, as in a two-layer
+// MLP): the kernel's blocks would store into A while other blocks still
+// read it. C is stored and the generic stays.
+// CHECK-LABEL: func.func @epilogue_writes_a
+// CHECK: gpu.launch
+// CHECK: gpu.subgroup_mma_store_matrix {{.*}} memref<64x64xf32>
+// CHECK: linalg.generic
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @epilogue_writes_a(%b: memref<64x64xf16>) -> memref<64x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %h = arith.constant 1.0 : f16
+  %a = memref.alloc() : memref<64x64xf16>
+  linalg.fill ins(%h : f16) outs(%a : memref<64x64xf16>)
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%a : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return %a : memref<64x64xf16>
+}
+
+// -----
+
 // Not fused: an op with effects between the product and the elementwise op
 // (the kernel cannot move past it), or `fuse-epilogue=false`. C is stored
 // and the generic stays.

@@ -61,10 +61,14 @@
 // KERNELS: scf.if
 // KERNELS: arith.truncf
 // KERNELS-NOT: gpu.launch
-// Too few rows to pad (M < 16): the default kernel.
+// Too few rows to pad (M < 16): not padded; with M <= 8 the
+// matrix-vector kernel (gpu-matmul-vector.mlir), 8 columns per block.
 // KERNELS-LABEL: func.func @gp_f16_gemv
 // KERNELS-NOT: gpu.subgroup_mma_compute
-// KERNELS-NOT: gpu.barrier
+// KERNELS: gpu.launch blocks({{.*}}) in ({{.*}} = %c9,
+// KERNELS-NOT: gpu.subgroup_mma_compute
+// KERNELS: vector.fma
+// KERNELS-NOT: gpu.subgroup_mma_compute
 
 // RUN: %reference gp_f16 %t/a
 // RUN: graph-run %s --entry=gp_f16 --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
@@ -157,7 +161,7 @@ func.func @gp_f16_gemv(%a: tensor<4x40xf16>, %b: tensor<40x72xf16>) -> tensor<4x
 // rounding reading C's valid part); f32 [300, 72] along K and N (6 -> 4:
 // A's fill and copy, the product, C's copy back). The original constant
 // is gone from the module.
-// RUN: %python %S/Inputs/gen_constant_matmul.py %t/const
+// RUN: %python %graphopt_src/test/Integration/Inputs/gen_constant_matmul.py %t/const
 // RUN: %if cuda-runtime %{ graph-opt %t/const/constant-matmul.mlir --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONST %}
 // CONST-LABEL: func.func @cp_f16_n
 // CONST: memref.get_global @{{.*}}_padded : memref<512x256xf16>

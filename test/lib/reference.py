@@ -2621,6 +2621,46 @@ def wg_f16_rows(rng):
     return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
 
 
+# Matrix-vector-like kernel (test/Integration/gpu-matmul-vector.mlir).
+@case
+def mv_f16_b(rng):
+    a, b = uniform(rng, (4, 512), -1, 1, F16), uniform(rng, (512, 200), -1, 1, F16)
+    return [a, b], [to_f16(f64(w32(a)) @ f64(w32(b)))]
+
+
+@case
+def mv_f16_bt_bias(rng):
+    x, w = uniform(rng, (1, 768), -1, 1, F16), uniform(rng, (3072, 768), -1, 1, F16)
+    b = uniform(rng, (3072,), -1, 1)
+    return [x, w, b], [as_f32(f64(x) @ f64(w).T + f64(b))]
+
+
+@case
+def mv_f16_bt_odd_k(rng):
+    x, w = uniform(rng, (2, 100), -1, 1, F16), uniform(rng, (64, 100), -1, 1, F16)
+    return [x, w], [as_f32(f64(x) @ f64(w).T)]
+
+
+@case
+def mv_f32_at_acc(rng):
+    a, b = uniform(rng, (64, 3), -1, 1), uniform(rng, (64, 128), -1, 1)
+    c = uniform(rng, (3, 128), -1, 1)
+    return [a, b, c], [as_f32(f64(c) + f64(a).T @ f64(b))]
+
+
+@case
+def mv_f32_rows8(rng):
+    a, b = uniform(rng, (8, 128), -1, 1), uniform(rng, (128, 64), -1, 1)
+    return [a, b], [as_f32(f64(a) @ f64(b))]
+
+
+@case
+def mv_bf16_bmm(rng):
+    a, b = uniform(rng, (2, 2, 256), -1, 1), uniform(rng, (2, 256, 128), -1, 1)
+    x, y = bf16_round(a), bf16_round(b)
+    return [a, b], [bf16_round(as_f32(f64(x) @ f64(y)))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))

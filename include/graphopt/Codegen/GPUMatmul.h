@@ -50,6 +50,11 @@ struct GPUMatmulTiles {
   /// of two warpgroups, mmaAsyncStages (at least 2) cp.async stages of
   /// 128-byte-swizzled tiles. Needs chip sm_90a (the `a` features).
   bool wgmma = false;
+  /// Products with M <= 8 (matrix-vector-like) on a kernel that streams B
+  /// once with 16-byte loads and splits K over threads (a warp per column
+  /// of C when B is stored [N, K]); otherwise they are left to the default
+  /// lowering.
+  bool skinny = true;
   /// SIMT kernel: block tile, K tile and the register tile of one thread;
   /// the block has (simtM / simtThreadM) * (simtN / simtThreadN) threads.
   int64_t simtM = 128, simtN = 128, simtK = 8;
@@ -108,7 +113,7 @@ LogicalResult matchGPUEpilogue(linalg::LinalgOp op, GPUContraction &c,
                                std::string *why = nullptr);
 
 /// Which kernel buildGPUMatmulKernel builds.
-enum class GPUMatmulKernelKind { TensorCore, Wgmma, Simt };
+enum class GPUMatmulKernelKind { TensorCore, Wgmma, Simt, Skinny };
 
 /// Builds at `b`'s insertion point a `gpu.launch` that computes `c`: the
 /// tensor-core kernel for f16 inputs when its tiles divide M, N and K, else

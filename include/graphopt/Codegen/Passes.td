@@ -880,6 +880,10 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
            "f16/bf16 products with M, N multiples of 128 and K of 64: "
            "128x128x64 blocks of two warpgroups fed by cp.async stages of "
            "128-byte-swizzled shared tiles">,
+    Option<"matrixVector", "matrix-vector", "bool", /*default=*/"true",
+           "Products with M <= 8 (matrix-vector-like) on a kernel streaming B "
+           "once (16-byte loads, K split over the threads, f32 sums); "
+           "otherwise left to the default lowering">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
            "cast) in its kernel, before the one store">,
@@ -897,6 +901,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
+    Statistic<"numSkinny", "matrix-vector-kernels", "contractions with M <= 8 given the matrix-vector kernel">,
     Statistic<"numWgmma", "wgmma-kernels", "contractions given the Hopper wgmma kernel (also counted as tensor-core kernels)">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
     Statistic<"numPadded", "padded", "contractions run on zero-padded operands">,
