@@ -116,6 +116,21 @@ def workloads(small: bool):
                 ([d], "f16", "uniform")],
         op="mlp", flops=4 * m * d * h, tol=(3e-2, 2e-2)))
 
+    # A batch-1 linear layer (the matrix-vector kernel, M <= 8): bound by
+    # reading the weight once; the rate column is its bytes per second.
+    d, h = (256, 512) if small else (4096, 4096)
+    x, w, b, y = _t([1, d], "f16"), _t([d, h], "f16"), _t([h], "f16"), _t([1, h], "f16")
+    out.append(dict(
+        name="linear_m1_f16", title=f"linear f16 x W + b, 1x{d}x{h} (matrix-vector)",
+        mlir=f"""func.func @main(%x: {x}, %w: {w}, %b: {b}) -> {y} {{
+  %h = graph.matmul %x, %w : {x}, {w} -> {y}
+  %o = graph.add %h, %b : {y}, {b} -> {y}
+  return %o : {y}
+}}""",
+        inputs=[([1, d], "f16", "uniform"), ([d, h], "f16", "weight"),
+                ([h], "f16", "uniform")],
+        op="linear", bytes=2 * d * h, tol=(3e-2, 2e-2)))
+
     # A linear layer whose rows the tiles do not divide (ViT-B/16's 197
     # tokens, batch 4): the tiled kernel into C padded to the tiles, A read
     # in place with its row index clamped, the bias and rounding applied

@@ -1720,6 +1720,106 @@ FailureOr<gpu::LaunchOp> buildPaddedKernel(
   return kernel;
 }
 
+/// The buffer `v` views (through view-like ops).
+Value viewedBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// `op`, a contraction on buffers, if an input is the output of a
+/// `linalg.transpose` swapping X's two trailing dims: the same contraction
+/// as a `linalg.generic` reading X with that operand's map's two trailing
+/// results swapped (the kernels read A and B in either layout), the
+/// transpose (and its buffer) erased once nothing else reads it. The
+/// PyTorch importer writes F.linear as transpose + matmul; left alone,
+/// the transpose is a copy kernel over the weight on every call. Only
+/// where the transpose is the buffer's last writer before `op` in its
+/// block and nothing between them may write or free X or that buffer.
+/// Returns the op to build the kernel for.
+linalg::LinalgOp foldTransposedOperands(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return op;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inputs = op.getDpsInputs();
+  SmallVector<linalg::TransposeOp> folded;
+  for (int i = 0; i < 2; ++i) {
+    Value t = inputs[i];
+    linalg::TransposeOp tr;
+    for (Operation *user : t.getUsers()) {
+      auto cand = dyn_cast<linalg::TransposeOp>(user);
+      if (cand && cand.getInit() == t && cand->getBlock() == op->getBlock() &&
+          cand->isBeforeInBlock(op) && (!tr || tr->isBeforeInBlock(cand)))
+        tr = cand;
+    }
+    if (!tr || !tr.hasPureBufferSemantics())
+      continue;
+    ArrayRef<int64_t> perm = tr.getPermutation();
+    int64_t rank = perm.size();
+    bool swapsTrailing =
+        rank >= 2 && perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      swapsTrailing &= perm[d] == d;
+    if (!swapsTrailing ||
+        maps[i].getNumResults() != static_cast<unsigned>(rank))
+      continue;
+    Value x = tr.getInput();
+    Value xBase = viewedBuffer(x), tBase = viewedBuffer(t);
+    bool safe = true;
+    for (Operation *it = tr->getNextNode(); safe && it != op.getOperation();
+         it = it->getNextNode()) {
+      if (isMemoryEffectFree(it) || isa<memref::AllocOp>(it))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(it);
+      if (!effects || (it->getNumRegions() && !isa<linalg::LinalgOp>(it))) {
+        safe = false;
+        break;
+      }
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffects(list);
+      for (MemoryEffects::EffectInstance &e : list) {
+        if (!isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
+          continue;
+        Value v = e.getValue();
+        if (!v || viewedBuffer(v) == xBase || viewedBuffer(v) == tBase)
+          safe = false;
+      }
+    }
+    if (!safe)
+      continue;
+    SmallVector<AffineExpr> results(maps[i].getResults());
+    std::swap(results[rank - 1], results[rank - 2]);
+    maps[i] = AffineMap::get(maps[i].getNumDims(), 0, results, op.getContext());
+    inputs[i] = x;
+    folded.push_back(tr);
+  }
+  if (folded.empty())
+    return op;
+  OpBuilder b(op);
+  auto generic = linalg::GenericOp::create(b, op.getLoc(), TypeRange{}, inputs,
+                                           op.getDpsInits(), maps,
+                                           op.getIteratorTypesArray());
+  IRMapping mapping;
+  op->getRegion(0).cloneInto(&generic.getRegion(), mapping);
+  op->erase();
+  for (linalg::TransposeOp tr : folded) {
+    Value t = tr.getInit();
+    auto onlyFrees = [&](Operation *u) { return isa<memref::DeallocOp>(u); };
+    if (!llvm::all_of(t.getUsers(), [&](Operation *u) {
+          return u == tr.getOperation() || onlyFrees(u);
+        }))
+      continue;
+    tr->erase();
+    if (t.getDefiningOp<memref::AllocOp>()) {
+      for (Operation *u : llvm::make_early_inc_range(t.getUsers()))
+        u->erase();
+      t.getDefiningOp()->erase();
+    }
+  }
+  return generic;
+}
+
 struct GraphGPUMatmulPass
     : public graphopt::impl::GraphGPUMatmulPassBase<GraphGPUMatmulPass> {
   using Base::Base;
@@ -1820,6 +1920,7 @@ struct GraphGPUMatmulPass
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      op = foldTransposedOperands(op);
       FailureOr<GPUContraction> c = matchGPUContraction(op);
       if (failed(c)) {
         ++numLeft;

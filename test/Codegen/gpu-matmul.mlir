@@ -500,6 +500,41 @@ func.func @epilogue_writes_a(%b: memref<64x64xf16>) -> memref<64x64xf16> {
 
 // -----
 
+// A transposed operand (linalg.transpose into a buffer only the product
+// reads: F.linear as imported) is read in place, in the other layout: the
+// transpose and its buffer go. Not where something between the two may
+// write the transposed buffer's source (@transpose_written_between).
+// CHECK-LABEL: func.func @transpose_folded
+// CHECK-SAME: (%[[A:.+]]: memref<64x64xf16>, %[[W:.+]]: memref<64x64xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: memref.alloc() : memref<64x64xf16>
+// CHECK: gpu.launch
+// CHECK: vector.load %[[W]]
+// CHECK: gpu.subgroup_mma_load_matrix {{.*}} transpose}
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+// CHECK-LABEL: func.func @transpose_written_between
+// CHECK: linalg.transpose
+// CHECK: memref.copy
+// CHECK: gpu.launch
+func.func @transpose_folded(%a: memref<64x64xf16>, %w: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%w : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.matmul ins(%a, %t : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}
+func.func @transpose_written_between(%a: memref<64x64xf16>, %w: memref<64x64xf16>, %s: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%w : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  memref.copy %s, %w : memref<64x64xf16> to memref<64x64xf16>
+  linalg.matmul ins(%a, %t : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}
+
+// -----
+
 // Not fused: an op with effects between the product and the elementwise op
 // (the kernel cannot move past it), or `fuse-epilogue=false`. C is stored
 // and the generic stays.

@@ -269,6 +269,28 @@ func.func @gk_bf16_at_b(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>) -> tensor
   return %r : tensor<64x128xf32>
 }
 
+// F.linear as the PyTorch importer writes it: the [N, K] weight read in
+// place by the tensor-core kernel (B^T fragments), no transpose kernel;
+// bias and rounding in the kernel: one kernel. atol 1.6e-2: one f16 ulp
+// of the product (|x w^T| < 16), which is rounded to f16 before the bias
+// is added: an f32 sum in another order may round it the other way, and
+// where the bias cancels it that ulp is the whole error.
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINEAR %}
+// LINEAR-LABEL: func.func @gk_f16_linear_t
+// LINEAR: gpu.launch
+// LINEAR: gpu.subgroup_mma_load_matrix {{.*}} transpose}
+// LINEAR-NOT: gpu.launch
+// LINEAR: return
+// RUN: %reference gk_f16_linear_t %t/lt
+// RUN: graph-run %s --entry=gk_f16_linear_t --quiet --rtol=2e-3 --atol=1.6e-2 --input=@%t/lt/x0.npy --input=@%t/lt/x1.npy --input=@%t/lt/x2.npy --expected-output=@%t/lt/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_f16_linear_t --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1.6e-2 --input=@%t/lt/x0.npy --input=@%t/lt/x1.npy --input=@%t/lt/x2.npy --expected-output=@%t/lt/expected.npy | FileCheck %s %}
+func.func @gk_f16_linear_t(%x: tensor<128x64xf16>, %w: tensor<128x64xf16>, %b: tensor<128xf16>) -> tensor<128x128xf16> {
+  %wt = graph.transpose %w, [1, 0] : tensor<128x64xf16> -> tensor<64x128xf16>
+  %h = graph.matmul %x, %wt : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf16>
+  %y = graph.add %h, %b : tensor<128x128xf16>, tensor<128xf16> -> tensor<128x128xf16>
+  return %y : tensor<128x128xf16>
+}
+
 // CHECK: result 0: matches expected
 // TWO: result 0: matches expected
 // TWO: result 1: matches expected

@@ -130,4 +130,25 @@ func.func @mv_bf16_bmm(%a: tensor<2x2x256xf32>, %b: tensor<2x256x128xf32>) -> te
   return %r : tensor<2x2x128xbf16>
 }
 
+// F.linear as the PyTorch importer writes it (graph.transpose of the
+// [N, K] weight, then graph.matmul): graph-gpu-matmul reads the weight in
+// place (the transpose's copy kernel goes), a warp per column, the bias
+// and rounding applied before the store: one kernel. atol 3.2e-2: one f16
+// ulp of the product (|x w^T| < 32), rounded to f16 before the bias.
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINEAR %}
+// LINEAR-LABEL: func.func @mv_f16_linear_t
+// LINEAR: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}} = %c1)
+// LINEAR: gpu.shuffle
+// LINEAR-NOT: gpu.launch
+// LINEAR: return
+// RUN: %reference mv_f16_linear_t %t/g
+// RUN: graph-run %s --entry=mv_f16_linear_t --quiet --rtol=2e-3 --atol=3.2e-2 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --expected-output=@%t/g/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=mv_f16_linear_t --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=3.2e-2 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --input=@%t/g/x2.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
+func.func @mv_f16_linear_t(%x: tensor<2x256xf16>, %w: tensor<128x256xf16>, %b: tensor<128xf16>) -> tensor<2x128xf16> {
+  %wt = graph.transpose %w, [1, 0] : tensor<128x256xf16> -> tensor<256x128xf16>
+  %h = graph.matmul %x, %wt : tensor<2x256xf16>, tensor<256x128xf16> -> tensor<2x128xf16>
+  %y = graph.add %h, %b : tensor<2x128xf16>, tensor<128xf16> -> tensor<2x128xf16>
+  return %y : tensor<2x128xf16>
+}
+
 // CHECK: result 0: matches expected

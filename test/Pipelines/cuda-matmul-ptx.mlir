@@ -221,15 +221,18 @@ func.func @batched(%x: tensor<4x128x64xf16>, %y: tensor<4x64x128xf16>) -> tensor
 // -----
 
 // nn.Linear with relu in f16 (fusion.linear after graph optimization): the
-// weight transpose is a kernel; the bias, relu and rounding are applied in
-// the tensor-core matmul's kernel (was three kernels, the matmul's f32
-// result written and read back).
+// [N, K] weight is read in place, its B fragments loaded column-major
+// (`wmma.load.b ... col`; the weight's transpose was a kernel of its own
+// before 2026-12-07); the bias, relu and rounding are applied in the
+// tensor-core matmul's kernel (was three kernels, the matmul's f32 result
+// written and read back): one kernel.
 // CHECK-LABEL: func.func @linear
-// CHECK-COUNT-2: gpu.launch_func
+// CHECK: gpu.launch_func @linear_kernel::@linear_kernel
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.binary @linear_kernel_0
+// CHECK: gpu.binary @linear_kernel
 // CHECK-SAME: cp.async.commit_group
-// CHECK-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// CHECK-SAME: wmma.load.b.sync.aligned.col.m16n16k16.shared.f16
+// CHECK-SAME: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
 // CHECK-SAME: bar.sync
 // CHECK-SAME: wmma.store.d.sync
 // CHECK-SAME: bar.sync

@@ -2661,6 +2661,24 @@ def mv_bf16_bmm(rng):
     return [a, b], [bf16_round(as_f32(f64(x) @ f64(y)))]
 
 
+# A transposed weight read by the kernels in place (graph.transpose +
+# graph.matmul, as the PyTorch importer writes F.linear).
+@case
+def mv_f16_linear_t(rng):
+    x, w = uniform(rng, (2, 256), -1, 1, F16), uniform(rng, (128, 256), -1, 1, F16)
+    b = uniform(rng, (128,), -1, 1, F16)
+    y = w32(to_f16(f64(w32(x)) @ f64(w32(w)).T))
+    return [x, w, b], [to_f16(f64(y) + f64(w32(b)))]
+
+
+@case
+def gk_f16_linear_t(rng):
+    x, w = uniform(rng, (128, 64), -1, 1, F16), uniform(rng, (128, 64), -1, 1, F16)
+    b = uniform(rng, (128,), -1, 1, F16)
+    y = w32(to_f16(f64(w32(x)) @ f64(w32(w)).T))
+    return [x, w, b], [to_f16(f64(y) + f64(w32(b)))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))
