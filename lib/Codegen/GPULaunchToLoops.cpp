@@ -248,6 +248,30 @@ private:
   LogicalResult lowerAsyncCopies();
   LogicalResult prepareWarpOps();
   LogicalResult prepareWarpgroupOps();
+  /// A host buffer for the emulation's own use, allocated before the
+  /// launch (freed after it).
+  Value scratch(ArrayRef<int64_t> shape, Type et) {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(launch);
+    Value buf = memref::AllocOp::create(rw, loc, MemRefType::get(shape, et));
+    allocations.push_back(buf);
+    return buf;
+  }
+  /// Notes the `llvm.extractvalue` ops (of one position) reading `op`'s
+  /// struct result in warpExtracts, to be given buffers by the op's
+  /// emulation instead of being cloned; false if another op reads it.
+  bool noteStructExtracts(Operation *op) {
+    SmallVector<Operation *> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto e = dyn_cast<LLVM::ExtractValueOp>(user);
+      if (!e || e.getPosition().size() != 1)
+        return false;
+      extracts.push_back(e);
+      skipOps.insert(e);
+    }
+    warpExtracts[op] = extracts;
+    return true;
+  }
   /// Starts a loop over the block's warps and moves the insertion point
   /// into it (the caller restores it); returns the warp index.
   Value enterWarpLoop() {
@@ -675,15 +699,8 @@ LogicalResult BlockEmulation::prepareWarpOps() {
                       [](Value v) { return v.getType().isF32(); }))
       return fail("not m16n8k16 f16/bf16 or m16n8k8 tf32, row.col, with f32 "
                   "accumulators");
-    SmallVector<Operation *> extracts;
-    for (Operation *user : op->getUsers()) {
-      auto e = dyn_cast<LLVM::ExtractValueOp>(user);
-      if (!e || e.getPosition().size() != 1)
-        return fail("a result is used other than by llvm.extractvalue");
-      extracts.push_back(e);
-      skipOps.insert(e);
-    }
-    warpExtracts[op] = extracts;
+    if (!noteStructExtracts(op))
+      return fail("a result is used other than by llvm.extractvalue");
   }
   for (nvgpu::LdMatrixOp op : loads) {
     auto type = cast<VectorType>(op.getRes().getType());
@@ -705,13 +722,6 @@ LogicalResult BlockEmulation::prepareWarpOps() {
     }
     warpExtracts[op] = extracts;
   }
-  OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(launch);
-  auto scratch = [&](ArrayRef<int64_t> shape, Type et) -> Value {
-    Value buf = memref::AllocOp::create(rw, loc, MemRefType::get(shape, et));
-    allocations.push_back(buf);
-    return buf;
-  };
   if (!ops.empty()) {
     mmaA = scratch({16, 16}, rw.getF32Type());
     mmaB = scratch({16, 8}, rw.getF32Type());
@@ -1002,23 +1012,9 @@ LogicalResult BlockEmulation::prepareWarpgroupOps() {
                   "an undef struct, every position set");
     skipOps.insert(v.getDefiningOp());
     wgmmaInputs[op] = inputs;
-    SmallVector<Operation *> extracts;
-    for (Operation *user : op->getUsers()) {
-      auto e = dyn_cast<LLVM::ExtractValueOp>(user);
-      if (!e || e.getPosition().size() != 1)
-        return fail("a result is used other than by llvm.extractvalue");
-      extracts.push_back(e);
-      skipOps.insert(e);
-    }
-    warpExtracts[op] = extracts;
+    if (!noteStructExtracts(op))
+      return fail("a result is used other than by llvm.extractvalue");
   }
-  OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(launch);
-  auto scratch = [&](ArrayRef<int64_t> shape, Type et) -> Value {
-    Value buf = memref::AllocOp::create(rw, loc, MemRefType::get(shape, et));
-    allocations.push_back(buf);
-    return buf;
-  };
   wgA = scratch({64, 16}, rw.getF32Type());
   wgB = scratch({16, maxN}, rw.getF32Type());
   wgD = scratch({64, maxN}, rw.getF32Type());
