@@ -1230,14 +1230,16 @@ constexpr int64_t kSkinnyMaxRows = 8;
 ///    column of C, 8 per block. Lane l reads 16-byte vectors of B's row
 ///    and of A's M rows at k = vec l, vec (l + 32), ..., keeping M vector
 ///    sums; then M sums and one butterfly of 5 shuffles each; lane 0
-///    stores the M results. Needs 8 | N.
+///    stores the M results.
 ///  - B stored [K, N] (N contiguous): 8 vec columns per block (a 16-byte
-///    vector per thread, vec halved until 8 vec divides N), its 256
+///    vector per thread, vec halved until 8 vec divides N, else 1), its 256
 ///    threads as 8 column groups x 32 slices of K (thread t: group t % 8,
 ///    k = t / 8, t / 8 + 32, ...), M vector sums each, A read by element;
 ///    then, row by row, the 32 slices' sums added through shared memory
 ///    and one thread per column stores.
 ///
+/// Where the blocks' columns overhang N, the extra ones read column N - 1
+/// and store nothing.
 /// C's contents are added unless it starts at zero; the epilogue, if any,
 /// is applied before the one store. A stored [K, M] is read by element.
 FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
@@ -1251,15 +1253,15 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
   if (kContiguous) {
     while (vec > 1 && c.k % vec)
       vec /= 2;
-    if (c.n % warps)
-      return failure();
   } else {
     while (vec > 1 && c.n % (8 * vec))
       vec /= 2;
-    if (c.n % (8 * vec))
-      return failure();
   }
   int64_t colsPerBlock = kContiguous ? warps : 8 * vec;
+  // Columns past N (in the last block, where colsPerBlock does not divide
+  // N; a [K, N] B then has one-element columns): read as column N - 1,
+  // not stored.
+  bool ragged = c.n % colsPerBlock != 0;
   auto vt = VectorType::get({vec}, et), vf = VectorType::get({vec}, f32);
   auto ws =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -1271,7 +1273,7 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
   // A warp per column: blocks of 32 x 8 threads (lane, warp), the shape
   // the warp kernels have.
   auto launch = gpu::LaunchOp::create(
-      b, loc, x.c(c.n / colsPerBlock), x.c(1),
+      b, loc, x.c(llvm::divideCeil(c.n, colsPerBlock)), x.c(1),
       x.c(std::max<int64_t>(c.batch, 1)),
       x.c(kContiguous ? graphopt::kWarpSize : threads),
       x.c(kContiguous ? warps : 1), x.c(1), kContiguous ? Value() : smem);
@@ -1305,6 +1307,16 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
                      b, loc, VectorType::get({1}, f32), ValueRange{sum}),
                  batch, m, n);
   };
+  // Column `n` clamped into C (where the grid overhangs it), and whether
+  // `n` is inside.
+  auto clamped = [&](Value n) -> Value {
+    return ragged ? arith::MinUIOp::create(b, loc, n, x.c(c.n - 1)).getResult()
+                  : n;
+  };
+  auto inside = [&](Value n) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n,
+                                 x.c(c.n));
+  };
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(vf, b.getF32FloatAttr(0)));
   SmallVector<Value> init(c.m, zero);
@@ -1314,7 +1326,7 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
     auto loop = scf::ForOp::create(
         b, loc, x.mul(lane, vec), x.c(c.k), x.c(graphopt::kWarpSize * vec),
         init, [&](OpBuilder &, Location, Value k, ValueRange acc) {
-          Value bv = widen(load(c.rhs, at(batch, n, k)));
+          Value bv = widen(load(c.rhs, at(batch, clamped(n), k)));
           SmallVector<Value> next;
           for (int64_t m = 0; m < c.m; ++m) {
             Value av;
@@ -1338,11 +1350,12 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
         v = arith::AddFOp::create(b, loc, v, shuffleXor(b, loc, v, off));
       sums.push_back(v);
     }
-    auto first = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, x.c(0)),
-        /*withElseRegion=*/false);
-    b.setInsertionPointToStart(first.thenBlock());
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, x.c(0));
+    if (ragged)
+      first = arith::AndIOp::create(b, loc, first, inside(n));
+    auto storing = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(storing.thenBlock());
     for (int64_t m = 0; m < c.m; ++m)
       store(sums[m], x.c(m), n);
   } else {
@@ -1351,7 +1364,7 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
     auto loop = scf::ForOp::create(
         b, loc, slice, x.c(c.k), x.c(slices), init,
         [&](OpBuilder &, Location, Value k, ValueRange acc) {
-          Value bv = widen(load(c.rhs, at(batch, k, n)));
+          Value bv = widen(load(c.rhs, at(batch, k, clamped(n))));
           SmallVector<Value> next;
           for (int64_t m = 0; m < c.m; ++m) {
             Value a =
@@ -1370,11 +1383,11 @@ FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
                               ValueRange{slice, col});
       gpu::BarrierOp::create(b, loc);
       // One thread per column adds the 32 slices' sums and stores.
-      auto owner = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                                x.c(colsPerBlock)),
-          /*withElseRegion=*/false);
+      Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                         x.c(colsPerBlock));
+      if (ragged)
+        owns = arith::AndIOp::create(b, loc, owns, inside(x.add(n0, tid)));
+      auto owner = scf::IfOp::create(b, loc, owns, /*withElseRegion=*/false);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(owner.thenBlock());

@@ -151,4 +151,39 @@ func.func @mv_f16_linear_t(%x: tensor<2x256xf16>, %w: tensor<128x256xf16>, %b: t
   return %y : tensor<2x128xf16>
 }
 
+// N not a multiple of 8 (a 10-class head, B stored [N, K]; 13 columns of
+// a [K, N] B): the last block's extra columns read column N - 1 and store
+// nothing (2 blocks each).
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline=cpu-emulation=true --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=RAGGED %}
+// RAGGED-LABEL: func.func @mv_f32_head_bt
+// RAGGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8,
+// RAGGED: arith.minui
+// RAGGED-LABEL: func.func @mv_f32_odd_n
+// RAGGED: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
+// RAGGED: arith.minui
+// RUN: %reference mv_f32_head_bt %t/h
+// RUN: graph-run %s --entry=mv_f32_head_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=mv_f32_head_bt --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
+func.func @mv_f32_head_bt(%x: tensor<8x128xf32>, %w: tensor<10x128xf32>) -> tensor<8x10xf32> {
+  %e = tensor.empty() : tensor<8x10xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x10xf32>) -> tensor<8x10xf32>
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<8x128xf32>, tensor<10x128xf32>) outs(%f : tensor<8x10xf32>) {
+  ^bb0(%p0: f32, %p1: f32, %acc: f32):
+    %p = arith.mulf %p0, %p1 : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x10xf32>
+  return %r : tensor<8x10xf32>
+}
+
+// RUN: %reference mv_f32_odd_n %t/i
+// RUN: graph-run %s --entry=mv_f32_odd_n --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --expected-output=@%t/i/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=mv_f32_odd_n --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --expected-output=@%t/i/expected.npy | FileCheck %s %}
+func.func @mv_f32_odd_n(%a: tensor<3x64xf32>, %b: tensor<64x13xf32>) -> tensor<3x13xf32> {
+  %r = graph.matmul %a, %b : tensor<3x64xf32>, tensor<64x13xf32> -> tensor<3x13xf32>
+  return %r : tensor<3x13xf32>
+}
+
 // CHECK: result 0: matches expected

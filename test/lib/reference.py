@@ -2679,6 +2679,18 @@ def gk_f16_linear_t(rng):
     return [x, w, b], [to_f16(f64(y) + f64(w32(b)))]
 
 
+@case
+def mv_f32_head_bt(rng):
+    x, w = uniform(rng, (8, 128), -1, 1), uniform(rng, (10, 128), -1, 1)
+    return [x, w], [as_f32(f64(x) @ f64(w).T)]
+
+
+@case
+def mv_f32_odd_n(rng):
+    a, b = uniform(rng, (3, 64), -1, 1), uniform(rng, (64, 13), -1, 1)
+    return [a, b], [as_f32(f64(a) @ f64(b))]
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list":
         print("\n".join(sorted(CASES)))
