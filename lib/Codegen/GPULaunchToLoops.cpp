@@ -291,6 +291,29 @@ private:
                        function_ref<void(Ctx &, Value, Value)> fill);
   void emitWarpMma(NVVM::MmaOp op);
   void emitWarpgroupMma(NVVM::WgmmaMmaAsyncOp op);
+  /// D[i][j] += sum over k < depth of A[i][k] B[k][j] for i < rows, j <
+  /// cols, in f32 in k order, on the f32 scratch tiles of the MMA
+  /// emulations.
+  void emitTileProduct(Value a, Value b, Value d, int64_t rows, int64_t cols,
+                       int64_t depth) {
+    OpBuilder::InsertionGuard g(rw);
+    auto rowLoop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(rows), cIdx(1));
+    rw.setInsertionPointToStart(rowLoop.getBody());
+    auto colLoop = scf::ForOp::create(rw, loc, cIdx(0), cIdx(cols), cIdx(1));
+    rw.setInsertionPointToStart(colLoop.getBody());
+    Value i = rowLoop.getInductionVar(), j = colLoop.getInductionVar();
+    Value init = memref::LoadOp::create(rw, loc, d, ValueRange{i, j});
+    auto sum = scf::ForOp::create(
+        rw, loc, cIdx(0), cIdx(depth), cIdx(1), ValueRange{init},
+        [&](OpBuilder &, Location, Value k, ValueRange acc) {
+          Value x = memref::LoadOp::create(rw, loc, a, ValueRange{i, k});
+          Value y = memref::LoadOp::create(rw, loc, b, ValueRange{k, j});
+          Value next = arith::AddFOp::create(
+              rw, loc, acc[0], arith::MulFOp::create(rw, loc, x, y));
+          scf::YieldOp::create(rw, loc, next);
+        });
+    memref::StoreOp::create(rw, loc, sum.getResult(0), d, ValueRange{i, j});
+  }
   void emitWarpLdMatrix(nvgpu::LdMatrixOp op);
   void emitWarpShuffle(gpu::ShuffleOp op);
   /// Ops that meet the block's threads (or a warp's lanes): a barrier, or
@@ -917,26 +940,7 @@ void BlockEmulation::emitWarpMma(NVVM::MmaOp op) {
           rw, loc, valueFor(op.getOperandC()[e], ctx), mmaD,
           ValueRange{plus(gid, 8 * (e / 2)), plus(t2, e % 2)});
   });
-  // D += A B.
-  {
-    auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(16), cIdx(1));
-    OpBuilder::InsertionGuard g2(rw);
-    rw.setInsertionPointToStart(rows.getBody());
-    auto cols = scf::ForOp::create(rw, loc, cIdx(0), cIdx(8), cIdx(1));
-    rw.setInsertionPointToStart(cols.getBody());
-    Value i = rows.getInductionVar(), j = cols.getInductionVar();
-    Value init = memref::LoadOp::create(rw, loc, mmaD, ValueRange{i, j});
-    auto sum = scf::ForOp::create(
-        rw, loc, cIdx(0), cIdx(kSize), cIdx(1), ValueRange{init},
-        [&](OpBuilder &, Location, Value k, ValueRange acc) {
-          Value a = memref::LoadOp::create(rw, loc, mmaA, ValueRange{i, k});
-          Value bv = memref::LoadOp::create(rw, loc, mmaB, ValueRange{k, j});
-          Value next = arith::AddFOp::create(
-              rw, loc, acc[0], arith::MulFOp::create(rw, loc, a, bv));
-          scf::YieldOp::create(rw, loc, next);
-        });
-    memref::StoreOp::create(rw, loc, sum.getResult(0), mmaD, ValueRange{i, j});
-  }
+  emitTileProduct(mmaA, mmaB, mmaD, 16, 8, kSize);
   lanes([&](Ctx &, Value thread, Value gid, Value t2) {
     for (int64_t e = 0; e < 4; ++e)
       if (results[e])
@@ -1177,26 +1181,7 @@ void BlockEmulation::emitWarpgroupMma(NVVM::WgmmaMmaAsyncOp op) {
          /*rowIsK=*/false);
   matrix(1, op.getLayoutB() == NVVM::MMALayout::col, wgB, 16, n,
          /*rowIsK=*/true);
-  // D += A B.
-  {
-    auto rows = scf::ForOp::create(rw, loc, cIdx(0), cIdx(64), cIdx(1));
-    OpBuilder::InsertionGuard g2(rw);
-    rw.setInsertionPointToStart(rows.getBody());
-    auto cols = scf::ForOp::create(rw, loc, cIdx(0), cIdx(n), cIdx(1));
-    rw.setInsertionPointToStart(cols.getBody());
-    Value i = rows.getInductionVar(), j = cols.getInductionVar();
-    Value init = memref::LoadOp::create(rw, loc, wgD, ValueRange{i, j});
-    auto sum = scf::ForOp::create(
-        rw, loc, cIdx(0), cIdx(16), cIdx(1), ValueRange{init},
-        [&](OpBuilder &, Location, Value k, ValueRange acc) {
-          Value a = memref::LoadOp::create(rw, loc, wgA, ValueRange{i, k});
-          Value bv = memref::LoadOp::create(rw, loc, wgB, ValueRange{k, j});
-          Value next = arith::AddFOp::create(
-              rw, loc, acc[0], arith::MulFOp::create(rw, loc, a, bv));
-          scf::YieldOp::create(rw, loc, next);
-        });
-    memref::StoreOp::create(rw, loc, sum.getResult(0), wgD, ValueRange{i, j});
-  }
+  emitTileProduct(wgA, wgB, wgD, 64, n, 16);
   forEachThreadOf(group, kWarpgroupSize, [&](Ctx &, Value lane, Value thread) {
     for (int64_t e = 0; e < numAcc; ++e) {
       if (!results[e])
