@@ -178,6 +178,13 @@ mlir::graphopt::matchGPUContraction(linalg::LinalgOp op, std::string *why) {
   return c;
 }
 
+/// The buffer `v` views (through view-like ops).
+static Value viewedBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
 LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
                                                GPUContraction &c,
                                                std::string *why) {
@@ -217,12 +224,8 @@ LogicalResult mlir::graphopt::matchGPUEpilogue(linalg::LinalgOp op,
   // The kernel's blocks store the epilogue's results while other blocks
   // still read A and B: its output must be neither (a buffer reused for
   // the next layer's input is common after bufferization).
-  auto baseOf = [](Value v) {
-    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
-    return v;
-  };
-  if (baseOf(out) == baseOf(c.lhs) || baseOf(out) == baseOf(c.rhs))
+  if (viewedBuffer(out) == viewedBuffer(c.lhs) ||
+      viewedBuffer(out) == viewedBuffer(c.rhs))
     return fail(why, "the elementwise op writes the contraction's A or B");
   bool readsC = false;
   for (OpOperand *in : epi.getDpsInputOperands()) {
@@ -1242,8 +1245,7 @@ constexpr int64_t kSkinnyMaxRows = 8;
 /// and store nothing.
 /// C's contents are added unless it starts at zero; the epilogue, if any,
 /// is applied before the one store. A stored [K, M] is read by element.
-FailureOr<gpu::LaunchOp> buildSkinny(OpBuilder &b, Location loc,
-                                     const GPUContraction &c) {
+gpu::LaunchOp buildSkinny(OpBuilder &b, Location loc, const GPUContraction &c) {
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
   Type f32 = b.getF32Type();
   const int64_t threads = 256, warps = threads / graphopt::kWarpSize,
@@ -1508,12 +1510,9 @@ FailureOr<gpu::LaunchOp> mlir::graphopt::buildGPUMatmulKernel(
     const GPUMatmulTiles &t, GPUMatmulKernelKind *kind, std::string *why) {
   Type et = cast<MemRefType>(c.lhs.getType()).getElementType();
   if (c.m <= kSkinnyMaxRows && t.skinny) {
-    FailureOr<gpu::LaunchOp> launch = buildSkinny(b, loc, c);
-    if (succeeded(launch)) {
-      if (kind)
-        *kind = GPUMatmulKernelKind::Skinny;
-      return launch;
-    }
+    if (kind)
+      *kind = GPUMatmulKernelKind::Skinny;
+    return buildSkinny(b, loc, c);
   }
   if (std::optional<Config> cfg = wgmmaConfig(c, t, et)) {
     if (kind)
@@ -1731,13 +1730,6 @@ FailureOr<gpu::LaunchOp> buildPaddedKernel(
     memref::DeallocOp::create(b, loc, p.acc);
   }
   return kernel;
-}
-
-/// The buffer `v` views (through view-like ops).
-Value viewedBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// `op`, a contraction on buffers, if an input is the output of a
