@@ -169,6 +169,18 @@ def workloads(small: bool):
         inputs=[([1, heads, seq, hd], "bf16", "uniform")] * 3,
         op="attention", flops=4 * heads * seq * seq * hd, tol=(2e-2, 2e-2)))
 
+    # Ragged lengths: ViT-B/16's 197 tokens (12 heads, batch 32).
+    vb, vh, vs = (1, 2, 100) if small else (32, 12, 197)
+    qv = _t([vb, vh, vs, hd], "f16")
+    out.append(dict(
+        name="attention_vit_f16", title=f"attention f16 {vb}x{vh}x{vs}x{hd} (ragged L, S)",
+        mlir=f"""func.func @main(%q: {qv}, %k: {qv}, %v: {qv}) -> {qv} {{
+  %o = graph.scaled_dot_product_attention %q, %k, %v : ({qv}, {qv}, {qv}) -> {qv}
+  return %o : {qv}
+}}""",
+        inputs=[([vb, vh, vs, hd], "f16", "uniform")] * 3,
+        op="attention", flops=4 * vb * vh * vs * vs * hd, tol=(1e-2, 1e-2)))
+
     r, c = (64, 1000) if small else (4096, 4096)
     s = _t([r, c], "f32")
     out.append(dict(

@@ -3,10 +3,10 @@
 // `fusion.attention` on CUDA as one kernel that never writes the L x S
 // scores to memory, FlashAttention-2 style. A block of 4 warps owns 64 query
 // rows of one (batch, head), each warp 16 of them; the Q tile is read once
-// into mma.sync A fragments (ldmatrix); key and value tiles of 32 rows come
-// through two shared stages by cp.async, a step ahead. One pass over the
-// keys, everything per row in registers (lane = 4 g + t holds rows g and
-// g + 8 of its warp's 16):
+// into mma.sync A fragments (ldmatrix); key and value tiles of 64 rows (32
+// where D > 64) come through two shared stages by cp.async, a step ahead. One
+// pass over the keys, everything per row in registers (lane = 4 g + t holds
+// rows g and g + 8 of its warp's 16):
 //
 //   S = Q K^T on mma.sync m16n8k16 (f32 accumulation; K's fragments by
 //     ldmatrix: K stored [key][dim] is B^T, k-contiguous);
@@ -31,8 +31,10 @@
 // (on buffers, after deallocation) builds the kernel at each such call.
 //
 // Scope: static shapes, f16 or bf16 q/k/v (one type) with the same batch
-// dims, head dim D a multiple of 16 up to 128 (v's too, equal to q's), L a
-// multiple of 64, S of 32; a static mask broadcasting to [..., L, S]
+// dims, head dim D a multiple of 16 up to 128 (v's too, equal to q's), any
+// L and S (the last query block's extra rows read row L - 1 and store
+// nothing; the last key tile's extra rows copy key S - 1 and score -inf);
+// a static mask broadcasting to [..., L, S]
 // (float: added to the scaled scores; i1: false keys get -inf) and
 // `causal` (the key loop stops at the block's last query row) supported.
 // Anything else is left to the decomposition.
@@ -70,8 +72,15 @@ using namespace mlir::graphopt;
 namespace {
 
 constexpr int64_t kRows = 64;     // query rows per block
-constexpr int64_t kKeys = 32;     // keys per step
 constexpr int64_t kThreads = 128; // 4 warps, 16 query rows each
+
+/// Keys per step: 64 where the head dim leaves the registers for twice the
+/// scores (D <= 64; the K and V stages then take 36 KiB), else 32. A
+/// longer step halves the per-step barrier, wait, row maxima and O
+/// rescaling per key.
+int64_t keysPerStep(int64_t d, int64_t s) {
+  return d <= 64 && s >= 64 ? 64 : 32;
+}
 
 /// Why `op` is left to the decomposition, or empty when the kernel takes it.
 std::string unsupported(fusion::AttentionOp op) {
@@ -112,8 +121,8 @@ std::string unsupported(fusion::AttentionOp op) {
   if (k.getDimSize(rank - 1) != d || v.getDimSize(rank - 2) != s ||
       v.getDimSize(rank - 1) != d)
     return "key or value shapes do not match the query's";
-  if (l % kRows || s % kKeys || d % 16 || d > 128 || l == 0 || s == 0)
-    return "L not a multiple of 64, S of 32, or D of 16 up to 128";
+  if (d % 16 || d > 128 || l == 0 || s == 0)
+    return "D not a multiple of 16 up to 128, or L or S zero";
   return "";
 }
 
@@ -126,6 +135,11 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
   int64_t l = qt.getDimSize(rank - 2), d = qt.getDimSize(rank - 1);
   int64_t s = cast<MemRefType>(k.getType()).getDimSize(rank - 2);
+  int64_t kKeys = keysPerStep(d, s);
+  // Ragged L: the last block's rows past L read row L - 1 and store
+  // nothing. Ragged S: the last key tile's rows past S copy key S - 1
+  // (finite values, so P V stays finite) and their scores are -inf.
+  bool raggedL = l % kRows != 0, raggedS = s % kKeys != 0;
   int64_t batches = 1;
   for (int64_t n : batchDims)
     batches *= n;
@@ -150,9 +164,9 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
 
   Idx x{b, loc};
   Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), total);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, x.c(l / kRows), x.c(batches), x.c(1),
-                            x.c(kThreads), x.c(1), x.c(1), smem);
+  auto launch = gpu::LaunchOp::create(b, loc, x.c(llvm::divideCeil(l, kRows)),
+                                      x.c(batches), x.c(1), x.c(kThreads),
+                                      x.c(1), x.c(1), smem);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value tid = launch.getThreadIds().x;
@@ -190,6 +204,12 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   Value lrow = x.rem(lane, 8), quad = x.div(lane, 8);
   Value qLow = x.mul(x.rem(quad, 2), 8), qHigh = x.mul(x.div(quad, 2), 8);
 
+  // `i`, or min(i, n - 1) where `clamp`.
+  auto clampBelow = [&](Value i, int64_t n, bool clamp) -> Value {
+    return clamp ? arith::MinUIOp::create(b, loc, i, x.c(n - 1)).getResult()
+                 : i;
+  };
+
   Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   Value negInf = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
@@ -221,9 +241,9 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   // per ldmatrix.x4), kept in registers for the whole kernel.
   auto v8 = VectorType::get({8}, et);
   forEachVector(kRows, [&](Value r, Value c) {
-    Value vec =
-        vector::LoadOp::create(b, loc, v8, q, at(x.add(row0, r), c),
-                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value vec = vector::LoadOp::create(
+        b, loc, v8, q, at(clampBelow(x.add(row0, r), l, raggedL), c),
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
     vector::StoreOp::create(b, loc, vec, qs, ValueRange{r, c},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   });
@@ -239,7 +259,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   gpu::BarrierOp::create(b, loc);
 
   // Key steps: all, or (causal) up to the block's last query row.
-  Value steps = x.c(s / kKeys);
+  Value steps = x.c(llvm::divideCeil(s, kKeys));
   if (causal)
     steps = arith::MinUIOp::create(
         b, loc, steps, x.div(x.add(row0, kRows + kKeys - 1), kKeys));
@@ -250,8 +270,9 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     forEachVector(kKeys, [&](Value r, Value c) {
       for (auto [src, dst] : {std::pair(k, ks), std::pair(v, vs)})
         nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, dst, ValueRange{stage, r, c}, src, at(x.add(key0, r), c),
-            b.getIndexAttr(8), /*srcElements=*/Value(), b.getUnitAttr());
+            b, loc, dst, ValueRange{stage, r, c}, src,
+            at(clampBelow(x.add(key0, r), s, raggedS), c), b.getIndexAttr(8),
+            /*srcElements=*/Value(), b.getUnitAttr());
     });
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{})
         .getResult();
@@ -321,7 +342,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
           // [batch..., row, key], 0 where it has size 1.
           auto mt = cast<MemRefType>(mask.getType());
           SmallVector<Value> full(batch);
-          full.append({row, key});
+          full.append(
+              {clampBelow(row, l, raggedL), clampBelow(key, s, raggedS)});
           SmallVector<Value> idx;
           for (int64_t i = 0; i < mt.getRank(); ++i)
             idx.push_back(mt.getDimSize(i) == 1
@@ -340,6 +362,13 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
           Value masked = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ugt, key, row);
           sv = arith::SelectOp::create(b, loc, masked, negInf, sv);
+        }
+        if (raggedS && 8 * j + 8 > s % kKeys) {
+          // Only the last step has keys past S; only the tiles that can
+          // hold them test.
+          Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             key, x.c(s));
+          sv = arith::SelectOp::create(b, loc, past, negInf, sv);
         }
         sc[j].push_back(sv);
         rowMax[e / 2] = arith::MaximumFOp::create(b, loc, rowMax[e / 2], sv);
@@ -417,8 +446,12 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     inv[h] = arith::DivFOp::create(
         b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)), sum);
   }
-  for (int64_t n = 0; n < oTiles; ++n)
-    for (int h = 0; h < 2; ++h) {
+  for (int h = 0; h < 2; ++h) {
+    Value row = x.add(x.add(x.add(row0, wrow), g), 8 * h);
+    OpBuilder::InsertionGuard g4(b);
+    if (raggedL)
+      enterIfBelow(row, l);
+    for (int64_t n = 0; n < oTiles; ++n) {
       Value lo = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h], inv[h]);
       Value hi = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h + 1], inv[h]);
       Value two = vector::FromElementsOp::create(
@@ -426,10 +459,10 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
       vector::StoreOp::create(
           b, loc,
           arith::TruncFOp::create(b, loc, VectorType::get({2}, et), two), out,
-          at(x.add(x.add(x.add(row0, wrow), g), 8 * h),
-             x.add(x.mul(t, 2), 8 * n)),
+          at(row, x.add(x.mul(t, 2), 8 * n)),
           /*nontemporal=*/false, llvm::MaybeAlign(4));
     }
+  }
   gpu::TerminatorOp::create(b, loc);
 }
 

@@ -17,13 +17,16 @@
 
 // The kernel: grid (L / 64, batch), 128 threads. The Q tile goes through
 // shared memory into A fragments (ldmatrix.x4, 4 per warp for D = 64);
-// the K and V tiles' stages then reuse those bytes (two stages of 32 x
-// (64 + 8) halves each), filled by cp.async a step ahead. One key loop
+// the K and V tiles' stages then reuse those bytes (two stages of 64 x
+// (64 + 8) halves each: 64 keys per step for D <= 64), filled by cp.async
+// a step ahead. One key loop
 // (stopping, causal, at the block's last row) carrying O's 8 x 4
 // accumulators and each lane's two row maxima and partial sums: S = Q K^T
-// by 16 mma.sync (K's fragments by plain ldmatrix), row maxima over the 4
+// by 32 mma.sync (K's fragments by plain ldmatrix), the keys past S = 96
+// in the last step's second half scored -inf (their K and V rows copy key
+// 95), row maxima over the 4
 // lanes of a row by two xor shuffles, exp, P straight from registers into
-// 16 more mma.sync with V's fragments by ldmatrix.trans. No score or
+// 32 more mma.sync with V's fragments by ldmatrix.trans. No score or
 // probability goes to shared memory. After the loop the partial sums are
 // added across the lanes and O / l is stored, 2 halves per store. No call
 // is left.
@@ -31,12 +34,13 @@
 // KERNEL-NOT: call
 // KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}}) threads({{.*}}) in ({{.*}} = %c128, {{.*}}) dynamic_shared_memory_size
 // KERNEL: %[[QS:.+]] = memref.view {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
-// KERNEL: %[[KS:.+]] = memref.view {{.*}}[%c0][] {{.*}} to memref<2x32x72xf16, #gpu.address_space<workgroup>>
-// KERNEL: %[[VS:.+]] = memref.view {{.*}} to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// KERNEL: %[[KS:.+]] = memref.view {{.*}}[%c0][] {{.*}} to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// KERNEL: %[[VS:.+]] = memref.view {{.*}} to memref<2x64x72xf16, #gpu.address_space<workgroup>>
 // KERNEL: gpu.barrier
 // KERNEL-COUNT-4: nvgpu.ldmatrix %[[QS]]
 // KERNEL: gpu.barrier
 // KERNEL: arith.minui
+// KERNEL: arith.minui {{.*}}, %c95
 // KERNEL: nvgpu.device_async_copy {{.*}}, %[[KS]][%c0,
 // KERNEL: nvgpu.device_async_copy {{.*}}, %[[VS]][%c0,
 // KERNEL: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
@@ -47,7 +51,9 @@
 // KERNEL-NOT: gpu.barrier
 // KERNEL: nvgpu.ldmatrix %[[KS]]{{.*}} {numTiles = 4 : i32, transpose = false}
 // KERNEL-NOT: gpu.barrier
-// KERNEL-COUNT-16: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// KERNEL-COUNT-32: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// KERNEL-NOT: {{gpu.barrier|memref.store}}
+// KERNEL: arith.cmpi uge, {{.*}}, %c96
 // KERNEL-NOT: {{gpu.barrier|memref.store}}
 // KERNEL: gpu.shuffle xor {{.*}} : f32
 // KERNEL-NOT: {{gpu.barrier|memref.store}}
@@ -57,7 +63,7 @@
 // KERNEL-NOT: {{gpu.barrier|memref.store}}
 // KERNEL: nvgpu.ldmatrix %[[VS]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // KERNEL-NOT: {{gpu.barrier|memref.store}}
-// KERNEL-COUNT-16: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// KERNEL-COUNT-32: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // KERNEL-NOT: nvvm.mma.sync
 // KERNEL: scf.yield
 // KERNEL: gpu.shuffle xor
@@ -70,15 +76,36 @@ func.func @causal(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<
 
 // -----
 
-// Not supported, left to the decomposition: f32, a length that is not a
-// multiple of 64. A mask is (its buffer the call's fourth operand).
+// Not supported, left to the decomposition: f32, a head dim that is not a
+// multiple of 16. A mask is (its buffer the call's fourth operand).
 // CHECK-LABEL: func.func @unsupported
 // CHECK-COUNT-2: fusion.attention
 // CHECK-NOT: fusion.attention
 // CHECK: call @__graphopt_gpu_attention_{{[0-9]+}}({{.*}}) {{.*}} : (memref<1x64x64xf16>, memref<1x64x64xf16>, memref<1x64x64xf16>, memref<64x64xf16>, memref<1x64x64xf16>) -> ()
-func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x48x64xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x48x64xf16>, tensor<1x64x64xf16>) {
+func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x64x40xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x64x40xf16>, tensor<1x64x64xf16>) {
   %a = fusion.attention %q, %q, %q : (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
-  %b = fusion.attention %h, %k, %k : (tensor<1x48x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x48x64xf16>
+  %b = fusion.attention %h, %h, %h : (tensor<1x64x40xf16>, tensor<1x64x40xf16>, tensor<1x64x40xf16>) -> tensor<1x64x40xf16>
   %c = fusion.attention %k, %k, %k mask(%m : tensor<64x64xf16>) : (tensor<1x64x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x64x64xf16>
-  return %a, %b, %c : tensor<1x64x64xf32>, tensor<1x48x64xf16>, tensor<1x64x64xf16>
+  return %a, %b, %c : tensor<1x64x64xf32>, tensor<1x64x40xf16>, tensor<1x64x64xf16>
+}
+
+// -----
+
+// Ragged L and S (a ViT-like 197 tokens at D = 32): grid ceil(197 / 64) =
+// 4 blocks per head; the Q rows clamped to row 196 on load; 4 key steps of
+// 64, keys from 197 on scored -inf; each lane's two output rows stored
+// only below 197 (an scf.if around each row's stores).
+// KERNEL-LABEL: func.func @ragged
+// KERNEL: gpu.launch blocks({{.*}}) in ({{.*}} = %c4, {{.*}} = %c3, {{.*}}) threads({{.*}}) in ({{.*}} = %c128,
+// KERNEL: arith.minui {{.*}}, %c196
+// KERNEL: vector.load %{{.*}} : memref<3x197x32xf16>, vector<8xf16>
+// KERNEL: scf.for %{{.*}} = %c0 to %c4 step %c1
+// KERNEL: arith.cmpi uge, {{.*}}, %c197
+// KERNEL: scf.yield
+// KERNEL: %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c197
+// KERNEL: scf.if %[[IN]]
+// KERNEL-COUNT-4: vector.store {{.*}} : memref<3x197x32xf16>, vector<2xf16>
+func.func @ragged(%q: tensor<3x197x32xf16>) -> tensor<3x197x32xf16> {
+  %r = fusion.attention %q, %q, %q : (tensor<3x197x32xf16>, tensor<3x197x32xf16>, tensor<3x197x32xf16>) -> tensor<3x197x32xf16>
+  return %r : tensor<3x197x32xf16>
 }

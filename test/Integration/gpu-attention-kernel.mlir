@@ -40,7 +40,7 @@
 // KERNELS-LABEL: func.func @gk_attn_bf16
 // KERNELS-COUNT-4: gpu.launch
 // KERNELS-NOT: gpu.launch
-// KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// KERNELS: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // KERNELS: nvvm.mma.sync {{.*}} : (i32, i32, f32)
 // A float mask [L, S] (added to the scaled scores) and an i1 mask
 // [B, 1, L, S] (broadcast over the heads; false keys get -inf): the fused
@@ -119,4 +119,59 @@ func.func @gk_attn_masked(%q: tensor<2x64x32xf16>, %k: tensor<2x64x32xf16>, %v: 
 func.func @gk_attn_bool_mask(%q: tensor<2x2x64x32xf16>, %k: tensor<2x2x96x32xf16>, %v: tensor<2x2x96x32xf16>, %m: tensor<2x1x64x96xi1>) -> tensor<2x2x64x32xf16> {
   %r = graph.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x2x64x32xf16>, tensor<2x2x96x32xf16>, tensor<2x2x96x32xf16>, tensor<2x1x64x96xi1>) -> tensor<2x2x64x32xf16>
   return %r : tensor<2x2x64x32xf16>
+}
+
+// Ragged lengths (since 2026-12-07; were decomposed): L and S that are not
+// multiples of the 64-row blocks or the key steps. The last block's extra
+// query rows read row L - 1 and store nothing; the last key step's extra
+// keys copy key S - 1 and score -inf. 197 tokens (ViT) at D = 64 (64-key
+// steps), causal 4-D with L = S = 100, D = 128 with L = 70, S = 45 (32-key
+// steps), and an i1 and a float mask with L = 80, S = 50 (the mask reads
+// clamped to the mask's bounds), one kernel each. Tolerances as above.
+// KERNELS-LABEL: func.func @gk_attn_ragged
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_ragged_causal
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_ragged_d128
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_ragged_mask
+// KERNELS-COUNT-2: gpu.launch
+// KERNELS-NOT: gpu.launch
+
+// RUN: %reference gk_attn_ragged %t/h
+// RUN: graph-run %s --entry=gk_attn_ragged --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --input=@%t/h/x2.npy --expected-output=@%t/h/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_ragged --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --input=@%t/h/x2.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
+func.func @gk_attn_ragged(%q: tensor<2x197x64xf16>, %k: tensor<2x197x64xf16>, %v: tensor<2x197x64xf16>) -> tensor<2x197x64xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<2x197x64xf16>, tensor<2x197x64xf16>, tensor<2x197x64xf16>) -> tensor<2x197x64xf16>
+  return %r : tensor<2x197x64xf16>
+}
+
+// RUN: %reference gk_attn_ragged_causal %t/i
+// RUN: graph-run %s --entry=gk_attn_ragged_causal --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --input=@%t/i/x2.npy --expected-output=@%t/i/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_ragged_causal --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/i/x0.npy --input=@%t/i/x1.npy --input=@%t/i/x2.npy --expected-output=@%t/i/expected.npy | FileCheck %s %}
+func.func @gk_attn_ragged_causal(%q: tensor<1x2x100x32xf16>, %k: tensor<1x2x100x32xf16>, %v: tensor<1x2x100x32xf16>) -> tensor<1x2x100x32xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x100x32xf16>, tensor<1x2x100x32xf16>, tensor<1x2x100x32xf16>) -> tensor<1x2x100x32xf16>
+  return %r : tensor<1x2x100x32xf16>
+}
+
+// RUN: %reference gk_attn_ragged_d128 %t/j
+// RUN: graph-run %s --entry=gk_attn_ragged_d128 --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/j/x0.npy --input=@%t/j/x1.npy --input=@%t/j/x2.npy --expected-output=@%t/j/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_ragged_d128 --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/j/x0.npy --input=@%t/j/x1.npy --input=@%t/j/x2.npy --expected-output=@%t/j/expected.npy | FileCheck %s %}
+func.func @gk_attn_ragged_d128(%q: tensor<1x70x128xf16>, %k: tensor<1x45x128xf16>, %v: tensor<1x45x128xf16>) -> tensor<1x70x128xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x70x128xf16>, tensor<1x45x128xf16>, tensor<1x45x128xf16>) -> tensor<1x70x128xf16>
+  return %r : tensor<1x70x128xf16>
+}
+
+// RUN: %reference gk_attn_ragged_mask %t/k
+// RUN: graph-run %s --entry=gk_attn_ragged_mask --quiet --rtol=1e-2 --atol=1e-3 --input=@%t/k/x0.npy --input=@%t/k/x1.npy --input=@%t/k/x2.npy --input=@%t/k/x3.npy --input=@%t/k/x4.npy --expected-output=@%t/k/expected.npy --expected-output=@%t/k/expected1.npy | FileCheck %s --check-prefix=TWO
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_ragged_mask --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/k/x0.npy --input=@%t/k/x1.npy --input=@%t/k/x2.npy --input=@%t/k/x3.npy --input=@%t/k/x4.npy --expected-output=@%t/k/expected.npy --expected-output=@%t/k/expected1.npy | FileCheck %s --check-prefix=TWO %}
+// TWO: result 0: matches expected
+// TWO: result 1: matches expected
+func.func @gk_attn_ragged_mask(%q: tensor<2x2x80x32xf16>, %k: tensor<2x2x50x32xf16>, %v: tensor<2x2x50x32xf16>, %m: tensor<2x1x80x50xi1>, %f: tensor<80x50xf16>) -> (tensor<2x2x80x32xf16>, tensor<2x2x80x32xf16>) {
+  %r = graph.scaled_dot_product_attention %q, %k, %v, %m : (tensor<2x2x80x32xf16>, tensor<2x2x50x32xf16>, tensor<2x2x50x32xf16>, tensor<2x1x80x50xi1>) -> tensor<2x2x80x32xf16>
+  %s = graph.scaled_dot_product_attention %q, %k, %v, %f : (tensor<2x2x80x32xf16>, tensor<2x2x50x32xf16>, tensor<2x2x50x32xf16>, tensor<80x50xf16>) -> tensor<2x2x80x32xf16>
+  return %r, %s : tensor<2x2x80x32xf16>, tensor<2x2x80x32xf16>
 }

@@ -5,7 +5,8 @@
 // threads per 64 query rows, FlashAttention-2 style: the Q tile loaded
 // once (the only global loads), K and V tiles by cp.async, one pass over
 // the keys with S = Q K^T and O += P V on mma.sync m16n8k16 (fragments by
-// ldmatrix, V's transposed), the row maxima by shuffles and exp (ex2)
+// ldmatrix, V's transposed; 64 keys per step at D = 64, 32 mma.sync for
+// each product per step; 128 registers, was 96 with 32-key steps), the row maxima by shuffles and exp (ex2)
 // in registers; no shared store in the key loop (scores and probabilities
 // never leave registers), and only the output written to global memory:
 // 16 stores of 2 halves per thread. (Was two passes over the keys, 3
@@ -31,7 +32,7 @@
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
-// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
 // CHECK-SAME: shfl.sync.bfly.b32
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
@@ -39,7 +40,7 @@
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
 // CHECK-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|wmma}}
-// CHECK-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|mma}}
 // CHECK-SAME: cp.async.wait_group {{[^;]*}}0;{{[^;]*}}bar.sync
 // CHECK-NOT: {{ld.global|st.global|st.shared|ld.shared|mma}}
@@ -72,4 +73,25 @@ func.func @masked(%q: tensor<2x128x64xf16>, %k: tensor<2x128x64xf16>, %v: tensor
   %r = graph.scaled_dot_product_attention %q, %k, %v, %m
       : (tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<128x128xf16>) -> tensor<2x128x64xf16>
   return %r : tensor<2x128x64xf16>
+}
+
+// -----
+
+// Ragged lengths (ViT's 197 tokens; were decomposed into 4 kernels writing
+// the scores): one kernel, ceil(197 / 64) = 4 blocks per head, the output
+// stores behind a branch on the row (rows past 196 store nothing), the
+// Q rows and K/V rows read clamped to 196; no spills.
+// CHECK-LABEL: func.func @ragged
+// CHECK: gpu.launch_func @{{.*}} blocks in (%c4, %c12, %c1) threads in (%c128, %c1, %c1)
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @
+// CHECK-SAME: min.u64 {{[^;]*}}, 196;
+// CHECK-SAME: mma.sync.aligned.m16n8k16
+// CHECK-SAME: setp.gt.u64 {{[^;]*}}, 196;
+// CHECK-SAME: st.global.b32
+// PTXAS: KERNEL ragged_kernel/ragged_kernel sm_90: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @ragged(%q: tensor<1x12x197x64xf16>, %k: tensor<1x12x197x64xf16>, %v: tensor<1x12x197x64xf16>) -> tensor<1x12x197x64xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v
+      : (tensor<1x12x197x64xf16>, tensor<1x12x197x64xf16>, tensor<1x12x197x64xf16>) -> tensor<1x12x197x64xf16>
+  return %r : tensor<1x12x197x64xf16>
 }

@@ -2566,6 +2566,41 @@ def gk_attn_bool_mask(rng):
     return [q, k, v, m], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=m))]
 
 
+@case
+def gk_attn_ragged(rng):
+    # ViT-like 197 tokens: L and S not multiples of the 64-row blocks or
+    # the 64-key steps.
+    q, k, v = (uniform(rng, (2, 197, 64), -1, 1, F16) for _ in range(3))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_ragged_causal(rng):
+    q, k = (uniform(rng, (1, 2, 100, 32), -2, 2, F16) for _ in range(2))
+    v = uniform(rng, (1, 2, 100, 32), -1, 1, F16)
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
+
+
+@case
+def gk_attn_ragged_d128(rng):
+    q = uniform(rng, (1, 70, 128), -1, 1, F16)
+    k, v = (uniform(rng, (1, 45, 128), -1, 1, F16) for _ in range(2))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_ragged_mask(rng):
+    # An i1 mask [B, 1, L, S] with L = 80, S = 50 (32-key steps, the last
+    # one 18 keys), and a float mask [L, S].
+    q = uniform(rng, (2, 2, 80, 32), -1, 1, F16)
+    k, v = (uniform(rng, (2, 2, 50, 32), -1, 1, F16) for _ in range(2))
+    m = rng.random((2, 1, 80, 50)) < 0.7
+    m[..., 49] = True
+    fm = uniform(rng, (80, 50), -2, 1, F16)
+    return [q, k, v, m, fm], [to_f16(sdpa(w32(q), w32(k), w32(v), mask=m)),
+                              to_f16(sdpa(w32(q), w32(k), w32(v), mask=w32(fm)))]
+
+
 # Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
 @case
 def wg_f16_mm(rng):

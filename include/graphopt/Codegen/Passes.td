@@ -1007,8 +1007,11 @@ def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
     rounded to it) with the same batch dims; a static mask broadcasting to
     [..., L, S] (float: added to the scaled scores; i1: false keys get
     -inf), read per score element; head dim a multiple of 16 up to 128,
-    equal for q, k and v; L a multiple of 64 and S of 32; `causal` (the key
-    loop stops at the block's last row). Others are left to `fusion-expand`'s decomposition
+    equal for q, k and v; any L and S (key steps of 64 rows where the head
+    dim is at most 64, else 32; the last query block's rows past L read
+    row L - 1 and store nothing, the last step's keys past S copy key
+    S - 1 and score -inf); `causal` (the key loop stops at the block's
+    last row). Others are left to `fusion-expand`'s decomposition
     (batched matmuls and a row-kernel softmax).
   }];
   let dependentDialects = [
