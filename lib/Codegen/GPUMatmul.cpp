@@ -1222,12 +1222,16 @@ gpu::LaunchOp buildWgmma(OpBuilder &b, Location loc, const GPUContraction &c,
       });
 }
 
-/// Rows of the matrix-vector-like kernel's products at most.
-constexpr int64_t kSkinnyMaxRows = 8;
+/// Rows of the matrix-vector-like kernel's products at most: from 16 rows
+/// on, the tensor-core kernels (M padded to their tiles) take the ones with
+/// enough work.
+constexpr int64_t kSkinnyMaxRows = 15;
 
-/// The kernel of matrix-vector-like products (M <= 8, where the tiled
+/// The kernel of matrix-vector-like products (M <= 15, where the tiled
 /// kernels would waste all but M of their 64 or 128 rows), a block of 256
-/// threads, f32 sums, streaming B once at full width:
+/// threads, f32 sums, streaming B once at full width (16-byte vectors, 8
+/// bytes where M > 8: each thread keeps M vector sums, at most 64
+/// floats):
 ///
 ///  - B stored [N, K] (K contiguous; a linear layer's weight): a warp per
 ///    column of C, 8 per block. Lane l reads 16-byte vectors of B's row
@@ -1251,6 +1255,8 @@ gpu::LaunchOp buildSkinny(OpBuilder &b, Location loc, const GPUContraction &c) {
   const int64_t threads = 256, warps = threads / graphopt::kWarpSize,
                 slices = 32;
   int64_t vec = 16 / (et.getIntOrFloatBitWidth() / 8);
+  while (c.m * vec > 64)
+    vec /= 2;
   bool kContiguous = c.transposeRhs;
   if (kContiguous) {
     while (vec > 1 && c.k % vec)

@@ -435,6 +435,9 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGraphGPUParallelDimsFirstPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGraphGPUSerialKernelsPass());
+  // Contiguous dims merged: fewer divisions, no idle lanes on short
+  // innermost dims, vectors where only the merged extent allows them.
+  pm.addNestedPass<func::FuncOp>(createGraphGPUCollapseElementwisePass());
   addUpstream(pm, "func.func(convert-linalg-to-parallel-loops)");
   // 16 bytes per thread along the innermost dim where the accesses allow.
   pm.addNestedPass<func::FuncOp>(createGraphGPUVectorizeLoopsPass());

@@ -1,6 +1,6 @@
 // RUN: rm -rf %t && mkdir -p %t
 
-// Matrix-vector-like products (M <= 8) on graph-gpu-matmul's
+// Matrix-vector-like products (M <= 15; 8 before 2026-12-07) on graph-gpu-matmul's
 // matrix-vector kernel, where they had one thread per output element
 // summing all of K alone (batch-1 linear layers: a handful of blocks,
 // B read with no parallelism over K). B stored [N, K] (a linear layer's
@@ -39,6 +39,19 @@
 // KERNELS-NOT: gpu.launch
 // KERNELS-LABEL: func.func @mv_f32_rows8
 // KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// 9 to 15 rows (since 2026-12-07; was one thread per output): the same
+// kernel with 8-byte vectors (each thread's M vector sums stay within 64
+// floats), the transpose read in place and the bias added before the
+// store; [K, N] with N = 72: 8 one-element columns per block.
+// KERNELS-LABEL: func.func @mv_f16_rows12_linear
+// KERNELS: gpu.launch blocks({{.*}}) in ({{.*}} = %c12, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}} = %c1)
+// KERNELS: vector.load {{.*}} vector<4xf16>
+// KERNELS: vector.fma
+// KERNELS-COUNT-5: gpu.shuffle  xor
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @mv_f32_rows15
+// KERNELS: gpu.launch blocks({{.*}}) in ({{.*}} = %c9, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256,
 // KERNELS-NOT: gpu.launch
 // KERNELS-LABEL: func.func @mv_bf16_bmm
 // KERNELS: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c2)
@@ -118,6 +131,24 @@ func.func @mv_f32_at_acc(%a: tensor<64x3xf32>, %b: tensor<64x128xf32>, %c: tenso
 func.func @mv_f32_rows8(%a: tensor<8x128xf32>, %b: tensor<128x64xf32>) -> tensor<8x64xf32> {
   %r = graph.matmul %a, %b : tensor<8x128xf32>, tensor<128x64xf32> -> tensor<8x64xf32>
   return %r : tensor<8x64xf32>
+}
+
+// RUN: %reference mv_f16_rows12_linear %t/r12
+// RUN: graph-run %s --entry=mv_f16_rows12_linear --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/r12/x0.npy --input=@%t/r12/x1.npy --input=@%t/r12/x2.npy --expected-output=@%t/r12/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=mv_f16_rows12_linear --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/r12/x0.npy --input=@%t/r12/x1.npy --input=@%t/r12/x2.npy --expected-output=@%t/r12/expected.npy | FileCheck %s %}
+func.func @mv_f16_rows12_linear(%x: tensor<12x256xf16>, %w: tensor<96x256xf16>, %b: tensor<96xf16>) -> tensor<12x96xf16> {
+  %wt = graph.transpose %w, [1, 0] : tensor<96x256xf16> -> tensor<256x96xf16>
+  %m = graph.matmul %x, %wt : tensor<12x256xf16>, tensor<256x96xf16> -> tensor<12x96xf16>
+  %y = graph.add %m, %b : tensor<12x96xf16>, tensor<96xf16> -> tensor<12x96xf16>
+  return %y : tensor<12x96xf16>
+}
+
+// RUN: %reference mv_f32_rows15 %t/r15
+// RUN: graph-run %s --entry=mv_f32_rows15 --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/r15/x0.npy --input=@%t/r15/x1.npy --expected-output=@%t/r15/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=mv_f32_rows15 --target=cuda --cuda-emulate --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/r15/x0.npy --input=@%t/r15/x1.npy --expected-output=@%t/r15/expected.npy | FileCheck %s %}
+func.func @mv_f32_rows15(%a: tensor<15x200xf32>, %b: tensor<200x72xf32>) -> tensor<15x72xf32> {
+  %r = graph.matmul %a, %b : tensor<15x200xf32>, tensor<200x72xf32> -> tensor<15x72xf32>
+  return %r : tensor<15x72xf32>
 }
 
 // RUN: %reference mv_bf16_bmm %t/f

@@ -22,15 +22,27 @@ func.func @elementwise(%x: tensor<1024xf32>, %y: tensor<1024xf32>) -> tensor<102
   return %e : tensor<1024xf32>
 }
 
-// A rank-4 (NCHW) elementwise op: the outer dims of each block's threads
-// are collapsed into one, so the innermost, contiguous dim is the x
-// threads (32 lanes of a warp on consecutive elements) and a block has
-// 8 x 32 threads; mapped as they were, the innermost dim became a
-// sequential loop and a block had 8 threads, a row apart.
+// A rank-4 (NCHW) elementwise op on contiguous operands of one shape:
+// its dims are merged into one (graph-gpu-collapse-elementwise, since
+// 2026-12-07), a 1-D loop of 16-byte vectors, blocks of 256 threads.
 // CHECK-LABEL: func.func @nchw_add
-// CHECK: gpu.launch_func {{.+}} threads in (%c32{{(_[0-9]+)?}}, %c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
-// CHECK: .maxntid 32, 8, 1
+// CHECK: gpu.launch_func {{.+}} blocks in (%c2048{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: .maxntid 256, 1, 1
 func.func @nchw_add(%a: tensor<8x16x128x128xf32>, %b: tensor<8x16x128x128xf32>) -> tensor<8x16x128x128xf32> {
   %c = graph.add %a, %b : tensor<8x16x128x128xf32>, tensor<8x16x128x128xf32> -> tensor<8x16x128x128xf32>
+  return %c : tensor<8x16x128x128xf32>
+}
+
+// A rank-4 elementwise op whose dims cannot merge (an operand broadcast
+// over dims 0 and 2): the outer dims of each block's threads are
+// collapsed into one, so the innermost, contiguous dim is the x threads
+// (32 lanes of a warp on consecutive elements) and a block has 8 x 32
+// threads; mapped as they were, the innermost dim became a sequential
+// loop and a block had 8 threads, a row apart.
+// CHECK-LABEL: func.func @nchw_add_broadcast
+// CHECK: gpu.launch_func {{.+}} threads in (%c32{{(_[0-9]+)?}}, %c8{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: .maxntid 32, 8, 1
+func.func @nchw_add_broadcast(%a: tensor<8x16x128x128xf32>, %b: tensor<16x1x128xf32>) -> tensor<8x16x128x128xf32> {
+  %c = graph.add %a, %b : tensor<8x16x128x128xf32>, tensor<16x1x128xf32> -> tensor<8x16x128x128xf32>
   return %c : tensor<8x16x128x128xf32>
 }

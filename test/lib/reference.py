@@ -2690,6 +2690,19 @@ def mv_f32_rows8(rng):
 
 
 @case
+def mv_f16_rows12_linear(rng):
+    x, w = uniform(rng, (12, 256), -1, 1, F16), uniform(rng, (96, 256), -1, 1, F16)
+    b = uniform(rng, (96,), -1, 1, F16)
+    return [x, w, b], [to_f16(f64(x) @ f64(w).T + f64(b))]
+
+
+@case
+def mv_f32_rows15(rng):
+    a, b = uniform(rng, (15, 200), -1, 1), uniform(rng, (200, 72), -1, 1)
+    return [a, b], [as_f32(f64(a) @ f64(b))]
+
+
+@case
 def mv_bf16_bmm(rng):
     a, b = uniform(rng, (2, 2, 256), -1, 1), uniform(rng, (2, 256, 128), -1, 1)
     x, y = bf16_round(a), bf16_round(b)

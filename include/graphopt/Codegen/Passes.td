@@ -149,6 +149,31 @@ def GraphGPUCopiesToLinalgPass : Pass<"graph-gpu-copies-to-linalg", "::mlir::fun
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GraphGPUCollapseElementwisePass : Pass<"graph-gpu-collapse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Merge the contiguous dims of the generic CUDA kernels' loop nests";
+  let description = [{
+    Runs on bufferized host functions of the CUDA target before linalg ops
+    become parallel loops (and then kernels). An all-parallel
+    `linalg.generic` on buffers (an elementwise chain, a broadcast, a
+    copy) has its iteration dims merged wherever consecutive dims are
+    consecutive, in the same order, in every operand that reads them, and
+    contiguous in memory there (`memref.collapse_shape` views): an add of
+    two [4, 12, 197, 197] tensors becomes one loop over 1862832 elements,
+    a bias add [N, C, H, W] + [C, 1, 1] a loop nest [N, C, H * W]. The
+    kernels then index with fewer divisions, leave no lanes idle on a
+    short innermost dim (7 in a 7 x 7 feature map filled 8 lanes of 8 x 8
+    blocks), and take 16-byte vectors (graph-gpu-vectorize-loops) wherever
+    the merged innermost extent is a multiple of the vector (197 is not;
+    197 * 197 * 48 is). Ops inside kernels, with reductions, or whose maps
+    are not projected permutations are left as they are.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numCollapsed", "collapsed-ops", "linalg ops whose dims were merged">
+  ];
+}
+
 def GraphGPUSerialKernelsPass : Pass<"graph-gpu-serial-kernels", "::mlir::func::FuncOp"> {
   let summary = "Run sequential work on tensor data as one-thread kernels";
   let description = [{
@@ -881,8 +906,9 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
            "128x128x64 blocks of two warpgroups fed by cp.async stages of "
            "128-byte-swizzled shared tiles">,
     Option<"matrixVector", "matrix-vector", "bool", /*default=*/"true",
-           "Products with M <= 8 (matrix-vector-like) on a kernel streaming B "
-           "once (16-byte loads, K split over the threads, f32 sums); "
+           "Products with M <= 15 (matrix-vector-like) on a kernel streaming B "
+           "once (16-byte loads, 8-byte for M > 8; K split over the threads, "
+           "f32 sums); "
            "otherwise left to the default lowering">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Apply the elementwise op after a contraction (bias, activation, "
@@ -901,7 +927,7 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numTensorCore", "tensor-core-kernels", "contractions given the tensor-core kernel">,
     Statistic<"numSimt", "simt-kernels", "contractions given the SIMT kernel">,
-    Statistic<"numSkinny", "matrix-vector-kernels", "contractions with M <= 8 given the matrix-vector kernel">,
+    Statistic<"numSkinny", "matrix-vector-kernels", "contractions with M <= 15 given the matrix-vector kernel">,
     Statistic<"numWgmma", "wgmma-kernels", "contractions given the Hopper wgmma kernel (also counted as tensor-core kernels)">,
     Statistic<"numLeft", "contractions-left", "contractions left to the default lowering">,
     Statistic<"numPadded", "padded", "contractions run on zero-padded operands">,
