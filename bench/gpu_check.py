@@ -703,7 +703,29 @@ b = np.linspace(-0.5, 0.5, 1000, dtype=np.float32)
 (r,) = program(a, b)
 want = np.maximum(a + b, 0)
 print("max |error|", float(np.abs(r - want).max()), flush=True)
-sys.exit(0 if np.array_equal(r, want) else 1)
+ok = bool(np.array_equal(r, want))
+# Device memory in and out, no copy through the host: Program.run_device on
+# torch CUDA tensors, and compile() called with CUDA tensors (its first call
+# of a signature compiles through the host; later ones stay on the device).
+import torch
+if torch.cuda.is_available():
+    ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+    out = torch.empty(4, 1000, device="cuda")
+    program.run_device([ta, tb], [out], torch.cuda.current_stream().cuda_stream)
+    e1 = bool(torch.equal(out.cpu(), torch.from_numpy(want)))
+    print("run_device on CUDA tensors matches NumPy:", e1, flush=True)
+    class AddRelu(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.relu(x + y) * 2
+    m = graphopt.compile(AddRelu(), target="cuda")
+    r1, r2 = m(ta, tb), m(ta, tb)
+    ref = torch.relu(ta + tb) * 2
+    e2 = bool(r2.is_cuda and torch.allclose(r2, ref) and torch.allclose(r1, ref)
+              and m.device_calls == 1)
+    print("compile() on CUDA tensors, second call on the device "
+          f"(device_calls={m.device_calls}):", e2, flush=True)
+    ok = ok and e1 and e2
+sys.exit(0 if ok else 1)
 """
 
 

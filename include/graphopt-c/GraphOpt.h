@@ -163,6 +163,22 @@ int graphopt_program_run_into(graphopt_program *program, int num_inputs,
                               const graphopt_tensor *inputs, int num_outputs,
                               const graphopt_tensor *outputs, char **error);
 
+/* Runs a CUDA program on device memory, with no copy through the host:
+ * inputs[i].data and outputs[i].data are device pointers (a CUdeviceptr,
+ * e.g. torch.Tensor.data_ptr() of a contiguous CUDA tensor) of
+ * contiguous, 16-byte aligned buffers on the program's device; the
+ * outputs are shaped as the results, which must have static shapes. The
+ * work goes to `stream` (a CUstream of that device, e.g. PyTorch's
+ * current stream; NULL: the runtime's own stream), after what was queued
+ * there, and is complete on return. Returns 1 on success; 0 with *error
+ * set when the inputs do not match, the run fails or the program is for
+ * the CPU; -1 with *error set when an output does not match its result
+ * (nothing is run then). */
+int graphopt_program_run_device(graphopt_program *program, int num_inputs,
+                                const graphopt_tensor *inputs, int num_outputs,
+                                const graphopt_tensor *outputs, void *stream,
+                                char **error);
+
 /* A call prepared once for inputs of fixed shapes, then run with only the
  * data pointers (the cheapest way to call a program many times: no
  * checks, descriptors or allocations per call beyond the program's own).

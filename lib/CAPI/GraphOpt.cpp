@@ -533,6 +533,33 @@ int graphopt_program_run_into(graphopt_program *program, int numInputs,
   return 1;
 }
 
+int graphopt_program_run_device(graphopt_program *program, int numInputs,
+                                const graphopt_tensor *inputs, int numOutputs,
+                                const graphopt_tensor *outputs, void *stream,
+                                char **error) {
+  auto args = borrowInputs(numInputs, inputs, /*withData=*/true, error);
+  if (!args)
+    return 0;
+  Runner &runner = *program->runner;
+  const EntrySignature &sig = runner.signature();
+  auto result = [&](int i) {
+    const TensorSignature &s = sig.outputs[i];
+    return std::make_pair(s.dtype, llvm::ArrayRef<int64_t>(s.shape));
+  };
+  if (runner.isCUDA() && !outputsFit(sig.name, sig.outputs.size(), numOutputs,
+                                     outputs, result, error))
+    return -1;
+  llvm::SmallVector<void *> out;
+  for (int i = 0; i < numOutputs; ++i)
+    out.push_back(outputs[i].data);
+  DiagnosticCollector diags(*program->context);
+  if (llvm::Error e = runner.invokeOnDevice(*args, out, stream)) {
+    setError(error, diags.message(llvm::toString(std::move(e))));
+    return 0;
+  }
+  return 1;
+}
+
 graphopt_call *
 graphopt_program_prepare_call(graphopt_program *program, int numInputs,
                               const graphopt_tensor *inputs, int numOutputs,

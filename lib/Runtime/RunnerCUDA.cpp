@@ -64,6 +64,8 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
   get(api->free, "graphoptCudaFree");
   get(api->toDevice, "graphoptCudaCopyToDevice");
   get(api->toHost, "graphoptCudaCopyToHost");
+  get(api->onDevice, "graphoptCudaCopyOnDevice");
+  get(api->setStream, "graphoptCudaSetStream");
   get(api->synchronize, "graphoptCudaSynchronize");
   get(api->eventCreate, "graphoptCudaEventCreate");
   get(api->eventDestroy, "graphoptCudaEventDestroy");
@@ -180,4 +182,80 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
     if (llvm::Error e = callOnce(nullptr, &t))
       return std::move(e);
   return outs;
+}
+
+llvm::Error Runner::invokeOnDevice(llvm::ArrayRef<HostTensor> inputs,
+                                   llvm::ArrayRef<void *> outputs,
+                                   void *stream) {
+  if (!cuda)
+    return llvm::createStringError(
+        "@%s: device buffers are for CUDA programs (this one is for the CPU)",
+        sig.name.c_str());
+  if (llvm::Error e = checkCallable(inputs))
+    return e;
+  if (outputs.size() != sig.outputs.size())
+    return llvm::createStringError("@%s has %zu result(s), got %zu output "
+                                   "buffer(s)",
+                                   sig.name.c_str(), sig.outputs.size(),
+                                   outputs.size());
+  for (auto [i, s] : llvm::enumerate(sig.outputs))
+    if (llvm::is_contained(s.shape, kDynamicDim))
+      return llvm::createStringError(
+          "@%s: result %zu has a dynamic shape (%s): device buffers need "
+          "static result shapes",
+          sig.name.c_str(), i, s.str().c_str());
+  // The kernels read inputs with 16-byte vector loads: a misaligned
+  // buffer (a view at an odd offset) would fault and end the context.
+  for (auto [i, t] : llvm::enumerate(inputs))
+    if (t.sizeInBytes() && reinterpret_cast<uintptr_t>(t.data()) % 16)
+      return llvm::createStringError(
+          "@%s: input %zu is at device address %p, not 16-byte aligned (a "
+          "view at an offset into its buffer): pass a copy",
+          sig.name.c_str(), i, t.data());
+  CUDAHostAPI &cu = *cuda;
+  cu.clearError();
+  // The caller's stream for this thread's work, until the call returns.
+  cu.setStream(stream);
+  llvm::scope_exit restore([&] { cu.setStream(nullptr); });
+  std::vector<std::vector<int64_t>> inDescs;
+  for (const HostTensor &t : inputs)
+    inDescs.push_back(makeDescriptor(const_cast<void *>(t.data()), t.shape()));
+  auto called = callEntry(entryFn, sig, inDescs);
+  if (!called)
+    return called.takeError();
+  if (cu.synchronize() != 0 || cu.getError())
+    return cu.error("running @" + sig.name + " on the GPU");
+  llvm::SmallVector<ResultView> views = decodeResults(sig, *called);
+  // Each result copied into its buffer on the device (a strided one
+  // through the host), then the program's buffers freed, each once, never
+  // an input.
+  llvm::Error err = llvm::Error::success();
+  for (auto [i, s, v] : llvm::enumerate(sig.outputs, views)) {
+    size_t es = dtypeSize(s.dtype), bytes = v.numElements() * es;
+    if (!bytes || err)
+      continue;
+    if (v.contiguous()) {
+      if (cu.onDevice(outputs[i], v.base, bytes) != 0)
+        err = cu.error("copying result " + llvm::Twine(i) + " of @" + sig.name +
+                       " on the device");
+      continue;
+    }
+    std::vector<uint8_t> span(v.span() * es);
+    if (cu.toHost(span.data(), v.base, span.size()) != 0) {
+      err = cu.error("copying result " + llvm::Twine(i) + " of @" + sig.name +
+                     " to the host");
+      continue;
+    }
+    HostTensor dense = gather(s.dtype, v, span.data());
+    if (cu.toDevice(outputs[i], dense.data(), bytes) != 0)
+      err = cu.error("copying result " + llvm::Twine(i) + " of @" + sig.name +
+                     " to the device");
+  }
+  std::set<void *> seen;
+  for (const HostTensor &t : inputs)
+    seen.insert(const_cast<void *>(t.data()));
+  for (const ResultView &v : views)
+    if (v.allocated && seen.insert(v.allocated).second)
+      cu.free(v.allocated);
+  return err;
 }

@@ -35,6 +35,8 @@ struct Runner::CUDAHostAPI {
   void (*free)(void *) = nullptr;
   int (*toDevice)(void *, const void *, size_t) = nullptr;
   int (*toHost)(void *, const void *, size_t) = nullptr;
+  int (*onDevice)(void *, const void *, size_t) = nullptr;
+  void (*setStream)(void *) = nullptr;
   int (*synchronize)() = nullptr;
   void *(*eventCreate)() = nullptr;
   void (*eventDestroy)(void *) = nullptr;

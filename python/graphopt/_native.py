@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,6 +185,10 @@ _program_run_into = _declare("graphopt_program_run_into", ctypes.c_int,
                              _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.POINTER(ctypes.c_void_p))
+_program_run_device = _declare("graphopt_program_run_device", ctypes.c_int,
+                               _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
+                               ctypes.c_int, ctypes.POINTER(_CTensor),
+                               ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
 _prepare_call = _declare("graphopt_program_prepare_call", ctypes.c_void_p,
                          _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
                          ctypes.c_int, ctypes.POINTER(_CTensor),
@@ -774,6 +779,82 @@ class Program:
                 [o.ctypes.data if o.size else None for o in outs]):
             return outs
         return None
+
+    @staticmethod
+    def _device_buffer(buf, what: str) -> tuple:
+        """(NumPy dtype, shape, address) of a device buffer given as a
+        contiguous torch CUDA tensor or an ``(address, dtype, shape)``
+        tuple."""
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(buf, torch.Tensor):
+            if not buf.is_cuda or not buf.is_contiguous():
+                raise ExecutionError(
+                    f"{what}: expected a contiguous CUDA tensor, got one on "
+                    f"{buf.device}" + ("" if buf.is_contiguous()
+                                       else " (not contiguous)"))
+            name = str(buf.dtype).replace("torch.", "")
+            code = _TORCH_BITS.get(name)
+            dtype = _ml_dtype(code) if code is not None else np.dtype(
+                {"bool": "bool"}.get(name, name))
+            return dtype, tuple(buf.shape), buf.data_ptr()
+        try:
+            address, dtype, shape = buf
+        except (TypeError, ValueError):
+            raise TypeError(f"{what}: expected a torch CUDA tensor or an "
+                            f"(address, dtype, shape) tuple, got "
+                            f"{type(buf).__name__}") from None
+        if isinstance(dtype, str) and dtype in _ML_DTYPES.values():
+            dtype = _ml_dtype(next(c for c, n in _ML_DTYPES.items() if n == dtype))
+        return np.dtype(dtype), tuple(int(d) for d in shape), int(address)
+
+    def run_device(self, inputs: Sequence, outputs: Sequence,
+                   stream: Optional[int] = None) -> None:
+        """Runs a CUDA program on device memory, with no copy through the
+        host (``graphopt_program_run_device``): ``inputs`` and ``outputs``
+        are contiguous torch CUDA tensors, or ``(address, dtype, shape)``
+        tuples of device buffers (16-byte aligned inputs); the outputs are
+        shaped and typed as the results (static shapes) and receive them.
+        ``stream``: a CUstream address (PyTorch's
+        ``torch.cuda.current_stream().cuda_stream``) that the work goes to,
+        after what is queued there; None for the runtime's own stream. The
+        results are complete on return."""
+        if self._handle is None:
+            raise ExecutionError("the program was closed")
+        if len(inputs) != len(self.inputs):
+            raise ExecutionError(f"@{self.entry} takes {len(self.inputs)} "
+                                 f"input(s), got {len(inputs)}")
+        if len(outputs) != len(self.outputs):
+            raise ExecutionError(f"@{self.entry} has {len(self.outputs)} "
+                                 f"result(s), got {len(outputs)} output(s)")
+        ins = [self._device_buffer(b, f"input {i}") for i, b in enumerate(inputs)]
+        outs = [self._device_buffer(b, f"output {i}") for i, b in enumerate(outputs)]
+        for i, ((dtype, shape, _), spec) in enumerate(zip(outs, self.outputs)):
+            if spec.dtype is None or None in spec.shape:
+                raise ExecutionError(f"@{self.entry}: result {i} has a dynamic "
+                                     "shape; run() handles it")
+            if dtype != np.dtype(spec.dtype) or shape != tuple(spec.shape):
+                raise ExecutionError(
+                    f"output {i}: {dtype.name}{list(shape)} given, the result "
+                    f"is {spec.type_str}")
+        for i, (dtype, _, _) in enumerate(ins):
+            if dtype not in _FROM_NUMPY:
+                raise ExecutionError(f"input {i}: unsupported dtype {dtype}")
+        c_in, c_out = self._structs_for_signature(
+            tuple((d, s) for d, s, _ in ins))[:2]
+        err = ctypes.c_void_p()
+        # The structs are shared by the calls of this signature: their data
+        # pointers are set under the lock that serializes runs.
+        with self._lock:
+            for c, (_, _, ptr) in zip(c_in, ins):
+                c.data = ptr or None
+            for c, (_, _, ptr) in zip(c_out, outs):
+                c.data = ptr or None
+            status = _program_run_device(self._handle, len(ins), c_in,
+                                         len(outs), c_out, stream,
+                                         ctypes.byref(err))
+        if status != 1:
+            msg = _take_string(err.value) or "graphopt_program_run_device failed"
+            raise ExecutionError(msg, msg)
 
     def run(self, arrays: Sequence) -> list[np.ndarray]:
         """Runs the program on ``arrays`` (anything ``np.asarray`` accepts;

@@ -144,6 +144,13 @@ class LoadedModel:
                     "(docs/AOT.md)") from None
             fn.restype, fn.argtypes = res, args
             api[name[len("graphoptCuda"):]] = fn
+        # Device-to-device result copies (a runtime of 2026-12-07 or later;
+        # without it results go through the host).
+        fn = getattr(self._lib, "graphoptCudaCopyOnDevice", None)
+        if fn is not None:
+            fn.restype = ctypes.c_int
+            fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+        api["CopyOnDevice"] = fn
         self._cu = api
 
     def _cuda_error(self, what: str) -> ExecutionError:
@@ -157,9 +164,11 @@ class LoadedModel:
         memory is the device buffer; PyTorch's stream is synchronized
         first, since the program runs on the runtime's own stream); NumPy
         arrays and CPU tensors are uploaded. Results are copied out of the
-        program's buffers (which are then freed) through the host: torch
-        tensors on the device of the first tensor input if there is one,
-        else NumPy arrays."""
+        program's buffers (which are then freed): with a CUDA tensor input,
+        into CUDA tensors on its device, on the device (contiguous results;
+        others through the host); else through the host, as torch tensors on
+        the device of the first tensor input if there is one, else NumPy
+        arrays."""
         torch = sys.modules.get("torch")
         cu = self._cu
         cuda_in = torch_in = None
@@ -226,8 +235,13 @@ class LoadedModel:
                                       if not isinstance(v, np.ndarray)}
             try:
                 for i, t in enumerate(self.signature["outputs"]):
-                    outs.append(self._download(getattr(results, f"r{i}"), t,
-                                               torch_in))
+                    r = getattr(results, f"r{i}")
+                    out = None
+                    if cuda_in is not None:
+                        out = self._copy_on_device(r, t, cuda_in.device, torch)
+                    if out is None:
+                        out = self._download(r, t, torch_in)
+                    outs.append(out)
             finally:
                 for ptr in owned:
                     if ptr:
@@ -236,6 +250,30 @@ class LoadedModel:
             for ptr in uploaded:
                 cu["Free"](ptr)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _copy_on_device(self, r, t: dict, device, torch):
+        """Result ``r`` copied on the device into a new CUDA tensor on
+        ``device``; None where it must go through the host (a strided
+        result, a runtime without the copy, a dtype torch lacks)."""
+        copy = self._cu.get("CopyOnDevice")
+        dtype = _dtype(t)
+        tdtype = getattr(torch, dtype.name, None)
+        if copy is None or not isinstance(tdtype, torch.dtype):
+            return None
+        rank = len(t["shape"])
+        shape = list(r.sizes) if rank else []
+        strides = list(r.strides) if rank else []
+        expect = 1
+        for n, s in reversed(list(zip(shape, strides))):
+            if n != 1 and s != expect:
+                return None
+            expect *= n
+        out = torch.empty(shape, dtype=tdtype, device=device)
+        nbytes = out.numel() * dtype.itemsize
+        src = (r.aligned or 0) + r.offset * dtype.itemsize
+        if nbytes and copy(out.data_ptr(), src, nbytes):
+            raise self._cuda_error("copying a result on the device")
+        return out
 
     def _download(self, r, t: dict, torch_in):
         rank = len(t["shape"])

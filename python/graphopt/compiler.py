@@ -14,6 +14,7 @@ them.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -386,6 +387,9 @@ class CompiledModule:
         self._torch_calls: dict = {}
         self._lock = threading.Lock()
         self.compile_count = 0
+        # target='cuda': calls whose torch CUDA tensors were passed and
+        # returned on the device, with no copy through the host.
+        self.device_calls = 0
         self.timings: dict = {}
         # The last import: its text with large constants as
         # dense_resource<NAME>, and their data (the `mlir` property).
@@ -627,12 +631,86 @@ class CompiledModule:
             return  # a uint8 result, say: the general path converts it
         self._torch_calls[key] = _TorchCall(program, key, torch)
 
+    def _cuda_device_ordinal(self) -> int:
+        """The GPU the CUDA programs run on (the ``cuda_device`` option,
+        else GRAPHOPT_CUDA_DEVICE, else 0)."""
+        ordinal = self.options.get("cuda_device")
+        if ordinal is None:
+            try:
+                ordinal = int(os.environ.get("GRAPHOPT_CUDA_DEVICE", "0"))
+            except ValueError:
+                ordinal = 0
+        return ordinal
+
+    def _call_on_device(self, args, torch) -> Optional[list]:
+        """target='cuda' with every argument a torch CUDA tensor on the
+        program's GPU, of a signature compiled before: the tensors' memory
+        is passed as it is and the results are written into CUDA tensors
+        allocated here, on PyTorch's current stream; nothing goes through
+        the host. None when the call needs the general path (the first call
+        of a signature compiles there; results of dynamic shape; an
+        unsupported dtype)."""
+        if self._params or not all(
+                type(a) is torch.Tensor and a.is_cuda for a in args):
+            return None
+        device = args[0].device
+        if any(a.device != device for a in args) or \
+                device.index != self._cuda_device_ordinal():
+            return None
+        metas = []
+        for a in args:
+            name = str(a.dtype).replace("torch.", "")
+            try:
+                code = _native._TORCH_BITS.get(name)
+                dtype = _native._ml_dtype(code) if code is not None \
+                    else np.dtype(name)
+            except TypeError:
+                return None
+            if dtype is None:
+                return None
+            # Only the dtype and the shape make the key: a zero-strided view.
+            metas.append(np.lib.stride_tricks.as_strided(
+                np.empty(1, dtype), tuple(a.shape), (0,) * a.dim()))
+        try:
+            entry = self._cache.get(self._key(metas))
+        except TypeError:
+            return None
+        if entry is None or not entry.program._static_outputs:
+            return None
+        program = entry.program
+        ins = []
+        for a in args:
+            v = a.detach()
+            if not v.is_contiguous() or v.data_ptr() % 16:
+                # The kernels read 16-byte vectors: a view at an offset (x[1:])
+                # or a strided one is passed as a fresh copy.
+                v = v.contiguous() if not v.is_contiguous() else v.clone()
+            ins.append(v)
+        outs = []
+        for o in program.outputs:
+            # NumPy's (and ml_dtypes') names are torch's: float16, bool,
+            # bfloat16, float8_e4m3fn, ...
+            tdtype = getattr(torch, np.dtype(o.dtype).name, None)
+            if not isinstance(tdtype, torch.dtype):
+                return None
+            outs.append(torch.empty(tuple(o.shape), dtype=tdtype, device=device))
+        stream = torch.cuda.current_stream(device).cuda_stream
+        program.run_device(ins, outs, stream)
+        self.program = program
+        self.device_calls += 1
+        return self._structured(outs)
+
     def _call(self, args, key):
         torch = sys.modules.get("torch")
         torch_in = None
         if torch is not None:
             torch_in = next((a for a in args if isinstance(a, torch.Tensor)),
                             None)
+            if self.target == "cuda" and torch_in is not None \
+                    and torch_in.is_cuda:
+                outs = self._call_on_device(args, torch)
+                if outs is not None:
+                    return outs
         # Converting torch tensors runs torch code; NumPy inputs need no lock.
         with _TORCH_LOCK if torch_in is not None else contextlib.nullcontext():
             arrays = [_as_numpy(a, i) for i, a in enumerate(args)]
@@ -668,8 +746,9 @@ def compile(model_or_fn, example_args, target: str = "cpu", *,
             params_as_args: bool = False, timing: bool = False,
             **options) -> CompiledModule:
     """Compiles a PyTorch model or function for ``target``: ``"cpu"`` (the
-    host) or ``"cuda"`` (an NVIDIA GPU; inputs and results are copied to and
-    from the device around each call, see docs/CUDA.md).
+    host) or ``"cuda"`` (an NVIDIA GPU; NumPy arrays and CPU tensors are
+    copied to and from the device around each call, torch CUDA tensors stay
+    on the device: results come back as CUDA tensors; see docs/CUDA.md).
 
     Args:
         model_or_fn: an ``nn.Module`` (put it in ``eval()`` mode first), a

@@ -81,6 +81,9 @@ void graphoptCudaFree(void *ptr);
 /* Synchronous copies (the stream is drained first). Return 0 on success. */
 int graphoptCudaCopyToDevice(void *dst, const void *src, size_t bytes);
 int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes);
+/* A copy between two device buffers, on the calling thread's stream,
+ * complete on return. Returns 0 on success. */
+int graphoptCudaCopyOnDevice(void *dst, const void *src, size_t bytes);
 /* Waits for all work on the calling thread's stream. Returns 0 on
  * success. */
 int graphoptCudaSynchronize(void);

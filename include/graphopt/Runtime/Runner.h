@@ -191,6 +191,16 @@ public:
   llvm::Expected<std::vector<double>>
   timeCalls(llvm::ArrayRef<HostTensor> inputs, unsigned warmup, unsigned n);
 
+  /// CUDA: calls the entry on device memory, with no copy through the
+  /// host: `inputs` are shaped and typed as the call needs (checkInputs),
+  /// their data device pointers of contiguous buffers; result i is copied
+  /// on the device into `outputs[i]`, a device buffer of the result's
+  /// (static) shape. The work goes to `stream` (a CUstream of the
+  /// runtime's device; null: the runtime's own stream) and is complete on
+  /// return. An error for a CPU program or a result of dynamic shape.
+  llvm::Error invokeOnDevice(llvm::ArrayRef<HostTensor> inputs,
+                             llvm::ArrayRef<void *> outputs, void *stream);
+
   bool isCUDA() const { return cuda != nullptr; }
 
   /// The CUDA runtime's host API (CUDARuntime.h), loaded at run time.

@@ -452,6 +452,10 @@ int graphoptCudaCopyToHost(void *dst, const void *src, size_t bytes) {
   return copySync(dst, src, bytes, "cuMemcpyAsync (device to host)");
 }
 
+int graphoptCudaCopyOnDevice(void *dst, const void *src, size_t bytes) {
+  return copySync(dst, src, bytes, "cuMemcpyAsync (device to device)");
+}
+
 void *graphoptCudaEventCreate(void) {
   if (!ready())
     return nullptr;
