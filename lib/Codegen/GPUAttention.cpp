@@ -31,7 +31,8 @@
 // (on buffers, after deallocation) builds the kernel at each such call.
 //
 // Scope: static shapes, f16 or bf16 q/k/v (one type) with the same batch
-// dims, head dim D a multiple of 16 up to 128 (v's too, equal to q's), any
+// dims, head dim D a multiple of 8 up to 128 (v's too, equal to q's;
+// computed as a multiple of 16 over zero columns in shared memory), any
 // L and S (the last query block's extra rows read row L - 1 and store
 // nothing; the last key tile's extra rows copy key S - 1 and score -inf);
 // a static mask broadcasting to [..., L, S]
@@ -121,8 +122,8 @@ std::string unsupported(fusion::AttentionOp op) {
   if (k.getDimSize(rank - 1) != d || v.getDimSize(rank - 2) != s ||
       v.getDimSize(rank - 1) != d)
     return "key or value shapes do not match the query's";
-  if (d % 16 || d > 128 || l == 0 || s == 0)
-    return "D not a multiple of 16 up to 128, or L or S zero";
+  if (d % 8 || d > 128 || l == 0 || s == 0)
+    return "D not a multiple of 8 up to 128, or L or S zero";
   return "";
 }
 
@@ -135,7 +136,12 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
   int64_t l = qt.getDimSize(rank - 2), d = qt.getDimSize(rank - 1);
   int64_t s = cast<MemRefType>(k.getType()).getDimSize(rank - 2);
-  int64_t kKeys = keysPerStep(d, s);
+  // The head dim the fragments cover: D rounded up to the MMAs' 16 (D = 40,
+  // Stable Diffusion's, is computed as 48). The extra columns of the Q, K
+  // and V tiles are zeros in shared memory, so they add nothing to the
+  // scores and give O columns of zeros, which are not stored.
+  int64_t dp = llvm::alignTo(d, 16);
+  int64_t kKeys = keysPerStep(dp, s);
   // Ragged L: the last block's rows past L read row L - 1 and store
   // nothing. Ragged S: the last key tile's rows past S copy key S - 1
   // (finite values, so P V stays finite) and their scores are -inf.
@@ -155,8 +161,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   auto shared = [&](ArrayRef<int64_t> shape, Type elem) {
     return MemRefType::get(shape, elem, MemRefLayoutAttrInterface{}, ws);
   };
-  MemRefType qT = shared({kRows, d + 8}, et);
-  MemRefType kvT = shared({2, kKeys, d + 8}, et);
+  MemRefType qT = shared({kRows, dp + 8}, et);
+  MemRefType kvT = shared({2, kKeys, dp + 8}, et);
   auto bytes = [](MemRefType t) {
     return t.getNumElements() * t.getElementTypeBitWidth() / 8;
   };
@@ -247,9 +253,27 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     vector::StoreOp::create(b, loc, vec, qs, ValueRange{r, c},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   });
+  // Zeros in the columns past D of a tile (`rows` rows, at `idx` + [row,
+  // col]), one 16-byte vector per row, where D is not a multiple of 16.
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(v8, b.getZeroAttr(et)));
+  auto zeroPadding = [&](Value tile, ValueRange idx, int64_t rows) {
+    if (dp == d)
+      return;
+    for (int64_t r0 = 0; r0 < rows; r0 += kThreads) {
+      OpBuilder::InsertionGuard g(b);
+      if (r0 + kThreads > rows)
+        enterIfBelow(x.add(tid, r0), rows);
+      SmallVector<Value> at(idx);
+      at.append({x.add(tid, r0), x.c(d)});
+      vector::StoreOp::create(b, loc, zeros, tile, at, /*nontemporal=*/false,
+                              llvm::MaybeAlign(16));
+    }
+  };
+  zeroPadding(qs, {}, kRows);
   gpu::BarrierOp::create(b, loc);
   SmallVector<SmallVector<Value>> qf;
-  for (int64_t kd = 0; kd < d / 16; ++kd)
+  for (int64_t kd = 0; kd < dp / 16; ++kd)
     qf.push_back(loadMatrices(
         x, qs,
         ValueRange{x.add(x.add(wrow, qLow), lrow), x.add(qHigh, 16 * kd)}, 4,
@@ -257,6 +281,11 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   // Every warp has its Q fragments before the K and V stages overwrite
   // the tile.
   gpu::BarrierOp::create(b, loc);
+  // The stages' columns past D, never copied into: zeros (the first key
+  // step's barrier orders these stores before any read).
+  for (Value tile : {ks, vs})
+    for (int64_t stage = 0; stage < 2; ++stage)
+      zeroPadding(tile, {x.c(stage)}, kKeys);
 
   // Key steps: all, or (causal) up to the block's last query row.
   Value steps = x.c(llvm::divideCeil(s, kKeys));
@@ -283,7 +312,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   // lane), and per lane for its rows g and g + 8 the maximum m of the
   // scaled scores so far and this lane's part of the sum l of
   // exp(s - m) (the 4 lanes of a row are summed at the end).
-  int64_t oTiles = d / 8, sTiles = kKeys / 8;
+  int64_t oTiles = dp / 8, sTiles = kKeys / 8;
   SmallVector<Value> init(oTiles * 4, zeroF);
   init.append({negInf, negInf, zeroF, zeroF});
   auto loop = scf::ForOp::create(b, loc, x.c(0), steps, x.c(1), init);
@@ -315,7 +344,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     // S = Q K^T: K stored [key][dim] is B^T, k-contiguous: plain
     // ldmatrix.x4 gives the B fragments of two key tiles.
     SmallVector<SmallVector<Value>> sAcc(sTiles, SmallVector<Value>(4, zeroF));
-    for (int64_t kd = 0; kd < d / 16; ++kd)
+    for (int64_t kd = 0; kd < dp / 16; ++kd)
       for (int64_t j = 0; j < sTiles; j += 2) {
         SmallVector<Value> regs =
             loadMatrices(x, ks,
@@ -451,7 +480,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     OpBuilder::InsertionGuard g4(b);
     if (raggedL)
       enterIfBelow(row, l);
-    for (int64_t n = 0; n < oTiles; ++n) {
+    // O's tiles of real columns (D is a multiple of 8).
+    for (int64_t n = 0; n < d / 8; ++n) {
       Value lo = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h], inv[h]);
       Value hi = arith::MulFOp::create(b, loc, res[n * 4 + 2 * h + 1], inv[h]);
       Value two = vector::FromElementsOp::create(

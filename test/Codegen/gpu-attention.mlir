@@ -77,16 +77,16 @@ func.func @causal(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<
 // -----
 
 // Not supported, left to the decomposition: f32, a head dim that is not a
-// multiple of 16. A mask is (its buffer the call's fourth operand).
+// multiple of 8 (36; 40 is taken, computed as 48). A mask is (its buffer the call's fourth operand).
 // CHECK-LABEL: func.func @unsupported
 // CHECK-COUNT-2: fusion.attention
 // CHECK-NOT: fusion.attention
 // CHECK: call @__graphopt_gpu_attention_{{[0-9]+}}({{.*}}) {{.*}} : (memref<1x64x64xf16>, memref<1x64x64xf16>, memref<1x64x64xf16>, memref<64x64xf16>, memref<1x64x64xf16>) -> ()
-func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x64x40xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x64x40xf16>, tensor<1x64x64xf16>) {
+func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x64x36xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>) {
   %a = fusion.attention %q, %q, %q : (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
-  %b = fusion.attention %h, %h, %h : (tensor<1x64x40xf16>, tensor<1x64x40xf16>, tensor<1x64x40xf16>) -> tensor<1x64x40xf16>
+  %b = fusion.attention %h, %h, %h : (tensor<1x64x36xf16>, tensor<1x64x36xf16>, tensor<1x64x36xf16>) -> tensor<1x64x36xf16>
   %c = fusion.attention %k, %k, %k mask(%m : tensor<64x64xf16>) : (tensor<1x64x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x64x64xf16>
-  return %a, %b, %c : tensor<1x64x64xf32>, tensor<1x64x40xf16>, tensor<1x64x64xf16>
+  return %a, %b, %c : tensor<1x64x64xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>
 }
 
 // -----
@@ -108,4 +108,28 @@ func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x64x40xf16>, %k: ten
 func.func @ragged(%q: tensor<3x197x32xf16>) -> tensor<3x197x32xf16> {
   %r = fusion.attention %q, %q, %q : (tensor<3x197x32xf16>, tensor<3x197x32xf16>, tensor<3x197x32xf16>) -> tensor<3x197x32xf16>
   return %r : tensor<3x197x32xf16>
+}
+
+// -----
+
+// D = 40 (Stable Diffusion's): computed as 48. The shared tiles have rows
+// of 48 + 8 halves; the Q tile's columns 40..47 and then both K and V
+// stages' are stored zeros (one 16-byte vector per row) before they are
+// read; Q's fragments are 3 ldmatrix.x4 (48 / 16); O has 6 tiles of 8
+// columns, of which the 5 real ones are stored for each of a lane's 2 rows.
+// KERNEL-LABEL: func.func @d40
+// KERNEL: %[[QS:.+]] = memref.view {{.*}} to memref<64x56xf16, #gpu.address_space<workgroup>>
+// KERNEL: %[[KS:.+]] = memref.view {{.*}} to memref<2x64x56xf16, #gpu.address_space<workgroup>>
+// KERNEL: vector.store %[[Z:.+]], %[[QS]][%{{.*}}, %c40] {alignment = 16 : i64} : memref<64x56xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// KERNEL: gpu.barrier
+// KERNEL-COUNT-3: nvgpu.ldmatrix %[[QS]]
+// KERNEL: gpu.barrier
+// KERNEL: vector.store %[[Z]], %[[KS]][%c0, %{{.*}}, %c40]
+// KERNEL: scf.for
+// KERNEL: scf.yield
+// KERNEL-COUNT-10: vector.store {{.*}} : memref<2x64x40xf16>, vector<2xf16>
+// KERNEL-NOT: vector.store
+func.func @d40(%q: tensor<2x64x40xf16>) -> tensor<2x64x40xf16> {
+  %r = fusion.attention %q, %q, %q : (tensor<2x64x40xf16>, tensor<2x64x40xf16>, tensor<2x64x40xf16>) -> tensor<2x64x40xf16>
+  return %r : tensor<2x64x40xf16>
 }

@@ -175,3 +175,31 @@ func.func @gk_attn_ragged_mask(%q: tensor<2x2x80x32xf16>, %k: tensor<2x2x50x32xf
   %s = graph.scaled_dot_product_attention %q, %k, %v, %f : (tensor<2x2x80x32xf16>, tensor<2x2x50x32xf16>, tensor<2x2x50x32xf16>, tensor<80x50xf16>) -> tensor<2x2x80x32xf16>
   return %r, %s : tensor<2x2x80x32xf16>, tensor<2x2x80x32xf16>
 }
+
+// Head dims that are multiples of 8 but not of 16 (since 2026-12-07; were
+// decomposed: 16 kernels for a [1, 12, 197, 40] attention): computed over
+// zero columns in shared memory up to the next multiple of 16, the extra
+// output columns not stored. Stable Diffusion's D = 40 with S = 77, and a
+// causal D = 120 (32-key steps). Tolerances as above.
+// KERNELS-LABEL: func.func @gk_attn_d40
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_d120_causal
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+
+// RUN: %reference gk_attn_d40 %t/l
+// RUN: graph-run %s --entry=gk_attn_d40 --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/l/x0.npy --input=@%t/l/x1.npy --input=@%t/l/x2.npy --expected-output=@%t/l/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_d40 --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/l/x0.npy --input=@%t/l/x1.npy --input=@%t/l/x2.npy --expected-output=@%t/l/expected.npy | FileCheck %s %}
+func.func @gk_attn_d40(%q: tensor<2x96x40xf16>, %k: tensor<2x77x40xf16>, %v: tensor<2x77x40xf16>) -> tensor<2x96x40xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<2x96x40xf16>, tensor<2x77x40xf16>, tensor<2x77x40xf16>) -> tensor<2x96x40xf16>
+  return %r : tensor<2x96x40xf16>
+}
+
+// RUN: %reference gk_attn_d120_causal %t/m
+// RUN: graph-run %s --entry=gk_attn_d120_causal --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/m/x0.npy --input=@%t/m/x1.npy --input=@%t/m/x2.npy --expected-output=@%t/m/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_d120_causal --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/m/x0.npy --input=@%t/m/x1.npy --input=@%t/m/x2.npy --expected-output=@%t/m/expected.npy | FileCheck %s %}
+func.func @gk_attn_d120_causal(%q: tensor<1x2x64x120xf16>, %k: tensor<1x2x64x120xf16>, %v: tensor<1x2x64x120xf16>) -> tensor<1x2x64x120xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x64x120xf16>, tensor<1x2x64x120xf16>, tensor<1x2x64x120xf16>) -> tensor<1x2x64x120xf16>
+  return %r : tensor<1x2x64x120xf16>
+}

@@ -95,3 +95,20 @@ func.func @ragged(%q: tensor<1x12x197x64xf16>, %k: tensor<1x12x197x64xf16>, %v: 
       : (tensor<1x12x197x64xf16>, tensor<1x12x197x64xf16>, tensor<1x12x197x64xf16>) -> tensor<1x12x197x64xf16>
   return %r : tensor<1x12x197x64xf16>
 }
+
+// -----
+
+// Head dim 40 (Stable Diffusion 1.5; decomposed into 16 kernels before
+// 2026-12-07): one kernel, computed as 48 over zero columns in shared
+// memory; no spills.
+// CHECK-LABEL: func.func @d40
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @
+// CHECK-SAME: mma.sync.aligned.m16n8k16
+// PTXAS: KERNEL d40_kernel/d40_kernel sm_90: {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @d40(%q: tensor<2x8x1024x40xf16>, %k: tensor<2x8x77x40xf16>, %v: tensor<2x8x77x40xf16>) -> tensor<2x8x1024x40xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v
+      : (tensor<2x8x1024x40xf16>, tensor<2x8x77x40xf16>, tensor<2x8x77x40xf16>) -> tensor<2x8x1024x40xf16>
+  return %r : tensor<2x8x1024x40xf16>
+}

@@ -2601,6 +2601,21 @@ def gk_attn_ragged_mask(rng):
                               to_f16(sdpa(w32(q), w32(k), w32(v), mask=w32(fm)))]
 
 
+@case
+def gk_attn_d40(rng):
+    # Stable Diffusion 1.5's head dim 40 (cross attention over 77 tokens).
+    q = uniform(rng, (2, 96, 40), -1, 1, F16)
+    k, v = (uniform(rng, (2, 77, 40), -1, 1, F16) for _ in range(2))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_d120_causal(rng):
+    q, k = (uniform(rng, (1, 2, 64, 120), -1, 1, F16) for _ in range(2))
+    v = uniform(rng, (1, 2, 64, 120), -1, 1, F16)
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
+
+
 # Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
 @case
 def wg_f16_mm(rng):
