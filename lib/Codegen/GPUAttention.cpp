@@ -358,27 +358,57 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
       }
     // Scaled scores, the mask added (float) or applied (i1: -inf where
     // false), -inf where causal masks them; element e of tile j is row
-    // g + 8 (e / 2), key 8 j + 2 t + e % 2.
+    // g + 8 (e / 2), key 8 j + 2 t + e % 2. A float mask that varies
+    // along the keys (its last dim S, even) is read a pair of adjacent
+    // keys at a time (one 4-byte load for f16); an i1 mask by element
+    // (a vector of i1 would be bit-packed).
+    auto mt = mask ? cast<MemRefType>(mask.getType()) : MemRefType();
+    bool maskPairs = mask && isa<FloatType>(mt.getElementType()) &&
+                     mt.getDimSize(mt.getRank() - 1) == s && s % 2 == 0 &&
+                     mt.getLayout().isIdentity();
+    // The mask's indices for (row, key): its dims aligned from the right
+    // with [batch..., row, key], 0 where it has size 1.
+    auto maskIndices = [&](Value row, Value key) {
+      SmallVector<Value> full(batch);
+      full.append({row, key});
+      SmallVector<Value> idx;
+      for (int64_t i = 0; i < mt.getRank(); ++i)
+        idx.push_back(mt.getDimSize(i) == 1
+                          ? x.c(0)
+                          : full[full.size() - mt.getRank() + i]);
+      return idx;
+    };
     SmallVector<SmallVector<Value>> sc(sTiles);
     Value rowMax[2] = {negInf, negInf};
-    for (int64_t j = 0; j < sTiles; ++j)
+    for (int64_t j = 0; j < sTiles; ++j) {
+      Value pair;
       for (int64_t e = 0; e < 4; ++e) {
         Value sv = arith::MulFOp::create(b, loc, sAcc[j][e], scaleV);
         Value key = x.add(x.add(key0, x.mul(t, 2)), 8 * j + e % 2);
         Value row = x.add(x.add(x.add(row0, wrow), g), 8 * (e / 2));
         if (mask) {
-          // The mask's indices: its dims aligned from the right with
-          // [batch..., row, key], 0 where it has size 1.
-          auto mt = cast<MemRefType>(mask.getType());
-          SmallVector<Value> full(batch);
-          full.append(
-              {clampBelow(row, l, raggedL), clampBelow(key, s, raggedS)});
-          SmallVector<Value> idx;
-          for (int64_t i = 0; i < mt.getRank(); ++i)
-            idx.push_back(mt.getDimSize(i) == 1
-                              ? x.c(0)
-                              : full[full.size() - mt.getRank() + i]);
-          Value mv = memref::LoadOp::create(b, loc, mask, idx);
+          Value mv;
+          if (maskPairs) {
+            // Keys 2 t and 2 t + 1 of the tile (past S in a ragged last
+            // step: keys S - 2 and S - 1, scored -inf below anyway).
+            if (e % 2 == 0) {
+              Value first =
+                  raggedS ? arith::MinUIOp::create(b, loc, key, x.c(s - 2))
+                                .getResult()
+                          : key;
+              pair = vector::LoadOp::create(
+                  b, loc, VectorType::get({2}, mt.getElementType()), mask,
+                  maskIndices(clampBelow(row, l, raggedL), first),
+                  /*nontemporal=*/false,
+                  llvm::MaybeAlign(2 * mt.getElementTypeBitWidth() / 8));
+            }
+            mv = vector::ExtractOp::create(b, loc, pair, e % 2);
+          } else {
+            mv = memref::LoadOp::create(
+                b, loc, mask,
+                maskIndices(clampBelow(row, l, raggedL),
+                            clampBelow(key, s, raggedS)));
+          }
           if (mv.getType().isInteger(1)) {
             sv = arith::SelectOp::create(b, loc, mv, sv, negInf);
           } else {
@@ -402,6 +432,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
         sc[j].push_back(sv);
         rowMax[e / 2] = arith::MaximumFOp::create(b, loc, rowMax[e / 2], sv);
       }
+    }
     // Each row's maximum over its 4 lanes; the new running maximum, the
     // factor exp(m_old - m_new) for what was summed before, and the shift
     // (0 while a row has seen only -inf, so no NaN).

@@ -44,12 +44,13 @@
 // KERNELS: nvvm.mma.sync {{.*}} : (i32, i32, f32)
 // A float mask [L, S] (added to the scaled scores) and an i1 mask
 // [B, 1, L, S] (broadcast over the heads; false keys get -inf): the fused
-// kernel too, reading the mask per score element.
+// kernel too, reading the float mask a pair of adjacent keys at a time (a
+// 4-byte load of 2 halves), the i1 mask per score element.
 // KERNELS-LABEL: func.func @gk_attn_masked
 // KERNELS: gpu.launch
 // KERNELS-NOT: gpu.launch
 // KERNELS: nvvm.mma.sync
-// KERNELS: memref.load %{{.*}} : memref<64x64xf16>
+// KERNELS: vector.load %{{.*}} : memref<64x64xf16>, vector<2xf16>
 // KERNELS: arith.addf
 // KERNELS-LABEL: func.func @gk_attn_bool_mask
 // KERNELS: gpu.launch

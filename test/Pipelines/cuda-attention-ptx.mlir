@@ -58,8 +58,9 @@ func.func @attention(%q: tensor<2x4x128x64xf16>, %k: tensor<2x4x128x64xf16>, %v:
 
 // -----
 
-// A float mask [L, S]: the fused kernel too, each score element's mask
-// value loaded (2 bytes) and added to the scaled score in registers (was
+// A float mask [L, S]: the fused kernel too, each lane's mask values for
+// 2 adjacent keys loaded at once (`ld.global.v2.b16`; 2-byte loads per element
+// before 2026-12-07) and added to the scaled scores in registers (was
 // decomposed into batched matmuls and a softmax kernel, 4 kernels writing
 // the scores).
 // CHECK-LABEL: func.func @masked
@@ -67,7 +68,9 @@ func.func @attention(%q: tensor<2x4x128x64xf16>, %k: tensor<2x4x128x64xf16>, %v:
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @
 // CHECK-SAME: mma.sync.aligned.m16n8k16
-// CHECK-SAME: ld.global.b16
+// CHECK-NOT: ld.global.b16
+// CHECK-SAME: ld.global.v2.b16
+// CHECK-NOT: ld.global.b16
 // CHECK-SAME: shfl.sync.bfly.b32
 func.func @masked(%q: tensor<2x128x64xf16>, %k: tensor<2x128x64xf16>, %v: tensor<2x128x64xf16>, %m: tensor<128x128xf16>) -> tensor<2x128x64xf16> {
   %r = graph.scaled_dot_product_attention %q, %k, %v, %m
