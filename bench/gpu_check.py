@@ -346,10 +346,18 @@ def prepare(opts) -> int:
 
 
 def _find_or_build_wheel(build: Path) -> Path:
+    """The newest wheel in dist/, rebuilt when there is none or when it is
+    older than the build's libraries (the run pairs the wheel's library
+    with this tree's Python package: a stale one would lack new C API
+    functions and test an old compiler)."""
     dist = ROOT / "dist"
     wheels = sorted(dist.glob("graphopt-*.whl"), key=lambda p: p.stat().st_mtime)
-    if not wheels:
-        print("[gpu_check] building the wheel (scripts/build-wheel.sh)", flush=True)
+    libs = [p.stat().st_mtime for p in (build / "lib").glob("libGraphOpt*.so")]
+    stale = bool(wheels and libs and wheels[-1].stat().st_mtime < max(libs))
+    if not wheels or stale:
+        print("[gpu_check] building the wheel (scripts/build-wheel.sh)"
+              + (f": {wheels[-1].name} is older than {build}/lib" if stale else ""),
+              flush=True)
         subprocess.run([str(ROOT / "scripts" / "build-wheel.sh")], check=True,
                        env=dict(os.environ, GRAPHOPT_BUILD_DIR=str(build)))
         wheels = sorted(dist.glob("graphopt-*.whl"))

@@ -185,10 +185,13 @@ _program_run_into = _declare("graphopt_program_run_into", ctypes.c_int,
                              _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.c_int, ctypes.POINTER(_CTensor),
                              ctypes.POINTER(ctypes.c_void_p))
-_program_run_device = _declare("graphopt_program_run_device", ctypes.c_int,
-                               _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
-                               ctypes.c_int, ctypes.POINTER(_CTensor),
-                               ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+try:  # a library older than the package lacks it: run_device says so
+    _program_run_device = _declare(
+        "graphopt_program_run_device", ctypes.c_int, _prog_p, ctypes.c_int,
+        ctypes.POINTER(_CTensor), ctypes.c_int, ctypes.POINTER(_CTensor),
+        ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+except AttributeError:
+    _program_run_device = None
 _prepare_call = _declare("graphopt_program_prepare_call", ctypes.c_void_p,
                          _prog_p, ctypes.c_int, ctypes.POINTER(_CTensor),
                          ctypes.c_int, ctypes.POINTER(_CTensor),
@@ -820,6 +823,9 @@ class Program:
         results are complete on return."""
         if self._handle is None:
             raise ExecutionError("the program was closed")
+        if _program_run_device is None:
+            raise ExecutionError("run_device: the graphopt library loaded "
+                                 "predates graphopt_program_run_device")
         if len(inputs) != len(self.inputs):
             raise ExecutionError(f"@{self.entry} takes {len(self.inputs)} "
                                  f"input(s), got {len(inputs)}")

@@ -675,7 +675,8 @@ class CompiledModule:
             entry = self._cache.get(self._key(metas))
         except TypeError:
             return None
-        if entry is None or not entry.program._static_outputs:
+        if entry is None or not entry.program._static_outputs or \
+                _native._program_run_device is None:
             return None
         program = entry.program
         ins = []
