@@ -204,3 +204,32 @@ func.func @gk_attn_d120_causal(%q: tensor<1x2x64x120xf16>, %k: tensor<1x2x64x120
   %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x64x120xf16>, tensor<1x2x64x120xf16>, tensor<1x2x64x120xf16>) -> tensor<1x2x64x120xf16>
   return %r : tensor<1x2x64x120xf16>
 }
+
+// Head dims over 128, up to 256 (since 2026-12-07; were decomposed): the
+// same kernel with 32-key steps, O's accumulators in registers (233
+// registers a thread at D = 160, 253 at D = 256 for sm_90, no spills;
+// cuda-attention-ptx.mlir), the K and V stages over 48 KiB of shared
+// memory (the runtime opts in). Gemma's D = 256 with S = 40, and Stable
+// Diffusion's D = 160 causal with L = S = 70. Tolerances as above.
+// KERNELS-LABEL: func.func @gk_attn_d256
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS-LABEL: func.func @gk_attn_d160_causal
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+
+// RUN: %reference gk_attn_d256 %t/n
+// RUN: graph-run %s --entry=gk_attn_d256 --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/n/x0.npy --input=@%t/n/x1.npy --input=@%t/n/x2.npy --expected-output=@%t/n/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_d256 --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/n/x0.npy --input=@%t/n/x1.npy --input=@%t/n/x2.npy --expected-output=@%t/n/expected.npy | FileCheck %s %}
+func.func @gk_attn_d256(%q: tensor<1x64x256xf16>, %k: tensor<1x40x256xf16>, %v: tensor<1x40x256xf16>) -> tensor<1x64x256xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v : (tensor<1x64x256xf16>, tensor<1x40x256xf16>, tensor<1x40x256xf16>) -> tensor<1x64x256xf16>
+  return %r : tensor<1x64x256xf16>
+}
+
+// RUN: %reference gk_attn_d160_causal %t/o
+// RUN: graph-run %s --entry=gk_attn_d160_causal --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/o/x0.npy --input=@%t/o/x1.npy --input=@%t/o/x2.npy --expected-output=@%t/o/expected.npy | FileCheck %s
+// RUN: %if cuda-runtime %{ graph-run %s --entry=gk_attn_d160_causal --target=cuda --cuda-emulate --quiet --rtol=2e-3 --atol=1e-3 --input=@%t/o/x0.npy --input=@%t/o/x1.npy --input=@%t/o/x2.npy --expected-output=@%t/o/expected.npy | FileCheck %s %}
+func.func @gk_attn_d160_causal(%q: tensor<1x2x70x160xf16>, %k: tensor<1x2x70x160xf16>, %v: tensor<1x2x70x160xf16>) -> tensor<1x2x70x160xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v {is_causal} : (tensor<1x2x70x160xf16>, tensor<1x2x70x160xf16>, tensor<1x2x70x160xf16>) -> tensor<1x2x70x160xf16>
+  return %r : tensor<1x2x70x160xf16>
+}

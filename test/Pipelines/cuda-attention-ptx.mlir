@@ -115,3 +115,19 @@ func.func @d40(%q: tensor<2x8x1024x40xf16>, %k: tensor<2x8x77x40xf16>, %v: tenso
       : (tensor<2x8x1024x40xf16>, tensor<2x8x77x40xf16>, tensor<2x8x77x40xf16>) -> tensor<2x8x1024x40xf16>
   return %r : tensor<2x8x1024x40xf16>
 }
+
+// -----
+
+// Head dim 256 (Gemma; decomposed before 2026-12-07): one kernel, 32-key
+// steps, 66 KiB of dynamic shared memory (the K and V stages), every
+// accumulator in registers: at most 255 registers a thread and no spills
+// (253 with this ptxas).
+// CHECK-LABEL: func.func @d256
+// CHECK: gpu.launch_func {{.*}} dynamic_shared_memory_size %c67584_i32
+// CHECK-NOT: gpu.launch_func
+// PTXAS: KERNEL d256_kernel/d256_kernel sm_90: {{(1?[0-9]?[0-9]|2[0-4][0-9]|25[0-5])}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @d256(%q: tensor<1x8x512x256xf16>, %k: tensor<1x8x512x256xf16>, %v: tensor<1x8x512x256xf16>) -> tensor<1x8x512x256xf16> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v
+      : (tensor<1x8x512x256xf16>, tensor<1x8x512x256xf16>, tensor<1x8x512x256xf16>) -> tensor<1x8x512x256xf16>
+  return %r : tensor<1x8x512x256xf16>
+}

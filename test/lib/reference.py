@@ -2616,6 +2616,22 @@ def gk_attn_d120_causal(rng):
     return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
 
 
+@case
+def gk_attn_d256(rng):
+    # Gemma's head dim 256 (253 registers a thread, no spills on sm_90).
+    q = uniform(rng, (1, 64, 256), -1, 1, F16)
+    k, v = (uniform(rng, (1, 40, 256), -1, 1, F16) for _ in range(2))
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v)))]
+
+
+@case
+def gk_attn_d160_causal(rng):
+    # Stable Diffusion 1.5's deepest head dim, 160.
+    q, k = (uniform(rng, (1, 2, 70, 160), -1, 1, F16) for _ in range(2))
+    v = uniform(rng, (1, 2, 70, 160), -1, 1, F16)
+    return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
+
+
 # Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
 @case
 def wg_f16_mm(rng):

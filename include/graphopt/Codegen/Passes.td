@@ -1033,7 +1033,7 @@ def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
     rounded to it) with the same batch dims; a static mask broadcasting to
     [..., L, S] (float: added to the scaled scores; i1: false keys get
     -inf), a float one read 2 adjacent keys per load where it varies along
-    the keys and S is even, an i1 one per score element; head dim a multiple of 8 up to 128,
+    the keys and S is even, an i1 one per score element; head dim a multiple of 8 up to 256,
     equal for q, k and v (one that is not a multiple of 16 is computed as
     the next one, over zero columns in shared memory); any L and S (key steps of 64 rows where the head
     dim is at most 64, else 32; the last query block's rows past L read
