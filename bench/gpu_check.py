@@ -719,7 +719,7 @@ import torch
 if torch.cuda.is_available():
     ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
     out = torch.empty(4, 1000, device="cuda")
-    program.run_device([ta, tb], [out], torch.cuda.current_stream().cuda_stream)
+    program.run_device([ta, tb], [out], torch.cuda.current_stream().cuda_stream or 1)
     e1 = bool(torch.equal(out.cpu(), torch.from_numpy(want)))
     print("run_device on CUDA tensors matches NumPy:", e1, flush=True)
     class AddRelu(torch.nn.Module):

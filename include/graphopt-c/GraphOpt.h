@@ -169,8 +169,9 @@ int graphopt_program_run_into(graphopt_program *program, int num_inputs,
  * contiguous, 16-byte aligned buffers on the program's device; the
  * outputs are shaped as the results, which must have static shapes. The
  * work goes to `stream` (a CUstream of that device, e.g. PyTorch's
- * current stream; NULL: the runtime's own stream), after what was queued
- * there, and is complete on return. Returns 1 on success; 0 with *error
+ * current stream, or CU_STREAM_LEGACY for the legacy default stream;
+ * NULL: the runtime's own stream, which does not wait for other streams),
+ * after what was queued there, and is complete on return. Returns 1 on success; 0 with *error
  * set when the inputs do not match, the run fails or the program is for
  * the CPU; -1 with *error set when an output does not match its result
  * (nothing is run then). */

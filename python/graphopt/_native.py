@@ -819,8 +819,10 @@ class Program:
         shaped and typed as the results (static shapes) and receive them.
         ``stream``: a CUstream address (PyTorch's
         ``torch.cuda.current_stream().cuda_stream``) that the work goes to,
-        after what is queued there; None for the runtime's own stream. The
-        results are complete on return."""
+        after what is queued there; None or 0 for the runtime's own stream,
+        which does not wait for other streams (PyTorch's default stream
+        reports 0: pass 1, CU_STREAM_LEGACY, for it). The results are
+        complete on return."""
         if self._handle is None:
             raise ExecutionError("the program was closed")
         if _program_run_device is None:

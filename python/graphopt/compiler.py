@@ -695,7 +695,11 @@ class CompiledModule:
             if not isinstance(tdtype, torch.dtype):
                 return None
             outs.append(torch.empty(tuple(o.shape), dtype=tdtype, device=device))
-        stream = torch.cuda.current_stream(device).cuda_stream
+        # PyTorch's default stream reports 0, the legacy default stream:
+        # passed as CU_STREAM_LEGACY (1), so that the program runs after
+        # the work queued there (a 0 would mean the runtime's own stream,
+        # which does not wait for it).
+        stream = torch.cuda.current_stream(device).cuda_stream or 1
         program.run_device(ins, outs, stream)
         self.program = program
         self.device_calls += 1
