@@ -83,6 +83,37 @@ mlir::graphopt::runtime::loadCUDAHostAPI() {
   return api;
 }
 
+/// Result `v` (of type `s`) copied from the device into a dense host
+/// tensor: in one copy where it is contiguous, else its span, gathered.
+/// Null on failure (the runtime's error is set).
+static std::optional<HostTensor> download(Runner::CUDAHostAPI &cu,
+                                          const TensorSignature &s,
+                                          const ResultView &v) {
+  size_t es = dtypeSize(s.dtype);
+  if (v.contiguous()) {
+    HostTensor out(s.dtype, v.shape);
+    size_t bytes = v.numElements() * es;
+    if (bytes && cu.toHost(out.data(), v.base, bytes) != 0)
+      return std::nullopt;
+    return out;
+  }
+  std::vector<uint8_t> span(v.span() * es);
+  if (!span.empty() && cu.toHost(span.data(), v.base, span.size()) != 0)
+    return std::nullopt;
+  return gather(s.dtype, v, span.data());
+}
+
+/// Frees the device buffers the program allocated for its results, each
+/// once (results may alias each other), never one in `keep` (the inputs).
+static void freeResults(Runner::CUDAHostAPI &cu,
+                        llvm::ArrayRef<ResultView> views,
+                        llvm::ArrayRef<const void *> keep) {
+  std::set<const void *> seen(keep.begin(), keep.end());
+  for (const ResultView &v : views)
+    if (v.allocated && seen.insert(v.allocated).second)
+      cu.free(v.allocated);
+}
+
 llvm::Expected<llvm::SmallVector<HostTensor>>
 Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
                    std::vector<double> *timed) {
@@ -131,41 +162,17 @@ Runner::invokeCUDA(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
     if (cu.synchronize() != 0 || cu.getError())
       return cu.error("running @" + sig.name + " on the GPU");
     // Results are device buffers owned by the caller, except those that
-    // alias an input or an earlier result.
+    // alias an input or an earlier result: freed after every download.
     llvm::SmallVector<ResultView> views = decodeResults(sig, results);
-    // Free each result buffer once, after every download (results may
-    // alias each other), and never an input.
-    auto freeResults = [&] {
-      std::set<void *> seen(device.begin(), device.end());
-      for (const ResultView &v : views)
-        if (v.allocated && seen.insert(v.allocated).second)
-          cu.free(v.allocated);
-    };
-    for (auto [s, v] : llvm::zip(sig.outputs, views)) {
-      if (outs) {
-        size_t es = dtypeSize(s.dtype);
-        if (v.contiguous()) {
-          HostTensor out(s.dtype, v.shape);
-          size_t bytes = v.numElements() * es;
-          if (bytes && cu.toHost(out.data(), v.base, bytes) != 0) {
-            freeResults();
-            return cu.error("copying a result of @" + sig.name +
-                            " to the host");
-          }
-          outs->push_back(std::move(out));
-        } else {
-          std::vector<uint8_t> span(v.span() * es);
-          if (!span.empty() &&
-              cu.toHost(span.data(), v.base, span.size()) != 0) {
-            freeResults();
-            return cu.error("copying a result of @" + sig.name +
-                            " to the host");
-          }
-          outs->push_back(gather(s.dtype, v, span.data()));
-        }
+    llvm::SmallVector<const void *> keep(device.begin(), device.end());
+    llvm::scope_exit freeAll([&] { freeResults(cu, views, keep); });
+    if (outs)
+      for (auto [s, v] : llvm::zip(sig.outputs, views)) {
+        std::optional<HostTensor> out = download(cu, s, v);
+        if (!out)
+          return cu.error("copying a result of @" + sig.name + " to the host");
+        outs->push_back(std::move(*out));
       }
-    }
-    freeResults();
     return llvm::Error::success();
   };
 
@@ -240,22 +247,17 @@ llvm::Error Runner::invokeOnDevice(llvm::ArrayRef<HostTensor> inputs,
                        " on the device");
       continue;
     }
-    std::vector<uint8_t> span(v.span() * es);
-    if (cu.toHost(span.data(), v.base, span.size()) != 0) {
+    std::optional<HostTensor> dense = download(cu, s, v);
+    if (!dense)
       err = cu.error("copying result " + llvm::Twine(i) + " of @" + sig.name +
                      " to the host");
-      continue;
-    }
-    HostTensor dense = gather(s.dtype, v, span.data());
-    if (cu.toDevice(outputs[i], dense.data(), bytes) != 0)
+    else if (cu.toDevice(outputs[i], dense->data(), bytes) != 0)
       err = cu.error("copying result " + llvm::Twine(i) + " of @" + sig.name +
                      " to the device");
   }
-  std::set<void *> seen;
+  llvm::SmallVector<const void *> keep;
   for (const HostTensor &t : inputs)
-    seen.insert(const_cast<void *>(t.data()));
-  for (const ResultView &v : views)
-    if (v.allocated && seen.insert(v.allocated).second)
-      cu.free(v.allocated);
+    keep.push_back(t.data());
+  freeResults(cu, views, keep);
   return err;
 }

@@ -300,6 +300,19 @@ def numpy_of_torch_bits(t) -> Optional[np.ndarray]:
     return t.contiguous().view(bits).numpy().view(dtype)
 
 
+def numpy_dtype_of_torch(dtype) -> Optional[np.dtype]:
+    """NumPy's dtype for a torch dtype (ml_dtypes' for bf16 and the 8-bit
+    floats); None where NumPy has none (or ml_dtypes is missing)."""
+    name = str(dtype).replace("torch.", "")
+    code = _TORCH_BITS.get(name)
+    if code is not None:
+        return _ml_dtype(code)
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return None
+
+
 def torch_of_numpy(torch, array: np.ndarray):
     """A NumPy array as a torch tensor without a copy; bf16 and the 8-bit
     floats (ml_dtypes' dtypes) through their bits."""
@@ -795,10 +808,9 @@ class Program:
                     f"{what}: expected a contiguous CUDA tensor, got one on "
                     f"{buf.device}" + ("" if buf.is_contiguous()
                                        else " (not contiguous)"))
-            name = str(buf.dtype).replace("torch.", "")
-            code = _TORCH_BITS.get(name)
-            dtype = _ml_dtype(code) if code is not None else np.dtype(
-                {"bool": "bool"}.get(name, name))
+            dtype = numpy_dtype_of_torch(buf.dtype)
+            if dtype is None:
+                raise ExecutionError(f"{what}: unsupported dtype {buf.dtype}")
             return dtype, tuple(buf.shape), buf.data_ptr()
         try:
             address, dtype, shape = buf

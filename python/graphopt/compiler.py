@@ -659,13 +659,7 @@ class CompiledModule:
             return None
         metas = []
         for a in args:
-            name = str(a.dtype).replace("torch.", "")
-            try:
-                code = _native._TORCH_BITS.get(name)
-                dtype = _native._ml_dtype(code) if code is not None \
-                    else np.dtype(name)
-            except TypeError:
-                return None
+            dtype = _native.numpy_dtype_of_torch(a.dtype)
             if dtype is None:
                 return None
             # Only the dtype and the shape make the key: a zero-strided view.
