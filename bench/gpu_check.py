@@ -93,10 +93,17 @@ def workloads(small: bool):
     # Hopper's warpgroup MMAs (chip sm_90a, graph-gpu-matmul's wgmma
     # kernel; never run on a GPU before): objects for sm_90a load only on
     # a compute capability 9.0 device, skipped elsewhere.
+    # Its tiles are copied by TMA (default); gemm_f16_wgmma_cpasync is the
+    # same kernel fed by cp.async (pipeline option tma=false), to compare.
     for dtype, tol in (("f16", (6e-2, 1e-2)), ("bf16", (5e-1, 2e-2))):
         gemm(dtype, tol)
         out[-1].update(name=f"gemm_{dtype}_wgmma",
-                       title=f"GEMM {dtype} {n}^3, sm_90a wgmma", chip="sm_90a")
+                       title=f"GEMM {dtype} {n}^3, sm_90a wgmma (TMA)",
+                       chip="sm_90a")
+    gemm("f16", (6e-2, 1e-2))
+    out[-1].update(name="gemm_f16_wgmma_cpasync",
+                   title=f"GEMM f16 {n}^3, sm_90a wgmma (cp.async)",
+                   chip="sm_90a", options=["--pipeline-options=tma=false"])
 
     m, d, h = (256, 128, 512) if small else (4096, 1024, 4096)
     x, w1, b1 = _t([m, d], "f16"), _t([d, h], "f16"), _t([h], "f16")

@@ -246,6 +246,7 @@ private:
   }
   LogicalResult prepareSharedMemory();
   LogicalResult lowerAsyncCopies();
+  LogicalResult lowerBulkCopies();
   LogicalResult prepareWarpOps();
   LogicalResult prepareWarpgroupOps();
   /// A host buffer for the emulation's own use, allocated before the
@@ -459,6 +460,110 @@ LogicalResult BlockEmulation::lowerAsyncCopies() {
                                      copy.getSrcIndices());
     vector::StoreOp::create(rw, loc, v, copy.getDst(), copy.getDstIndices());
     rw.eraseOp(op);
+  }
+  return success();
+}
+
+/// The Hopper TMA copies and mbarrier ops of the wgmma kernel become calls
+/// of libGraphOptCUDARuntime's emulations (EmulatedKernelOps.cpp), on host
+/// addresses: the shared pointers are `llvm.inttoptr` of addresses of the
+/// (now host) shared buffer, the tensor map a host pointer from the
+/// emulated driver. A copy completes at once and counts down its barrier's
+/// transactions; a wait on a phase that has not completed stops the
+/// program (on a GPU it would hang). `fence.mbarrier_init` goes (the
+/// emulation's thread order is sequentially consistent).
+LogicalResult BlockEmulation::lowerBulkCopies() {
+  Block &body = launch.getBody().front();
+  SmallVector<Operation *> ops;
+  body.walk([&](Operation *op) {
+    if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveExpectTxOp,
+            NVVM::MBarrierTryWaitParityOp,
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
+            NVVM::FenceMbarrierInitOp>(op))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return success();
+  MLIRContext *ctx = rw.getContext();
+  auto module = launch->getParentOfType<ModuleOp>();
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i32 = rw.getI32Type();
+  auto callee = [&](StringRef name, ArrayRef<Type> args) {
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (!fn) {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(module.getBody());
+      fn =
+          func::FuncOp::create(rw, loc, name, FunctionType::get(ctx, args, {}));
+      fn.setPrivate();
+    }
+    return fn;
+  };
+  // The host pointer for a shared one: the same address, address space 0.
+  auto host = [&](Value p) -> Value {
+    if (cast<LLVM::LLVMPointerType>(p.getType()).getAddressSpace() == 0)
+      return p;
+    // shared::cta -> shared::cluster (the TMA destination): the same
+    // address.
+    if (auto space = p.getDefiningOp<LLVM::AddrSpaceCastOp>())
+      p = space.getArg();
+    auto cast = p.getDefiningOp<LLVM::IntToPtrOp>();
+    if (!cast)
+      return Value();
+    return LLVM::IntToPtrOp::create(rw, loc, ptr, cast.getArg());
+  };
+  OpBuilder::InsertionGuard g(rw);
+  for (Operation *op : ops) {
+    rw.setInsertionPoint(op);
+    auto call = [&](StringRef name, ArrayRef<Value> args) -> LogicalResult {
+      if (llvm::any_of(args, [](Value v) { return !v; }))
+        return op->emitError("cannot emulate this kernel: a shared-memory "
+                             "pointer not made by llvm.inttoptr");
+      SmallVector<Type> types;
+      for (Value v : args)
+        types.push_back(v.getType());
+      func::CallOp::create(rw, loc, callee(name, types), args);
+      rw.eraseOp(op);
+      return success();
+    };
+    LogicalResult done = success();
+    if (auto init = dyn_cast<NVVM::MBarrierInitOp>(op)) {
+      if (init.getPredicate())
+        return op->emitError("cannot emulate a predicated mbarrier.init");
+      done = call("graphoptEmuMbarrierInit",
+                  {host(init.getAddr()), init.getCount()});
+    } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(op)) {
+      if (arrive.getPredicate() || arrive.getRes() ||
+          arrive.getScope() != NVVM::MemScopeKind::CTA)
+        return op->emitError("cannot emulate this mbarrier.arrive.expect_tx "
+                             "(only CTA scope, no result or predicate)");
+      done = call("graphoptEmuMbarrierArriveExpectTx",
+                  {host(arrive.getAddr()), arrive.getTxcount()});
+    } else if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op)) {
+      done = call("graphoptEmuMbarrierWaitParity",
+                  {host(wait.getAddr()), wait.getPhase()});
+    } else if (auto copy =
+                   dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
+                       op)) {
+      if (copy.getMode() != NVVM::TMALoadMode::TILE ||
+          !copy.getIm2colOffsets().empty() || copy.getMulticastMask() ||
+          copy.getL2CacheHint() || copy.getPredicate() ||
+          copy.getCoordinates().size() > 5)
+        return op->emitError("cannot emulate this cp.async.bulk.tensor "
+                             "(only tile mode, no multicast, cache hint or "
+                             "predicate)");
+      SmallVector<Value> args = {
+          host(copy.getDstMem()), copy.getTmaDescriptor(), host(copy.getMbar()),
+          arith::ConstantIntOp::create(rw, loc, i32,
+                                       copy.getCoordinates().size())};
+      llvm::append_range(args, copy.getCoordinates());
+      while (args.size() < 9)
+        args.push_back(arith::ConstantIntOp::create(rw, loc, i32, 0));
+      done = call("graphoptEmuTensorLoad", args);
+    } else {
+      rw.eraseOp(op); // fence.mbarrier_init
+    }
+    if (failed(done))
+      return failure();
   }
   return success();
 }
@@ -1531,7 +1636,8 @@ LogicalResult BlockEmulation::run() {
 
   rw.setInsertionPoint(launch);
   if (failed(prepareSharedMemory()) || failed(lowerAsyncCopies()) ||
-      failed(lowerFragments()) || failed(prepareWarpOps()))
+      failed(lowerBulkCopies()) || failed(lowerFragments()) ||
+      failed(prepareWarpOps()))
     return failure();
   // Lane ids: the linear thread id modulo 32.
   SmallVector<gpu::LaneIdOp> laneIds;

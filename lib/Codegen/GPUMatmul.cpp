@@ -486,6 +486,8 @@ struct Config {
   /// cp.async (kLoopAsync), else 2 filled through registers (kLoop).
   int64_t stages = 2;
   bool async = false;
+  /// The wgmma kernel's tiles copied by TMA (else cp.async).
+  bool tma = false;
 };
 
 /// Shared tiles of the tensor-core kernels, of the input type in the global
@@ -1111,6 +1113,174 @@ Value wgmmaDescriptor(Idx &x, Value addr, int64_t lbo, int64_t sbo) {
   return arith::OrIOp::create(x.b, x.loc, start, constant(fixed));
 }
 
+/// Whether TMA can copy tiles of `operand` (a memref of 16-bit elements):
+/// its last dim contiguous, the others' strides and a static offset
+/// multiples of 16 bytes (a dynamic offset is checked when the runtime
+/// encodes the tensor map), rank 2 or 3.
+bool tmaCompatible(Value operand) {
+  auto type = cast<MemRefType>(operand.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() < 2 || type.getRank() > 3 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
+      (!ShapedType::isDynamic(offset) && (offset * 2) % 16))
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [](int64_t s) {
+    return !ShapedType::isDynamic(s) && s > 0 && (s * 2) % 16 == 0;
+  });
+}
+
+/// The runtime's TMA tensor map of `operand` for boxes of `boxRows` rows
+/// of 64 contiguous 16-bit elements (128 bytes), 128-byte swizzled,
+/// elements past the operand's bounds read as zeros: a CUtensorMap in
+/// device memory, encoded and uploaded by libGraphOptCUDARuntime on first
+/// use of that buffer and shape, then cached
+/// (`graphopt_cuda_tensor_map_<type>(memref<*xtype>, index, index) ->
+/// !llvm.ptr`). Emitted on the host, before the launch.
+Value tensorMapOf(OpBuilder &b, Location loc, Value operand, int64_t boxRows) {
+  auto type = cast<MemRefType>(operand.getType());
+  Type et = type.getElementType();
+  std::string name =
+      std::string("graphopt_cuda_tensor_map_") + (et.isBF16() ? "bf16" : "f16");
+  MLIRContext *ctx = b.getContext();
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto unranked = UnrankedMemRefType::get(et, type.getMemorySpace());
+  auto decl = module.lookupSymbol<func::FuncOp>(name);
+  if (!decl) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    decl = func::FuncOp::create(
+        b, loc, name,
+        FunctionType::get(ctx, {unranked, b.getIndexType(), b.getIndexType()},
+                          {LLVM::LLVMPointerType::get(ctx)}));
+    decl.setPrivate();
+  }
+  Idx x{b, loc};
+  Value cast = memref::CastOp::create(b, loc, unranked, operand);
+  return func::CallOp::create(b, loc, decl,
+                              ValueRange{cast, x.c(64), x.c(boxRows)})
+      .getResult(0);
+}
+
+/// The wgmma kernel's K loop over TMA stages: `stages` shared buffers of
+/// A and B tiles, each with an mbarrier (8 bytes at `barriers` + 8 s, in
+/// dynamic shared memory), thread 0 the only producer:
+///
+///   thread 0: init each stage's barrier (1 arrival), then issue tiles
+///             0 .. stages - 2 (each: arrive.expect_tx of the stage's
+///             bytes, then the TMA copies of its A and B boxes)
+///   barrier (the barriers initialized)
+///   per step kt:
+///     wait for phase kt / stages (parity) of stage kt % stages's barrier
+///     barrier (every warpgroup is done with tile kt - 1's stage: its
+///              wgmmas were waited for)
+///     thread 0: issue tile kt + stages - 1 into that stage
+///     acc += shared[kt % stages] products
+///
+/// The copies write through the async proxy that wgmma reads through, so
+/// no proxy fence is needed; a tile's bytes are in flight for stages - 1
+/// steps of math, and no thread computes an address but thread 0. Boxes:
+/// a K-major operand one of [rows][64 k], an MN-major one rows / 64 of
+/// [64 k][64] (the wgmmaShared layouts; the 128-byte swizzle is the
+/// tensor map's).
+SmallVector<Value> kLoopTma(
+    Idx &x, const GPUContraction &c, const Config &cfg, bool aKMajor,
+    bool bKMajor, Value mapA, Value mapB, Value baseA, Value baseB,
+    int64_t stageBytes, Value barriers, Value tid, Value batch, Value m0,
+    Value n0, ValueRange init,
+    function_ref<SmallVector<Value>(Value stage, ValueRange acc)> compute) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  MLIRContext *ctx = b.getContext();
+  int64_t steps = c.k / cfg.bk, stages = cfg.stages;
+  auto sharedPtr = [&](Value addr) -> Value {
+    Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), addr);
+    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
+                                    i64, /*dereferenceable=*/nullptr);
+  };
+  auto i32 = [&](Value v) -> Value {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+  };
+  auto i32c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  auto barrier = [&](Value stage) {
+    return sharedPtr(x.add(barriers, x.mul(stage, 8)));
+  };
+  // One operand's boxes of the tile at K offset `k0` into `stage`.
+  auto copyOperand = [&](Value map, Value base, bool kMajor, int64_t mn,
+                         Value mn0, Value k0, Value stage, Value bar) {
+    Value tile = x.add(base, x.mul(stage, stageBytes));
+    for (int64_t j = 0; j < (kMajor ? 1 : mn / 64); ++j) {
+      SmallVector<Value> coords =
+          kMajor ? SmallVector<Value>{i32(k0), i32(mn0)}
+                 : SmallVector<Value>{i32(x.add(mn0, 64 * j)), i32(k0)};
+      if (batch)
+        coords.push_back(i32(batch));
+      // The block's own shared::cta address as a shared::cluster one (the
+      // form PTX 8.0 has: no cluster launched, the cluster is the block).
+      Value dst = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx, 7),
+          sharedPtr(x.add(tile, j * 64 * 64 * 2)));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dst, map, coords, bar,
+          /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+    }
+  };
+  auto issue = [&](Value t, Value stage) {
+    Value bar = barrier(stage);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, /*res=*/Type(), bar, i32c(2 * stageBytes),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    Value k0 = x.mul(t, cfg.bk);
+    copyOperand(mapA, baseA, aKMajor, cfg.bm, m0, k0, stage, bar);
+    copyOperand(mapB, baseB, bKMajor, cfg.bn, n0, k0, stage, bar);
+  };
+  Value isProducer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, x.c(0));
+  {
+    auto prologue = scf::IfOp::create(b, loc, isProducer);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(prologue.thenBlock());
+    for (int64_t s = 0; s < stages; ++s)
+      NVVM::MBarrierInitOp::create(b, loc, barrier(x.c(s)), i32c(1),
+                                   /*predicate=*/Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+    for (int64_t s = 0; s + 1 < stages && s < steps; ++s)
+      issue(x.c(s), x.c(s));
+  }
+  gpu::BarrierOp::create(b, loc);
+  auto loop = scf::ForOp::create(
+      b, loc, x.c(0), x.c(steps), x.c(1), init,
+      [&](OpBuilder &nb, Location nloc, Value kt, ValueRange acc) {
+        Idx &y = x;
+        Value stage = y.rem(kt, stages);
+        Value parity = i32(y.rem(y.div(kt, stages), 2));
+        // 10 ms per try before the hardware's own time limit.
+        NVVM::MBarrierTryWaitParityOp::create(nb, nloc, barrier(stage), parity,
+                                              i32c(10000000));
+        gpu::BarrierOp::create(nb, nloc);
+        Value next = y.add(kt, stages - 1);
+        Value go = arith::AndIOp::create(
+            nb, nloc, isProducer,
+            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult, next,
+                                  y.c(steps)));
+        auto ifOp = scf::IfOp::create(nb, nloc, go);
+        {
+          OpBuilder::InsertionGuard g(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          issue(next, y.rem(next, stages));
+        }
+        SmallVector<Value> out = compute(stage, acc);
+        scf::YieldOp::create(nb, nloc, out);
+      });
+  return loop.getResults();
+}
+
 /// The Hopper warpgroup-MMA kernel (sm_90a) for f16/bf16: a block of two
 /// warpgroups (256 threads) computes 128x128 of C; warpgroup w its rows
 /// 64 w .. 64 w + 63 by `wgmma.mma_async.m64n128k16` (f32 accumulation),
@@ -1141,8 +1311,17 @@ gpu::LaunchOp buildWgmma(OpBuilder &b, Location loc, const GPUContraction &c,
   // Accumulators per thread: the warpgroup's 64 x bn over 128 threads.
   int64_t numAcc = 64 * cfg.bn / 128;
   auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // With TMA: the operands' tensor maps (host calls before the launch) and
+  // the stages' mbarriers after the B tiles.
+  Value mapA, mapB;
+  if (cfg.tma) {
+    mapA = tensorMapOf(b, loc, c.lhs, aKMajor ? cfg.bm : 64);
+    mapB = tensorMapOf(b, loc, c.rhs, bKMajor ? cfg.bn : 64);
+  }
+  int64_t barrierOffset = llvm::alignTo(bytesOf(sa), 128) + bytesOf(sb);
   return buildLaunch(
-      b, loc, c, cfg, sa, sb, /*minSharedBytes=*/0,
+      b, loc, c, cfg, sa, sb,
+      /*minSharedBytes=*/cfg.tma ? barrierOffset + 8 * cfg.stages : 0,
       [&](Idx &x, Value tid, Value batch, Value m0, Value n0, Value shA,
           Value shB) {
         TileCopy copyA(c.lhs, shA, aRows, aCols, cfg.threads, false);
@@ -1210,8 +1389,12 @@ gpu::LaunchOp buildWgmma(OpBuilder &b, Location loc, const GPUContraction &c,
           return out;
         };
         SmallVector<Value> acc =
-            kLoopAsync(x, c, cfg.bk, cfg.stages, copyA, copyB, tid, batch, m0,
-                       n0, init, compute, /*asyncProxyReads=*/true);
+            cfg.tma ? kLoopTma(x, c, cfg, aKMajor, bKMajor, mapA, mapB, baseA,
+                               baseB, stageBytes, x.add(baseA, barrierOffset),
+                               tid, batch, m0, n0, init, compute)
+                    : kLoopAsync(x, c, cfg.bk, cfg.stages, copyA, copyB, tid,
+                                 batch, m0, n0, init, compute,
+                                 /*asyncProxyReads=*/true);
         for (int64_t e = 0; e < numAcc; e += 2) {
           Value two = vector::FromElementsOp::create(
               x.b, x.loc, VectorType::get({2}, f32),
@@ -1423,6 +1606,7 @@ std::optional<Config> wgmmaConfig(const GPUContraction &c,
     return std::nullopt;
   Config cfg{128, 128, 64, 64, 128, 256};
   cfg.async = true;
+  cfg.tma = t.wgmmaTMA && tmaCompatible(c.lhs) && tmaCompatible(c.rhs);
   cfg.stages = std::max<int64_t>(t.mmaAsyncStages, 2);
   while (cfg.stages > 2 && 2 * bytesOf(wgmmaShared(true, 128, et, cfg.stages)) >
                                kMaxSharedBytesSm90)
@@ -1915,6 +2099,7 @@ struct GraphGPUMatmulPass
     tiles.mmaSyncBF16 = bf16TensorCores;
     tiles.mmaSyncTF32 = tf32TensorCores;
     tiles.wgmma = wgmma;
+    tiles.wgmmaTMA = wgmmaTma;
     tiles.skinny = matrixVector;
     tiles.simtM = simtTileM;
     tiles.simtN = simtTileN;

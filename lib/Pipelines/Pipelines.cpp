@@ -429,6 +429,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
     }
     // Hopper's warpgroup MMAs need the arch-specific sm_90a.
     matmul.wgmma = StringRef(options.chip) == "sm_90a";
+    matmul.wgmmaTma = options.tma;
     pm.addPass(createGraphGPUMatmulPass(matmul));
   }
   pm.addNestedPass<func::FuncOp>(createGraphGPUMapReductionsPass());
@@ -458,7 +459,7 @@ void mlir::graphopt::buildCUDAPipeline(OpPassManager &pm,
     // blocks and threads on the host, through the emulated driver of
     // libGraphOptCUDAEmulator.so, whose device memory is host memory.
     pm.addPass(createGraphGPUDeviceBuffersPass());
-    pm.addNestedPass<func::FuncOp>(createGraphGPULaunchToLoopsPass());
+    pm.addPass(createGraphGPULaunchToLoopsPass());
     addUpstream(pm, "func.func(canonicalize,cse,gpu-async-region)");
     buildLoopsToLLVM(pm, options, /*gpuRuntime=*/true);
     return;

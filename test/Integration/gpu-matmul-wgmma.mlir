@@ -10,24 +10,43 @@
 // epilogue (bias, relu, f16 rounding), a batch and rows padded along M
 // (200 rows read with a clamped index, only rows < 200 stored).
 //
+// The tiles are copied by TMA (default): thread 0 issues the boxes of
+// each stage from tensor maps the runtime encodes, an mbarrier per stage
+// counting their bytes; with tma=false by cp.async (every thread copying
+// 16-byte vectors, rows past M clamped).
+//
 // No GPU has run this kernel. Here it runs under --cuda-emulate, whose
 // wgmma emulation reads the matrices through the descriptors' fields
 // (start address, leading / stride byte offsets, the 128-byte swizzle on
-// the address bits) as the PTX ISA defines them, against NumPy (products
-// summed in f64, rounded once to the result type); on the CPU target
-// against the same references. Tolerances as in gpu-matmul-kernels.mlir:
-// f16 rtol 2e-3, f32 results of f16/bf16 inputs 1e-5 (products exact in
-// f32, sums in another order); atol 1e-5.
+// the address bits) as the PTX ISA defines them, and whose TMA emulation
+// copies each box through the emulated driver's tensor map (its own
+// 128-byte swizzle on the shared address bits, elements outside the
+// tensor zero; a wait on an mbarrier phase that never completes stops the
+// run), against NumPy (products summed in f64, rounded once to the result
+// type); on the CPU target against the same references. Tolerances as in
+// gpu-matmul-kernels.mlir: f16 rtol 2e-3, f32 results of f16/bf16 inputs
+// 1e-5 (products exact in f32, sums in another order); atol 1e-5.
 
 // RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline="cpu-emulation=true chip=sm_90a" --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNELS %}
 // One kernel per product (the f16 rounding fused), 256 threads, 128x128
-// blocks, 3 stages of 16 KiB per operand (96 KiB of shared memory).
+// blocks, 3 stages of 16 KiB per operand (96 KiB of shared memory) and
+// their 3 mbarriers (24 bytes); the tensor maps of A (boxes of 128 rows
+// of 64) and B (MN-major: 64 k rows of 64 columns) asked of the runtime
+// before the launch.
 // KERNELS-LABEL: func.func @wg_f16_mm
-// KERNELS: %[[SMEM:.*]] = arith.constant 98304 : i32
+// KERNELS: %[[SMEM:.*]] = arith.constant 98328 : i32
+// KERNELS: %[[MA:.*]] = call @graphopt_cuda_tensor_map_f16(%{{.*}}, %c64, %c128)
+// KERNELS: %[[MB:.*]] = call @graphopt_cuda_tensor_map_f16(%{{.*}}, %c64, %c64)
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %[[SMEM]]
-// KERNELS: nvgpu.device_async_copy
-// KERNELS: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// KERNELS-NOT: nvgpu.device_async_copy
+// KERNELS-COUNT-3: nvvm.mbarrier.init
+// KERNELS: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32
+// KERNELS: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MA]], %{{.*}}, box[%c0_i32, %{{.*}}]
+// KERNELS-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MB]], %{{.*}}, box[%{{.*}}, %c0_i32]
 // KERNELS: gpu.barrier
+// KERNELS: nvvm.mbarrier.try_wait.parity
+// KERNELS: gpu.barrier
+// KERNELS: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // KERNELS: nvvm.wgmma.fence.aligned
 // KERNELS-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // KERNELS: nvvm.wgmma.commit.group.sync.aligned
@@ -49,15 +68,36 @@
 // KERNELS-NOT: gpu.launch
 // KERNELS: nvvm.wgmma.mma_async
 // KERNELS: arith.maximumf
+// A batch: 3-D boxes, the batch the third coordinate.
 // KERNELS-LABEL: func.func @wg_f16_bmm
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c2)
+// KERNELS: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}]
 // KERNELS: nvvm.wgmma.mma_async
+// Rows past A's 200 are outside its tensor map: TMA reads them as zeros
+// (no clamp).
 // KERNELS-LABEL: func.func @wg_f16_rows
+// KERNELS: call @graphopt_cuda_tensor_map_f16(%{{.*}}, %c64, %c128) : (memref<*xf16>
 // KERNELS: gpu.launch {{.*}} in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1)
-// KERNELS: arith.minui
+// KERNELS-NOT: arith.minui
 // KERNELS: nvvm.wgmma.mma_async
 // KERNELS: scf.if
 // KERNELS-NOT: gpu.launch
+
+// With tma=false: cp.async stages (no tensor maps or mbarriers), a proxy
+// fence before the MMAs, A's rows past M clamped.
+// RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline="cpu-emulation=true chip=sm_90a tma=false" --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPASYNC %}
+// CPASYNC-NOT: graphopt_cuda_tensor_map
+// CPASYNC-LABEL: func.func @wg_f16_mm
+// CPASYNC: %[[SMEM:.*]] = arith.constant 98304 : i32
+// CPASYNC: gpu.launch {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// CPASYNC-NOT: mbarrier
+// CPASYNC: nvgpu.device_async_copy
+// CPASYNC: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CPASYNC: gpu.barrier
+// CPASYNC-COUNT-4: nvvm.wgmma.mma_async
+// CPASYNC-LABEL: func.func @wg_f16_rows
+// CPASYNC: arith.minui
+// CPASYNC: nvvm.wgmma.mma_async
 
 // Without sm_90a the same products take the sm_80 kernels.
 // RUN: %if cuda-runtime %{ graph-opt %s --graph-cuda-pipeline="cpu-emulation=true chip=sm_90" --mlir-print-ir-before=graph-gpu-launch-to-loops --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90 %}
@@ -68,6 +108,7 @@
 // RUN: %reference wg_f16_mm %t/a
 // RUN: graph-run %s --entry=wg_f16_mm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s
 // RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_mm --target=cuda --cuda-emulate --cuda-chip=sm_90a --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_mm --target=cuda --cuda-emulate --cuda-chip=sm_90a --pipeline-options=tma=false --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/a/x0.npy --input=@%t/a/x1.npy --expected-output=@%t/a/expected.npy | FileCheck %s %}
 func.func @wg_f16_mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>) -> tensor<256x256xf16> {
   %r = graph.matmul %a, %b : tensor<256x128xf16>, tensor<128x256xf16> -> tensor<256x256xf16>
   return %r : tensor<256x256xf16>
@@ -122,6 +163,7 @@ func.func @wg_bf16_at_b(%a: tensor<128x256xf32>, %b: tensor<128x128xf32>) -> ten
 // RUN: %reference wg_bf16_at_bt %t/d
 // RUN: graph-run %s --entry=wg_bf16_at_bt --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --expected-output=@%t/d/expected.npy | FileCheck %s
 // RUN: %if cuda-runtime %{ graph-run %s --entry=wg_bf16_at_bt --target=cuda --cuda-emulate --cuda-chip=sm_90a --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --expected-output=@%t/d/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=wg_bf16_at_bt --target=cuda --cuda-emulate --cuda-chip=sm_90a --pipeline-options=tma=false --quiet --rtol=1e-5 --atol=1e-5 --input=@%t/d/x0.npy --input=@%t/d/x1.npy --expected-output=@%t/d/expected.npy | FileCheck %s %}
 func.func @wg_bf16_at_bt(%a: tensor<64x128xf32>, %b: tensor<256x64xf32>) -> tensor<128x256xf32> {
   %x = graph.cast %a : tensor<64x128xf32> -> tensor<64x128xbf16>
   %y = graph.cast %b : tensor<256x64xf32> -> tensor<256x64xbf16>
@@ -170,6 +212,7 @@ func.func @wg_f16_linear_relu(%x: tensor<128x192xf16>, %w: tensor<192x256xf16>, 
 // RUN: %reference wg_f16_bmm %t/g
 // RUN: graph-run %s --entry=wg_f16_bmm --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --expected-output=@%t/g/expected.npy | FileCheck %s
 // RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_bmm --target=cuda --cuda-emulate --cuda-chip=sm_90a --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_bmm --target=cuda --cuda-emulate --cuda-chip=sm_90a --pipeline-options=tma=false --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/g/x0.npy --input=@%t/g/x1.npy --expected-output=@%t/g/expected.npy | FileCheck %s %}
 func.func @wg_f16_bmm(%a: tensor<2x128x64xf16>, %b: tensor<2x64x128xf16>) -> tensor<2x128x128xf16> {
   %r = graph.matmul %a, %b : tensor<2x128x64xf16>, tensor<2x64x128xf16> -> tensor<2x128x128xf16>
   return %r : tensor<2x128x128xf16>
@@ -180,6 +223,7 @@ func.func @wg_f16_bmm(%a: tensor<2x128x64xf16>, %b: tensor<2x64x128xf16>) -> ten
 // RUN: %reference wg_f16_rows %t/h
 // RUN: graph-run %s --entry=wg_f16_rows --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s
 // RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_rows --target=cuda --cuda-emulate --cuda-chip=sm_90a --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
+// RUN: %if cuda-runtime %{ graph-run %s --entry=wg_f16_rows --target=cuda --cuda-emulate --cuda-chip=sm_90a --pipeline-options=tma=false --quiet --rtol=2e-3 --atol=1e-5 --input=@%t/h/x0.npy --input=@%t/h/x1.npy --expected-output=@%t/h/expected.npy | FileCheck %s %}
 func.func @wg_f16_rows(%a: tensor<200x128xf16>, %b: tensor<128x256xf16>) -> tensor<200x256xf16> {
   %r = graph.matmul %a, %b : tensor<200x128xf16>, tensor<128x256xf16> -> tensor<200x256xf16>
   return %r : tensor<200x256xf16>

@@ -25,10 +25,13 @@
 // Hopper's arch-specific sm_90a: the f16 matmul on warpgroup MMAs (B
 // stored [K, N]: MN-major, layout row, the descriptor's transpose flag
 // 1), the dynamic shared memory aligned to 1024 bytes (the 128-byte
-// swizzle's period, base offset 0 in the descriptors), the copies ordered
-// before the MMAs by a proxy fence. (The f32 and other programs here are
-// unchanged on sm_90a.)
+// swizzle's period, base offset 0 in the descriptors), the tiles copied
+// by TMA from tensor maps passed as kernel arguments, an mbarrier per
+// stage; with tma=false by cp.async, the copies ordered before the MMAs
+// by a proxy fence. (The f32 and other programs here are unchanged on
+// sm_90a.)
 // RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_90a lower-host=false" | FileCheck %s --check-prefix=SM90A
+// RUN: graph-opt %s -split-input-file --graph-cuda-pipeline="chip=sm_90a tma=false lower-host=false" | FileCheck %s --check-prefix=SM90ACP
 
 // CHECK-LABEL: func.func @f16
 // CHECK: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
@@ -81,15 +84,32 @@
 // SM80-SAME: .target sm_80
 // SM80-SAME: cp.async.cg.shared.global
 // SM80-SAME: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// The tensor maps of A and B: runtime calls on the host, before the
+// launch, their pointers the kernel's first arguments.
 // SM90A-LABEL: func.func @f16
-// SM90A: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size
+// SM90A: %[[MA:.*]] = call @graphopt_cuda_tensor_map_f16(%{{.*}}, %c64, %c128)
+// SM90A: %[[MB:.*]] = call @graphopt_cuda_tensor_map_f16(%{{.*}}, %c64, %c64)
+// SM90A: gpu.launch_func @f16_kernel::@f16_kernel blocks in (%{{.*}}) threads in (%{{.*}}) dynamic_shared_memory_size %{{.*}} args(%[[MA]] : !llvm.ptr, %[[MB]] : !llvm.ptr,
 // SM90A-NOT: gpu.launch_func
 // SM90A: gpu.binary @f16_kernel [
 // SM90A-SAME: .target sm_90a
 // SM90A-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[]
-// In LLVM's block order: the copies, the loop's MMAs (fence, four
-// chained wgmma, commit, wait), then its wait, proxy fence and barrier.
-// SM90A-SAME: cp.async.cg.shared.global
+// Thread 0: three stage barriers (1 arrival each, after the 96 KiB of
+// tiles), tiles 0 and 1 each armed with their 32 KiB and copied (one box
+// of A, two of B); then per K step the wait on the stage's phase, the
+// block barrier, the next tile's copies, the MMAs. No cp.async.
+// SM90A-NOT: cp.async.cg
+// SM90A-SAME: mbarrier.init.shared.b64 {{\\09}}[__dynamic_shmem__0+98304], [[ONE:%r[0-9]+]];
+// SM90A-SAME: mbarrier.init.shared.b64 {{\\09}}[__dynamic_shmem__0+98312], [[ONE]];
+// SM90A-SAME: mbarrier.init.shared.b64 {{\\09}}[__dynamic_shmem__0+98320], [[ONE]];
+// SM90A-SAME: fence.mbarrier_init.release.cluster;
+// SM90A-SAME: mov.b32 {{\\09}}[[BYTES:%r[0-9]+]], 32768;
+// SM90A-SAME: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [__dynamic_shmem__0+98304], [[BYTES]];
+// SM90A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{\[%rd[0-9]+\], \[}}[[MAPA:%rd[0-9]+]]{{, \{%r[0-9]+, %r[0-9]+\}\], \[}}__dynamic_shmem__0+98304];
+// SM90A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{\[%rd[0-9]+\], \[}}[[MAPB:%rd[0-9]+]]{{, \{%r[0-9]+, %r[0-9]+\}\], \[}}__dynamic_shmem__0+98304];
+// SM90A-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{\[%rd[0-9]+\], \[}}[[MAPB]]{{, \{%r[0-9]+, %r[0-9]+\}\], \[}}__dynamic_shmem__0+98304];
+// SM90A-SAME: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [__dynamic_shmem__0+98312], [[BYTES]];
+// SM90A-SAME: bar.sync
 // SM90A-SAME: wgmma.fence.sync.aligned
 // SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
@@ -97,11 +117,28 @@
 // SM90A-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // SM90A-SAME: wgmma.commit_group.sync.aligned
 // SM90A-SAME: wgmma.wait_group.sync.aligned {{\\09}}0;
-// SM90A-SAME: cp.async.wait_group
-// SM90A-SAME: fence.proxy.async.shared::cta
+// SM90A-SAME: mbarrier.try_wait.parity.shared.b64
 // SM90A-SAME: bar.sync
+// SM90A-SAME: mbarrier.arrive.expect_tx.shared.b64
+// SM90A-SAME: cp.async.bulk.tensor.2d
 // SM90A-NOT: wmma.mma
 // SM90A-NOT: mma.sync
+// SM90A-NOT: cp.async.cg
+// SM90ACP-LABEL: func.func @f16
+// SM90ACP-NOT: graphopt_cuda_tensor_map
+// SM90ACP: gpu.binary @f16_kernel [
+// SM90ACP-SAME: .extern .shared .align 1024 .b8 __dynamic_shmem__0[]
+// In LLVM's block order: the copies, the loop's MMAs (fence, four
+// chained wgmma, commit, wait), then its wait, proxy fence and barrier.
+// SM90ACP-SAME: cp.async.cg.shared.global
+// SM90ACP-SAME: wgmma.fence.sync.aligned
+// SM90ACP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90ACP-SAME: wgmma.commit_group.sync.aligned
+// SM90ACP-SAME: wgmma.wait_group.sync.aligned {{\\09}}0;
+// SM90ACP-SAME: cp.async.wait_group
+// SM90ACP-SAME: fence.proxy.async.shared::cta
+// SM90ACP-SAME: bar.sync
+// SM90ACP-NOT: {{mbarrier|cp.async.bulk}}
 func.func @f16(%x: tensor<256x256xf16>, %w: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %m = graph.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
   return %m : tensor<256x256xf16>

@@ -50,6 +50,11 @@ struct GPUMatmulTiles {
   /// of two warpgroups, mmaAsyncStages (at least 2) cp.async stages of
   /// 128-byte-swizzled tiles. Needs chip sm_90a (the `a` features).
   bool wgmma = false;
+  /// The wgmma kernel's tiles copied by TMA (`cp.async.bulk.tensor`, one
+  /// producer thread, an mbarrier per stage; the runtime encodes the
+  /// operands' tensor maps) where the operands allow it (strides multiples
+  /// of 16 bytes); otherwise by cp.async.
+  bool wgmmaTMA = true;
   /// Products with M <= 8 (matrix-vector-like) on a kernel that streams B
   /// once with 16-byte loads and splits K over threads (a warp per column
   /// of C when B is stored [N, K]); otherwise they are left to the default

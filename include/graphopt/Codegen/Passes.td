@@ -257,7 +257,7 @@ def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mli
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
-def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func::FuncOp"> {
+def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::ModuleOp"> {
   let summary = "Run gpu.launch bodies as sequential loops on the host (testing)";
   let description = [{
     A testing aid for the CUDA target on machines without a GPU: every
@@ -314,7 +314,15 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
     swizzle modes fail a run-time check), D = A B + C is summed in f32; its
     fences, commits and waits go. Asynchronous copies
     (`nvgpu.device_async_copy`) run at once (their groups and waits go), so
-    a missing wait goes unnoticed.
+    a missing wait goes unnoticed. The wgmma kernel's TMA copies
+    (`nvvm.cp.async.bulk.tensor`, tile mode) and mbarrier ops (init,
+    arrive.expect_tx, try_wait.parity) become calls of
+    libGraphOptCUDARuntime's emulations (`graphoptEmu*`, declared in the
+    module): a copy reads the box through the emulated driver's tensor map
+    (elements outside the tensor zero, the 128-byte swizzle on the shared
+    address bits) at once and counts down its barrier's transaction bytes;
+    a wait on a phase that has not completed stops the program with a
+    message (on a GPU the kernel would hang).
 
     Reported as errors: in a warp kernel, shuffles outside the one block
     described above; in a block-emulated kernel, a shuffle narrower than
@@ -329,7 +337,9 @@ def GraphGPULaunchToLoopsPass : Pass<"graph-gpu-launch-to-loops", "::mlir::func:
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def GraphGPUParallelDimsFirstPass : Pass<"graph-gpu-parallel-dims-first", "::mlir::func::FuncOp"> {
@@ -793,10 +803,19 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
       tiles are 128-byte swizzled (16-byte chunk c of a 128-byte row r kept
       at chunk c ^ (r % 8), as the descriptors' swizzle mode has the
       hardware expect), K-major ([rows][64]) or MN-major ([cols / 64][64
-      k][64]) as the operand is stored, filled by cp.async stages; a
-      `fence.proxy.async` orders the copies before the MMAs (which read
-      through the async proxy). No TMA or mbarriers: cp.async and one
-      barrier per K step, as in the other tensor-core kernels.
+      k][64]) as the operand is stored. With `wgmma-tma` (default) the
+      stages are filled by TMA: thread 0 issues `cp.async.bulk.tensor`
+      copies of 128-byte-swizzled boxes from tensor maps of A and B (the
+      host asks libGraphOptCUDARuntime for them before the launch:
+      `graphopt_cuda_tensor_map_<type>`, encoded and uploaded once per
+      buffer and shape), each stage's mbarrier counting their bytes; every
+      thread waits on the barrier's phase, then one block barrier per K
+      step frees the stage read the step before. Elements past A's rows
+      (M padded) read as zeros. Otherwise (or where an operand's strides
+      are not multiples of 16 bytes) cp.async stages, with a
+      `fence.proxy.async` ordering the copies before the MMAs (which read
+      through the async proxy). No warp specialization yet: the 256
+      threads both wait and compute.
     - f32 (and bf16 otherwise): SIMT FMAs on a per-thread register tile,
       in IEEE f32 (bf16 widened to f32 in shared memory). Without
       `tf32-tensor-cores`, f32 never uses TF32.
@@ -903,8 +922,13 @@ def GraphGPUMatmulPass : Pass<"graph-gpu-matmul", "::mlir::ModuleOp"> {
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "Hopper warpgroup MMAs (wgmma.mma_async, chip sm_90a only) for "
            "f16/bf16 products with M, N multiples of 128 and K of 64: "
-           "128x128x64 blocks of two warpgroups fed by cp.async stages of "
+           "128x128x64 blocks of two warpgroups fed by stages of "
            "128-byte-swizzled shared tiles">,
+    Option<"wgmmaTma", "wgmma-tma", "bool", /*default=*/"true",
+           "The wgmma kernel's tiles copied by TMA (cp.async.bulk.tensor from "
+           "tensor maps the runtime encodes, one mbarrier per stage) where "
+           "the operands' strides are multiples of 16 bytes; false: by "
+           "cp.async">,
     Option<"matrixVector", "matrix-vector", "bool", /*default=*/"true",
            "Products with M <= 15 (matrix-vector-like) on a kernel streaming B "
            "once (16-byte loads, 8-byte for M > 8; K split over the threads, "

@@ -192,6 +192,13 @@ struct CompilePipelineOptions
                      "accumulation; graph-gpu-matmul's tf32-tensor-cores). "
                      "Off by default: f32 products stay IEEE f32"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("CUDA, sm_90a: the wgmma matmul kernel's tiles copied "
+                     "by TMA (tensor maps encoded by the runtime, an "
+                     "mbarrier per stage; graph-gpu-matmul's wgmma-tma). "
+                     "Off: by cp.async, every thread computing addresses"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> cpuEmulation{
       *this, "cpu-emulation",
       llvm::cl::desc("CUDA, testing aid: run the kernels as loops on the "

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -85,6 +86,13 @@ struct Driver {
                  CUresult(CUdeviceptr, unsigned short, size_t, CUstream))
   GRAPHOPT_CU_FN(getErrorName, CUresult(CUresult, const char **))
   GRAPHOPT_CU_FN(getErrorString, CUresult(CUresult, const char **))
+  // Optional (CUDA 12 drivers): the wgmma kernel's TMA copies.
+  GRAPHOPT_CU_FN(tensorMapEncodeTiled,
+                 CUresult(CUtensorMap *, CUtensorMapDataType, cuuint32_t,
+                          void *, const cuuint64_t *, const cuuint64_t *,
+                          const cuuint32_t *, const cuuint32_t *,
+                          CUtensorMapInterleave, CUtensorMapSwizzle,
+                          CUtensorMapL2promotion, CUtensorMapFloatOOBfill))
 #undef GRAPHOPT_CU_FN
 };
 
@@ -126,6 +134,13 @@ struct State {
     std::vector<char> host;
   };
   std::unordered_map<const void *, Constant> constants;
+  /// TMA tensor maps in device memory, by everything they encode (address,
+  /// type, dims, strides, box): an entry is valid as long as it exists.
+  struct TensorMapEntry {
+    CUtensorMap host;
+    CUdeviceptr device = 0;
+  };
+  std::map<std::vector<int64_t>, TensorMapEntry> tensorMaps;
 };
 
 State &state() {
@@ -248,6 +263,7 @@ bool openDriver(Driver &cu) {
   need(cu.memcpyAsync, "cuMemcpyAsync");
   need(cu.memsetD32Async, "cuMemsetD32Async");
   need(cu.memsetD16Async, "cuMemsetD16Async");
+  resolve(lib, cu.tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   return ok;
 }
 
@@ -597,6 +613,127 @@ GRAPHOPT_CONSTANT_FN(i64, 8)
 } // extern "C"
 
 //===----------------------------------------------------------------------===//
+// TMA tensor maps (graph-gpu-matmul's wgmma kernel:
+// graphopt_cuda_tensor_map_<type>)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Entries kept at most; past it the cache starts over (after the streams'
+/// work, which may still read them).
+constexpr size_t kMaxTensorMaps = 4096;
+
+/// The device copy of the tiled tensor map of a rank `rank` memref
+/// (`descriptor`: MLIR's allocated, aligned, offset, sizes[rank],
+/// strides[rank]) for boxes of `boxRows` x `boxCols` elements (the last
+/// two dims; 1 along the others), 128-byte swizzled, elements outside the
+/// tensor read as zeros. Encoded and uploaded (on the current stream) on
+/// first use, then cached. Null, with the runtime's error set, when the
+/// driver cannot encode it (an address or stride not a multiple of 16
+/// bytes, a driver without TMA).
+void *tensorMap(int64_t rank, const void *descriptor, CUtensorMapDataType type,
+                int64_t elementBytes, int64_t boxCols, int64_t boxRows) {
+  if (!ready())
+    return nullptr;
+  const auto *words = static_cast<const int64_t *>(descriptor);
+  const int64_t *sizes = words + 3, *strides = words + 3 + rank;
+  if (rank < 2 || rank > 5 || strides[rank - 1] != 1) {
+    setError("TMA tensor map of a rank-%lld view whose last dim is not "
+             "contiguous",
+             static_cast<long long>(rank));
+    return nullptr;
+  }
+  char *address = reinterpret_cast<char *>(words[1]) + words[2] * elementBytes;
+  cuuint64_t dims[5], byteStrides[4];
+  cuuint32_t box[5], elementStrides[5];
+  std::vector<int64_t> key = {reinterpret_cast<int64_t>(address), rank, type,
+                              boxCols, boxRows};
+  for (int64_t d = 0; d < rank; ++d) {
+    dims[d] = static_cast<cuuint64_t>(sizes[rank - 1 - d]);
+    box[d] = d == 0 ? boxCols : d == 1 ? boxRows : 1;
+    elementStrides[d] = 1;
+    key.push_back(sizes[rank - 1 - d]);
+    if (d > 0) {
+      byteStrides[d - 1] =
+          static_cast<cuuint64_t>(strides[rank - 1 - d] * elementBytes);
+      key.push_back(strides[rank - 1 - d]);
+    }
+  }
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.tensorMaps.find(key);
+  if (it != s.tensorMaps.end())
+    return reinterpret_cast<void *>(it->second.device);
+  if (!s.cu.tensorMapEncodeTiled) {
+    setError("the CUDA driver lacks cuTensorMapEncodeTiled (TMA needs a "
+             "CUDA 12 driver); compile with chip sm_90 instead of sm_90a");
+    return nullptr;
+  }
+  if (s.tensorMaps.size() >= kMaxTensorMaps) {
+    s.cu.streamSynchronize(s.stream);
+    s.cu.streamSynchronize(currentStream());
+    for (auto &entry : s.tensorMaps)
+      s.cu.memFree(entry.second.device);
+    s.tensorMaps.clear();
+  }
+  State::TensorMapEntry entry;
+  CUresult r = s.cu.tensorMapEncodeTiled(
+      &entry.host, type, static_cast<cuuint32_t>(rank), address, dims,
+      byteStrides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::string shape;
+    for (int64_t d = 0; d < rank; ++d)
+      shape += (d ? "x" : "") + std::to_string(sizes[d]);
+    std::string st;
+    for (int64_t d = 0; d < rank; ++d)
+      st += (d ? ", " : "") + std::to_string(strides[d] * elementBytes);
+    const char *name = "CUDA_ERROR_UNKNOWN";
+    if (s.cu.getErrorName)
+      s.cu.getErrorName(r, &name);
+    setError("cuTensorMapEncodeTiled failed (%s) for a %s tensor at %p with "
+             "byte strides [%s] (TMA copies need a 16-byte aligned address "
+             "and strides that are multiples of 16 bytes)",
+             name, shape.c_str(), static_cast<void *>(address), st.c_str());
+    return nullptr;
+  }
+  if (!check(s.cu.memAlloc(&entry.device, sizeof(CUtensorMap)),
+             "cuMemAlloc (tensor map)"))
+    return nullptr;
+  State::TensorMapEntry &stored = s.tensorMaps[key];
+  stored = entry;
+  // From the entry's own host copy, which outlives the copy.
+  if (!check(s.cu.memcpyAsync(stored.device,
+                              reinterpret_cast<CUdeviceptr>(&stored.host),
+                              sizeof(CUtensorMap), currentStream()),
+             "cuMemcpyAsync (tensor map)")) {
+    s.cu.memFree(stored.device);
+    s.tensorMaps.erase(key);
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(stored.device);
+}
+} // namespace
+
+extern "C" {
+
+// func.func private @graphopt_cuda_tensor_map_<type>(memref<*xtype>, index,
+// index) -> !llvm.ptr: an unranked memref argument is its rank and a
+// pointer to its ranked descriptor.
+void *graphopt_cuda_tensor_map_f16(int64_t rank, void *descriptor,
+                                   int64_t boxCols, int64_t boxRows) {
+  return tensorMap(rank, descriptor, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+                   boxCols, boxRows);
+}
+void *graphopt_cuda_tensor_map_bf16(int64_t rank, void *descriptor,
+                                    int64_t boxCols, int64_t boxRows) {
+  return tensorMap(rank, descriptor, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                   boxCols, boxRows);
+}
+
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
 // The ABI of MLIR's gpu-to-llvm lowering and gpu.binary embedding
 //===----------------------------------------------------------------------===//
 
@@ -664,7 +801,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  if (!ready())
+  // After an error the program's results are lost; its later kernels could
+  // only fault on what the failed step left (a null buffer or tensor map).
+  if (!ready() || hasError())
     return;
   if (!function) {
     setError("launch of a kernel that was not found");

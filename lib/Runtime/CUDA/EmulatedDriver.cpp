@@ -23,6 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulatedTensorMap.h"
+
 #include <cuda.h>
 
 #include <atomic>
@@ -254,6 +256,88 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n,
   auto *p = reinterpret_cast<unsigned short *>(dst);
   for (size_t i = 0; i < n; ++i)
     p[i] = v;
+  return CUDA_SUCCESS;
+}
+
+/// The tiled tensor maps of the wgmma kernel's TMA copies, checked as the
+/// CUDA driver documents (rank 1-5, a 16-byte aligned address, strides
+/// multiples of 16 bytes, boxes of at most 256 per dim whose rows are
+/// multiples of 16 bytes and, swizzled, at most the swizzle span) and kept
+/// in the emulator's format (EmulatedTensorMap.h). Interleaved layouts,
+/// element strides other than 1 and NaN fills are not emulated.
+CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+    const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  uint32_t elementBytes = 0;
+  switch (type) {
+  case CU_TENSOR_MAP_DATA_TYPE_UINT8:
+    elementBytes = 1;
+    break;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+  case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
+    elementBytes = 2;
+    break;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT32:
+  case CU_TENSOR_MAP_DATA_TYPE_INT32:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+    elementBytes = 4;
+    break;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+  case CU_TENSOR_MAP_DATA_TYPE_INT64:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT64:
+    elementBytes = 8;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  uint32_t swizzleBytes = 0;
+  switch (swizzle) {
+  case CU_TENSOR_MAP_SWIZZLE_NONE:
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_32B:
+    swizzleBytes = 32;
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_64B:
+    swizzleBytes = 64;
+    break;
+  case CU_TENSOR_MAP_SWIZZLE_128B:
+    swizzleBytes = 128;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (!map || rank < 1 || rank > 5 ||
+      reinterpret_cast<uintptr_t>(address) % 16 ||
+      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+      oobFill != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+    return CUDA_ERROR_INVALID_VALUE;
+  graphopt::emulator::TensorMap m{};
+  m.magic = graphopt::emulator::TensorMap::kMagic;
+  m.rank = rank;
+  m.elementBytes = elementBytes;
+  m.swizzleBytes = swizzleBytes;
+  m.address = reinterpret_cast<uintptr_t>(address);
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    if (dims[d] == 0 || dims[d] > (1ull << 32) || box[d] == 0 || box[d] > 256 ||
+        elementStrides[d] != 1)
+      return CUDA_ERROR_INVALID_VALUE;
+    m.dims[d] = static_cast<uint32_t>(dims[d]);
+    m.box[d] = box[d];
+    if (d > 0) {
+      if (strides[d - 1] % 16 || strides[d - 1] >= (1ull << 40))
+        return CUDA_ERROR_INVALID_VALUE;
+      m.strides[d - 1] = strides[d - 1];
+    }
+  }
+  uint64_t rowBytes = uint64_t(box[0]) * elementBytes;
+  if (rowBytes % 16 || (swizzleBytes && rowBytes > swizzleBytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memset(map, 0, sizeof(*map));
+  std::memcpy(map, &m, sizeof(m));
   return CUDA_SUCCESS;
 }
 
