@@ -20,7 +20,9 @@
 // memory by descriptor (gdesc; B stored [K, N] is MN-major, `.tnspB`),
 // chained on the same 64 accumulator registers, and the warpgroup waits.
 // No thread but one computes a copy address: no LDGSTS, no LDG, no
-// fragment loads (LDSM); at most 127 registers, no spills.
+// fragment loads (LDSM); at most 127 registers, no spills, and no ptxas
+// warning (such as wgmma serialization; test/lib/ptxas_check.py prints
+// them).
 // RUN: graph-opt %s --graph-cuda-pipeline="chip=sm_90a lower-host=false" | %python %graphopt_src/test/lib/ptxas_check.py --chip sm_90a --sass | FileCheck %s --check-prefix=WGMMA
 // WGMMA: SASS f16_kernel
 // WGMMA-NOT: {{[[:space:]]LDG|LDSM}}
@@ -52,12 +54,14 @@
 // WGMMA-NOT: {{[[:space:]]LDG|LDSM}}
 // WGMMA: NANOSLEEP.SYNCS
 // WGMMA-NOT: {{[[:space:]]LDG|LDSM}}
+// WGMMA-NOT: {{WARNING|Performance Loss}}
 // WGMMA: KERNEL f16_kernel/f16_kernel sm_90a: {{[0-9]|[1-9][0-9]|1[01][0-9]|12[0-7]}} registers, 0 bytes spill stores, 0 bytes spill loads
 // WGMMA: SASS bf16_kernel
 // WGMMA-NOT: {{[[:space:]]LDG|LDSM}}
 // WGMMA: UTMALDG.2D
 // WGMMA: HGMMA.64x128x16.F32.BF16 {{R[0-9]+}}, gdesc[{{UR[0-9]+}}].tnspB,
 // WGMMA-NOT: {{[[:space:]]LDG|LDSM}}
+// WGMMA-NOT: {{WARNING|Performance Loss}}
 // WGMMA: KERNEL bf16_kernel/bf16_kernel sm_90a: {{[0-9]|[1-9][0-9]|1[01][0-9]|12[0-7]}} registers, 0 bytes spill stores, 0 bytes spill loads
 // With tma=false the wgmma kernel's stages are cp.async copies: LDGSTS
 // stages, then per K step the wait, the proxy fence (FENCE.VIEW.ASYNC.S),

@@ -108,6 +108,11 @@ def main():
             print("FAIL %s: ptxas rejected it:\n%s" % (name, p.stderr))
             failed = True
             continue
+        # ptxas's warnings (such as wgmma serialization), for tests to rule
+        # out.
+        for line in p.stderr.splitlines():
+            if "warning" in line.lower() or "Performance Loss" in line:
+                print("WARNING %s: %s" % (name, line.strip()))
         for entry in re.finditer(
                 r"Compiling entry function '(\w+)'.*?Used (\d+) registers",
                 p.stderr, re.S):
