@@ -187,6 +187,17 @@ def workloads(small: bool):
 }}""",
         inputs=[([vb, vh, vs, hd], "f16", "uniform")] * 3,
         op="attention", flops=4 * vb * vh * vs * vs * hd, tol=(1e-2, 1e-2)))
+    # The same in f32: the SIMT kernel (IEEE f32; PyTorch's peer picks its
+    # own f32 SDPA backend).
+    qf = _t([vb, vh, vs, hd], "f32")
+    out.append(dict(
+        name="attention_vit_f32", title=f"attention f32 {vb}x{vh}x{vs}x{hd} (ragged L, S)",
+        mlir=f"""func.func @main(%q: {qf}, %k: {qf}, %v: {qf}) -> {qf} {{
+  %o = graph.scaled_dot_product_attention %q, %k, %v : ({qf}, {qf}, {qf}) -> {qf}
+  return %o : {qf}
+}}""",
+        inputs=[([vb, vh, vs, hd], "f32", "uniform")] * 3,
+        op="attention", flops=4 * vb * vh * vs * vs * hd, tol=(1e-4, 1e-4)))
 
     r, c = (64, 1000) if small else (4096, 4096)
     s = _t([r, c], "f32")

@@ -38,7 +38,9 @@
 // a static mask broadcasting to [..., L, S]
 // (float: added to the scaled scores; i1: false keys get -inf) and
 // `causal` (the key loop stops at the block's last query row) supported.
-// Anything else is left to the decomposition.
+// f32 q/k/v (D up to 128) take a SIMT kernel instead (buildKernelF32:
+// IEEE f32 FMAs, the same one pass over the keys, scores and P through
+// shared memory). Anything else is left to the decomposition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,9 +96,9 @@ std::string unsupported(fusion::AttentionOp op) {
       !v.hasStaticShape())
     return "dynamic shapes";
   Type et = q.getElementType();
-  if (!(et.isF16() || et.isBF16()) || k.getElementType() != et ||
+  if (!(et.isF16() || et.isBF16() || et.isF32()) || k.getElementType() != et ||
       v.getElementType() != et)
-    return "not f16 or bf16 (the same for q, k and v)";
+    return "not f16, bf16 or f32 (the same for q, k and v)";
   int64_t rank = q.getRank();
   // A mask broadcasting to [..., L, S] (each dim, aligned from the right,
   // 1 or the target's): float (added to the scaled scores) or i1.
@@ -126,6 +128,8 @@ std::string unsupported(fusion::AttentionOp op) {
     return "key or value shapes do not match the query's";
   if (d % 8 || d > 256 || l == 0 || s == 0)
     return "D not a multiple of 8 up to 256, or L or S zero";
+  if (et.isF32() && d > 128)
+    return "f32 with D over 128";
   return "";
 }
 
@@ -529,6 +533,334 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   gpu::TerminatorOp::create(b, loc);
 }
 
+/// The f32 kernel (SIMT: IEEE f32 FMAs, no tensor cores, as f32 matmuls
+/// are by default). A block of 128 threads owns 64 query rows; thread t
+/// (rg = t / 8, kg = t % 8) rows 4 rg .. 4 rg + 3, and in each step keys
+/// 4 kg .. 4 kg + 3 of the step's 32 for the scores and O's columns
+/// 4 kg + 32 i .. + 3 (i < Dp / 32) for the output, so a row's 8 threads
+/// are 8 consecutive lanes (its statistics: xor shuffles by 1, 2, 4). The
+/// Q tile (once), the K and V tiles of each step and P (transposed: [key]
+/// [row]) go through shared memory, rows padded by 16 bytes, every access
+/// a 16-byte vector (the 8 distinct rows a warp reads per vector fall in
+/// distinct banks). Per step of 32 keys:
+///
+///   barrier; K, V tiles in (16-byte loads; rows past S copy key S - 1);
+///   barrier; S = Q K^T (each thread 4 x 4 scores, 16 FMAs per pair of
+///   vectors), scaled, masked (float added, i1 / causal / past S: -inf);
+///   row maxima, m_new, alpha = exp(m_old - m_new), P = exp(S - m_new),
+///   l = l alpha + sum P, O *= alpha; P to shared; barrier; O += P V.
+///
+/// D is computed as Dp = D rounded up to 32 (zero columns in the Q, K and
+/// V tiles, the extra O columns not stored), Dp <= 128 (O's 4 x Dp / 8
+/// accumulators per thread).
+void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
+                    Value q, Value k, Value v, Value mask, Value out) {
+  constexpr int64_t rowsPerBlock = 64, threads = 128, keys = 32;
+  auto qt = cast<MemRefType>(q.getType());
+  int64_t rank = qt.getRank();
+  ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
+  int64_t l = qt.getDimSize(rank - 2), d = qt.getDimSize(rank - 1);
+  int64_t s = cast<MemRefType>(k.getType()).getDimSize(rank - 2);
+  int64_t dp = llvm::alignTo(d, 32);
+  bool raggedL = l % rowsPerBlock != 0, raggedS = s % keys != 0;
+  int64_t batches = 1;
+  for (int64_t n : batchDims)
+    batches *= n;
+  Type f32 = b.getF32Type();
+  auto v4 = VectorType::get({4}, f32);
+
+  auto ws =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto shared = [&](int64_t rows, int64_t cols) {
+    return MemRefType::get({rows, cols + 4}, f32, MemRefLayoutAttrInterface{},
+                           ws);
+  };
+  MemRefType qT = shared(rowsPerBlock, dp), kvT = shared(keys, dp),
+             pT = shared(keys, rowsPerBlock);
+  auto bytes = [](MemRefType t) { return t.getNumElements() * 4; };
+  int64_t offK = bytes(qT), offV = offK + bytes(kvT), offP = offV + bytes(kvT);
+  int64_t total = offP + bytes(pT);
+
+  Idx x{b, loc};
+  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), total);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, x.c(llvm::divideCeil(l, rowsPerBlock)), x.c(batches), x.c(1),
+      x.c(threads), x.c(1), x.c(1), smem);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface{}, ws);
+  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytesTy);
+  auto view = [&](MemRefType t, int64_t offset) -> Value {
+    return memref::ViewOp::create(b, loc, t, dyn, x.c(offset), ValueRange{});
+  };
+  Value qs = view(qT, 0), ks = view(kvT, offK), vs = view(kvT, offV),
+        ps = view(pT, offP);
+
+  SmallVector<Value> batch;
+  {
+    Value rest = launch.getBlockIds().y;
+    SmallVector<Value> rev;
+    for (int64_t n : llvm::reverse(batchDims)) {
+      rev.push_back(x.rem(rest, n));
+      rest = x.div(rest, n);
+    }
+    batch.assign(rev.rbegin(), rev.rend());
+  }
+  auto at = [&](Value row, Value col) {
+    SmallVector<Value> idx(batch);
+    idx.append({row, col});
+    return idx;
+  };
+  auto clampBelow = [&](Value i, int64_t n, bool clamp) -> Value {
+    return clamp ? arith::MinUIOp::create(b, loc, i, x.c(n - 1)).getResult()
+                 : i;
+  };
+  auto load4 = [&](Value mem, ValueRange idx) -> Value {
+    return vector::LoadOp::create(b, loc, v4, mem, idx, /*nontemporal=*/false,
+                                  llvm::MaybeAlign(16));
+  };
+  auto store4 = [&](Value vec, Value mem, ValueRange idx) {
+    vector::StoreOp::create(b, loc, vec, mem, idx, /*nontemporal=*/false,
+                            llvm::MaybeAlign(16));
+  };
+  auto lane = [&](Value vec, int64_t i) -> Value {
+    return vector::ExtractOp::create(b, loc, vec, i);
+  };
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value negInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value scaleV = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scale));
+  Value zeros4 = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(v4, b.getZeroAttr(f32)));
+
+  // A rows x Dp tile of `src` from row `first` (rows past `n` read row n -
+  // 1 where `clamp`) into shared `dst`, 16 bytes per thread and turn;
+  // columns past D zeros.
+  auto copyTile = [&](Value src, Value dst, Value first, int64_t rows,
+                      int64_t n, bool clamp) {
+    int64_t chunks = rows * dp / 4;
+    for (int64_t i = 0; i < chunks; i += threads) {
+      Value flat = x.add(tid, i);
+      Value r = x.div(flat, dp / 4), c = x.mul(x.rem(flat, dp / 4), 4);
+      Value row = clampBelow(x.add(first, r), n, clamp);
+      Value vec;
+      if (dp == d) {
+        vec = load4(src, at(row, c));
+      } else {
+        auto inside = scf::IfOp::create(
+            b, loc, TypeRange{v4},
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, x.c(d)),
+            /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(inside.thenBlock());
+        scf::YieldOp::create(b, loc, load4(src, at(row, c)));
+        b.setInsertionPointToStart(inside.elseBlock());
+        scf::YieldOp::create(b, loc, zeros4);
+        b.setInsertionPointAfter(inside);
+        vec = inside.getResult(0);
+      }
+      store4(vec, dst, ValueRange{r, c});
+    }
+  };
+
+  Value row0 = x.mul(launch.getBlockIds().x, rowsPerBlock);
+  Value rg = x.div(tid, 8), kg = x.rem(tid, 8);
+  Value rowBase = x.mul(rg, 4), keyBase = x.mul(kg, 4);
+  copyTile(q, qs, row0, rowsPerBlock, l, raggedL);
+
+  Value steps = x.c(llvm::divideCeil(s, keys));
+  if (causal)
+    steps = arith::MinUIOp::create(
+        b, loc, steps, x.div(x.add(row0, rowsPerBlock + keys - 1), keys));
+
+  auto mt = mask ? cast<MemRefType>(mask.getType()) : MemRefType();
+  auto maskIndices = [&](Value row, Value key) {
+    SmallVector<Value> full(batch);
+    full.append({row, key});
+    SmallVector<Value> idx;
+    for (int64_t i = 0; i < mt.getRank(); ++i)
+      idx.push_back(mt.getDimSize(i) == 1
+                        ? x.c(0)
+                        : full[full.size() - mt.getRank() + i]);
+    return idx;
+  };
+
+  // The running state: O (4 rows x Dp / 8 columns), then per row the
+  // maximum m and this thread's part of the sum l.
+  int64_t oCols = dp / 8;
+  SmallVector<Value> init(4 * oCols, zeroF);
+  init.append(4, negInf);
+  init.append(4, zeroF);
+  auto loop = scf::ForOp::create(b, loc, x.c(0), steps, x.c(1), init);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> o(args.take_front(4 * oCols));
+    SmallVector<Value> mOld(args.slice(4 * oCols, 4)),
+        lOld(args.slice(4 * oCols + 4, 4));
+    Value key0 = x.mul(kt, keys);
+    // Every thread is done with the previous step's K, V and P (and, at
+    // the first step, the Q tile is in).
+    gpu::BarrierOp::create(b, loc);
+    copyTile(k, ks, key0, keys, s, raggedS);
+    copyTile(v, vs, key0, keys, s, raggedS);
+    gpu::BarrierOp::create(b, loc);
+
+    // S = Q K^T: 4 x 4 dot products over Dp, 4 dims per turn.
+    auto dots = scf::ForOp::create(b, loc, x.c(0), x.c(dp), x.c(4),
+                                   SmallVector<Value>(16, zeroF));
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(dots.getBody());
+      Value c = dots.getInductionVar();
+      SmallVector<Value> acc(dots.getRegionIterArgs());
+      SmallVector<Value> qv, kv;
+      for (int64_t i = 0; i < 4; ++i) {
+        qv.push_back(load4(qs, ValueRange{x.add(rowBase, i), c}));
+        kv.push_back(load4(ks, ValueRange{x.add(keyBase, i), c}));
+      }
+      for (int64_t e = 0; e < 4; ++e)
+        for (int64_t i = 0; i < 4; ++i)
+          for (int64_t j = 0; j < 4; ++j)
+            acc[4 * i + j] = math::FmaOp::create(
+                b, loc, lane(qv[i], e), lane(kv[j], e), acc[4 * i + j]);
+      scf::YieldOp::create(b, loc, acc);
+    }
+    // Scaled and masked scores; row maxima over the row's 8 threads.
+    SmallVector<Value> sc(16);
+    SmallVector<Value> rowMax(4, negInf);
+    for (int64_t i = 0; i < 4; ++i) {
+      Value row = x.add(row0, x.add(rowBase, i));
+      for (int64_t j = 0; j < 4; ++j) {
+        Value key = x.add(key0, x.add(keyBase, j));
+        Value sv =
+            arith::MulFOp::create(b, loc, dots.getResult(4 * i + j), scaleV);
+        if (mask) {
+          Value mv =
+              memref::LoadOp::create(b, loc, mask,
+                                     maskIndices(clampBelow(row, l, raggedL),
+                                                 clampBelow(key, s, raggedS)));
+          if (mv.getType().isInteger(1)) {
+            sv = arith::SelectOp::create(b, loc, mv, sv, negInf);
+          } else {
+            if (mv.getType() != f32)
+              mv = arith::ExtFOp::create(b, loc, f32, mv);
+            sv = arith::AddFOp::create(b, loc, sv, mv);
+          }
+        }
+        if (causal)
+          sv = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, key,
+                                    row),
+              negInf, sv);
+        if (raggedS)
+          sv = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, key,
+                                    x.c(s)),
+              negInf, sv);
+        sc[4 * i + j] = sv;
+        rowMax[i] = arith::MaximumFOp::create(b, loc, rowMax[i], sv);
+      }
+    }
+    SmallVector<Value> mNew(4), shift(4), alpha(4), lNew(4);
+    for (int64_t i = 0; i < 4; ++i) {
+      for (int64_t off : {1, 2, 4})
+        rowMax[i] = arith::MaximumFOp::create(
+            b, loc, rowMax[i], shuffleXor(b, loc, rowMax[i], off));
+      mNew[i] = arith::MaximumFOp::create(b, loc, mOld[i], rowMax[i]);
+      // 0 while a row has seen only -inf (no NaN from -inf - -inf).
+      Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew[i], negInf);
+      shift[i] = arith::SelectOp::create(b, loc, none, zeroF, mNew[i]);
+      alpha[i] = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, mOld[i], shift[i]));
+      lNew[i] = arith::MulFOp::create(b, loc, lOld[i], alpha[i]);
+      for (int64_t j = 0; j < 4; ++j) {
+        sc[4 * i + j] = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, sc[4 * i + j], shift[i]));
+        lNew[i] = arith::AddFOp::create(b, loc, lNew[i], sc[4 * i + j]);
+      }
+      for (int64_t n = 0; n < oCols; ++n)
+        o[i * oCols + n] =
+            arith::MulFOp::create(b, loc, o[i * oCols + n], alpha[i]);
+    }
+    // P to shared, [key][row]: this thread's 4 rows of key j are one
+    // vector.
+    for (int64_t j = 0; j < 4; ++j) {
+      Value col = vector::FromElementsOp::create(
+          b, loc, v4, ValueRange{sc[j], sc[4 + j], sc[8 + j], sc[12 + j]});
+      store4(col, ps, ValueRange{x.add(keyBase, j), rowBase});
+    }
+    gpu::BarrierOp::create(b, loc);
+    // O += P V over the step's keys.
+    auto pv = scf::ForOp::create(b, loc, x.c(0), x.c(keys), x.c(1), o);
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(pv.getBody());
+      Value j = pv.getInductionVar();
+      SmallVector<Value> acc(pv.getRegionIterArgs());
+      Value pj = load4(ps, ValueRange{j, rowBase});
+      for (int64_t c = 0; c < dp / 32; ++c) {
+        Value vv = load4(vs, ValueRange{j, x.add(keyBase, 32 * c)});
+        for (int64_t i = 0; i < 4; ++i)
+          for (int64_t e = 0; e < 4; ++e)
+            acc[i * oCols + 4 * c + e] = math::FmaOp::create(
+                b, loc, lane(pj, i), lane(vv, e), acc[i * oCols + 4 * c + e]);
+      }
+      scf::YieldOp::create(b, loc, acc);
+    }
+    SmallVector<Value> yield(pv.getResults());
+    llvm::append_range(yield, mNew);
+    llvm::append_range(yield, lNew);
+    scf::YieldOp::create(b, loc, yield);
+  }
+
+  // O / l: each thread's 4 rows, a 16-byte vector per 32 columns.
+  ValueRange res = loop.getResults();
+  for (int64_t i = 0; i < 4; ++i) {
+    Value sum = res[4 * oCols + 4 + i];
+    for (int64_t off : {1, 2, 4})
+      sum = arith::AddFOp::create(b, loc, sum, shuffleXor(b, loc, sum, off));
+    Value inv = arith::DivFOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1)), sum);
+    Value row = x.add(row0, x.add(rowBase, i));
+    OpBuilder::InsertionGuard g4(b);
+    if (raggedL) {
+      auto ifOp = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, x.c(l)),
+          /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    for (int64_t c = 0; c < dp / 32; ++c) {
+      SmallVector<Value> elems;
+      for (int64_t e = 0; e < 4; ++e)
+        elems.push_back(
+            arith::MulFOp::create(b, loc, res[i * oCols + 4 * c + e], inv));
+      Value vec = vector::FromElementsOp::create(b, loc, v4, elems);
+      Value col = x.add(keyBase, 32 * c);
+      OpBuilder::InsertionGuard g5(b);
+      if (32 * c + 32 > d) {
+        // Columns past D (D rounded up to 32) are not stored.
+        auto ifOp = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                  x.c(d)),
+            /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      store4(vec, out, at(row, col));
+    }
+  }
+  gpu::TerminatorOp::create(b, loc);
+}
+
 constexpr llvm::StringLiteral kCalleePrefix = "__graphopt_gpu_attention_";
 constexpr llvm::StringLiteral kScaleAttr = "graphopt.scale";
 constexpr llvm::StringLiteral kCausalAttr = "graphopt.causal";
@@ -605,11 +937,14 @@ struct GraphGPUAttentionKernelsPass
         return signalPassFailure();
       }
       OpBuilder b(call);
-      buildKernel(b, call.getLoc(), scale.getValueAsDouble(),
-                  call->hasAttr(kCausalAttr), call.getOperand(0),
-                  call.getOperand(1), call.getOperand(2),
-                  n == 5 ? call.getOperand(3) : Value(),
-                  call.getOperand(n - 1));
+      bool f32 = cast<MemRefType>(call.getOperand(0).getType())
+                     .getElementType()
+                     .isF32();
+      (f32 ? buildKernelF32 : buildKernel)(
+          b, call.getLoc(), scale.getValueAsDouble(),
+          call->hasAttr(kCausalAttr), call.getOperand(0), call.getOperand(1),
+          call.getOperand(2), n == 5 ? call.getOperand(3) : Value(),
+          call.getOperand(n - 1));
       call.erase();
       ++numKernels;
     }

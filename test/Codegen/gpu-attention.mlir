@@ -76,17 +76,21 @@ func.func @causal(%q: tensor<2x128x64xf16>, %k: tensor<2x96x64xf16>, %v: tensor<
 
 // -----
 
-// Not supported, left to the decomposition: f32, a head dim that is not a
-// multiple of 8 (36; 40 is taken, computed as 48). A mask is (its buffer the call's fourth operand).
+// Not supported, left to the decomposition: f32 with a head dim over 128
+// (160; f32 up to 128 takes the SIMT kernel: the call on f32 buffers), a
+// head dim that is not a multiple of 8 (36; 40 is taken, computed as 48).
+// A mask is (its buffer the call's fourth operand).
 // CHECK-LABEL: func.func @unsupported
 // CHECK-COUNT-2: fusion.attention
 // CHECK-NOT: fusion.attention
 // CHECK: call @__graphopt_gpu_attention_{{[0-9]+}}({{.*}}) {{.*}} : (memref<1x64x64xf16>, memref<1x64x64xf16>, memref<1x64x64xf16>, memref<64x64xf16>, memref<1x64x64xf16>) -> ()
-func.func @unsupported(%q: tensor<1x64x64xf32>, %h: tensor<1x64x36xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>) -> (tensor<1x64x64xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>) {
-  %a = fusion.attention %q, %q, %q : (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+// CHECK: call @__graphopt_gpu_attention_{{[0-9]+}}({{.*}}) {{.*}} : (memref<1x64x128xf32>, memref<1x64x128xf32>, memref<1x64x128xf32>, memref<1x64x128xf32>) -> ()
+func.func @unsupported(%q: tensor<1x64x160xf32>, %h: tensor<1x64x36xf16>, %k: tensor<1x64x64xf16>, %m: tensor<64x64xf16>, %f: tensor<1x64x128xf32>) -> (tensor<1x64x160xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>, tensor<1x64x128xf32>) {
+  %a = fusion.attention %q, %q, %q : (tensor<1x64x160xf32>, tensor<1x64x160xf32>, tensor<1x64x160xf32>) -> tensor<1x64x160xf32>
   %b = fusion.attention %h, %h, %h : (tensor<1x64x36xf16>, tensor<1x64x36xf16>, tensor<1x64x36xf16>) -> tensor<1x64x36xf16>
   %c = fusion.attention %k, %k, %k mask(%m : tensor<64x64xf16>) : (tensor<1x64x64xf16>, tensor<1x64x64xf16>, tensor<1x64x64xf16>) -> tensor<1x64x64xf16>
-  return %a, %b, %c : tensor<1x64x64xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>
+  %d = fusion.attention %f, %f, %f : (tensor<1x64x128xf32>, tensor<1x64x128xf32>, tensor<1x64x128xf32>) -> tensor<1x64x128xf32>
+  return %a, %b, %c, %d : tensor<1x64x160xf32>, tensor<1x64x36xf16>, tensor<1x64x64xf16>, tensor<1x64x128xf32>
 }
 
 // -----

@@ -39,11 +39,13 @@
 // KERNELS-LABEL: func.func @gk_f32_linear
 // KERNELS: gpu.barrier
 // KERNELS: vector.fma
+// f32 attention is one fused SIMT kernel (graph-gpu-attention's f32 path;
+// more cases in gpu-attention-f32.mlir):
 // KERNELS-LABEL: func.func @gk_f32_sdpa
-// KERNELS: gpu.barrier
-// KERNELS: vector.fma
-// KERNELS: gpu.barrier
-// KERNELS: vector.fma
+// KERNELS: gpu.launch
+// KERNELS-NOT: gpu.launch
+// KERNELS: math.fma
+// KERNELS-NOT: gpu.launch
 // bf16 on tensor cores: mma.sync m16n8k16 (fragments per lane, emulated
 // warp by warp with the PTX fragment layout).
 // KERNELS-LABEL: func.func @gk_bf16_mm

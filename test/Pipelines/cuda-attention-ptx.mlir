@@ -131,3 +131,53 @@ func.func @d256(%q: tensor<1x8x512x256xf16>, %k: tensor<1x8x512x256xf16>, %v: te
       : (tensor<1x8x512x256xf16>, tensor<1x8x512x256xf16>, tensor<1x8x512x256xf16>) -> tensor<1x8x512x256xf16>
   return %r : tensor<1x8x512x256xf16>
 }
+
+// -----
+
+// f32 (ViT-B/16 in f32: 197 tokens, D = 64; decomposed into 13 kernels
+// writing the f32 scores before 2026-12-07): one SIMT kernel, IEEE f32
+// FMAs and no tensor-core instruction, 16-byte global loads of the Q, K
+// and V tiles into shared memory, 16-byte shared loads feeding the FMAs,
+// the row statistics by butterfly shuffles, 16-byte output stores; at
+// most 128 registers (122 with this ptxas), no spills.
+// CHECK-LABEL: func.func @f32_vit
+// CHECK: gpu.launch_func @[[K:f32_vit_kernel]]::@f32_vit_kernel blocks in (%c4, %c12, %c1) threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c43520_i32
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.binary @[[K]]
+// CHECK-NOT: {{mma|tf32|f16}}
+// CHECK-SAME: ld.global.v4.b32
+// CHECK-SAME: st.shared.v4.b32
+// CHECK-SAME: bar.sync
+// CHECK-SAME: ld.shared.v4.b32
+// CHECK-SAME: fma.rn.f32
+// CHECK-SAME: shfl.sync.bfly.b32
+// CHECK-SAME: ex2.approx
+// CHECK-SAME: st.global.v4.b32
+// CHECK-NOT: {{mma|tf32}}
+// PTXAS: KERNEL f32_vit_kernel/f32_vit_kernel sm_90: {{([0-9]?[0-9]|1[01][0-9]|12[0-8])}} registers, 0 bytes spill stores, 0 bytes spill loads
+func.func @f32_vit(%q: tensor<1x12x197x64xf32>, %k: tensor<1x12x197x64xf32>, %v: tensor<1x12x197x64xf32>) -> tensor<1x12x197x64xf32> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v
+      : (tensor<1x12x197x64xf32>, tensor<1x12x197x64xf32>, tensor<1x12x197x64xf32>) -> tensor<1x12x197x64xf32>
+  return %r : tensor<1x12x197x64xf32>
+}
+
+// -----
+
+// f32, D = 128, causal (5 kernels before): one kernel, 75 KiB of shared memory (the runtime
+// opts in past 48 KiB), at most 192 registers (168 with this ptxas), no
+// spills. f32 with D over 128 is still decomposed.
+// CHECK-LABEL: func.func @f32_d128_causal
+// CHECK: gpu.launch_func {{.*}} threads in (%c128, %c1, %c1) dynamic_shared_memory_size %c76288_i32
+// CHECK-NOT: gpu.launch_func
+// PTXAS: KERNEL f32_d128_causal_kernel/f32_d128_causal_kernel sm_90: {{([0-9]?[0-9]|1[0-8][0-9]|19[0-2])}} registers, 0 bytes spill stores, 0 bytes spill loads
+// CHECK-LABEL: func.func @f32_d256
+// CHECK-COUNT-2: gpu.launch_func
+func.func @f32_d128_causal(%q: tensor<1x8x512x128xf32>, %k: tensor<1x8x512x128xf32>, %v: tensor<1x8x512x128xf32>) -> tensor<1x8x512x128xf32> {
+  %r = fusion.attention %q, %k, %v causal : (tensor<1x8x512x128xf32>, tensor<1x8x512x128xf32>, tensor<1x8x512x128xf32>) -> tensor<1x8x512x128xf32>
+  return %r : tensor<1x8x512x128xf32>
+}
+func.func @f32_d256(%q: tensor<1x2x64x256xf32>, %k: tensor<1x2x64x256xf32>, %v: tensor<1x2x64x256xf32>) -> tensor<1x2x64x256xf32> {
+  %r = graph.scaled_dot_product_attention %q, %k, %v
+      : (tensor<1x2x64x256xf32>, tensor<1x2x64x256xf32>, tensor<1x2x64x256xf32>) -> tensor<1x2x64x256xf32>
+  return %r : tensor<1x2x64x256xf32>
+}

@@ -2632,6 +2632,60 @@ def gk_attn_d160_causal(rng):
     return [q, k, v], [to_f16(sdpa(w32(q), w32(k), w32(v), causal=True))]
 
 
+# The f32 SIMT attention kernel (test/Integration/gpu-attention-f32.mlir):
+# inputs of magnitude 1, references in float64.
+
+@case
+def gf_attn_plain(rng):
+    q, k, v = (uniform(rng, (2, 3, 128, 64), -1, 1) for _ in range(3))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+@case
+def gf_attn_ragged_causal(rng):
+    # L = S = 100: the last block's rows past L and the last step's keys
+    # past S; keys past each row masked.
+    q, k = (uniform(rng, (1, 2, 100, 64), -2, 2) for _ in range(2))
+    v = uniform(rng, (1, 2, 100, 64), -1, 1)
+    return [q, k, v], [as_f32(sdpa(q, k, v, causal=True))]
+
+
+@case
+def gf_attn_d40(rng):
+    # Stable Diffusion 1.5's head dim 40 (computed as 64 over zero
+    # columns), 77 keys.
+    q = uniform(rng, (2, 96, 40), -1, 1)
+    k, v = (uniform(rng, (2, 77, 40), -1, 1) for _ in range(2))
+    return [q, k, v], [as_f32(sdpa(q, k, v))]
+
+
+@case
+def gf_attn_d128_scale(rng):
+    q = uniform(rng, (1, 70, 128), -1, 1)
+    k, v = (uniform(rng, (1, 45, 128), -1, 1) for _ in range(2))
+    return [q, k, v], [as_f32(sdpa(q, k, v, scale=0.05))]
+
+
+@case
+def gf_attn_bool_mask(rng):
+    # An i1 mask [B, 1, L, S] broadcast over the heads; every row keeps its
+    # first key (no fully masked row).
+    q = uniform(rng, (2, 2, 80, 32), -1, 1)
+    k, v = (uniform(rng, (2, 2, 50, 32), -1, 1) for _ in range(2))
+    m = rng.random((2, 1, 80, 50)) < 0.6
+    m[..., 0] = True
+    return [q, k, v, m], [as_f32(sdpa(q, k, v, mask=m))]
+
+
+@case
+def gf_attn_float_mask(rng):
+    # A float mask [L, S] added to the scaled scores (an ALiBi-like bias).
+    q = uniform(rng, (3, 64, 96), -1, 1)
+    k, v = (uniform(rng, (3, 64, 96), -1, 1) for _ in range(2))
+    m = uniform(rng, (64, 64), -2, 0)
+    return [q, k, v, m], [as_f32(sdpa(q, k, v, mask=m))]
+
+
 # Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
 @case
 def wg_f16_mm(rng):

@@ -1065,6 +1065,17 @@ def GraphGPUAttentionPass : Pass<"graph-gpu-attention", "::mlir::ModuleOp"> {
     S - 1 and score -inf); `causal` (the key loop stops at the block's
     last row). Others are left to `fusion-expand`'s decomposition
     (batched matmuls and a row-kernel softmax).
+
+    f32 q, k and v (since 2026-12-07; before, decomposed: 13 kernels for
+    ViT-B/16's) take a SIMT kernel instead, IEEE f32 as f32 matmuls are by
+    default: 128 threads per 64 query rows, 32 keys per step through
+    shared memory (the Q tile once, K, V and P^T per step, rows padded by
+    16 bytes, every shared access a 16-byte vector), each thread 4 rows x 4
+    keys of scores by FMAs, its rows' statistics over the row's 8 lanes
+    (xor shuffles), P through shared memory into O += P V (4 rows x D / 8
+    columns a thread). Same masks, causal and ragged L and S as above; head
+    dim a multiple of 8 up to 128 (computed as the next multiple of 32
+    over zero columns).
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
