@@ -2,7 +2,9 @@
 //
 // After kernel outlining the host functions of the CUDA target only
 // allocate, copy and free buffers and launch kernels. This pass makes those
-// buffers device memory, so that the host code never touches tensor data:
+// buffers device memory, so that the host code never touches tensor data
+// (but for reads of small whole buffers, through a host copy: the
+// condition of graph.if and graph.loop):
 //
 //   memref.alloc            -> gpu.alloc
 //   memref.dealloc          -> gpu.dealloc
@@ -12,8 +14,12 @@
 //                              (graphopt_cuda_constant_<type>)
 //
 // Entry arguments and results are device buffers (the caller uploads the
-// inputs and downloads the results). Anything else that reads or writes a
-// device buffer on the host is an error naming the op.
+// inputs and downloads the results). A host-side memref.load or
+// memref.store of a whole, static, contiguous device buffer of at most 4
+// KiB works on a host copy exchanged by gpu.memcpy (a read waits for the
+// kernels that wrote the buffer: data-dependent control flow synchronizes,
+// as `.item()` does in eager PyTorch). Anything else that reads or writes
+// a device buffer on the host is an error naming the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +136,60 @@ LogicalResult useDeviceConstant(IRRewriter &rewriter,
   return success();
 }
 
+/// Bytes of a device buffer the host may read or write (copied whole per
+/// access).
+constexpr int64_t kMaxHostReadBytes = 4096;
+
+/// The buffer a host-side load or store of `memref` accesses, if the host
+/// can work on a copy of it: the buffer itself (not a view: gpu.memcpy
+/// copies whole identity-layout buffers), static, of at most
+/// kMaxHostReadBytes.
+Value stageableBuffer(Value memref) {
+  Value buffer = memref;
+  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+    buffer = cast.getSource();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape() || !isContiguous(type) ||
+      rootBuffer(memref) != buffer)
+    return Value();
+  // (i1 takes a byte, as in LLVM's memory layout.)
+  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+  if (type.getNumElements() * bytes > kMaxHostReadBytes)
+    return Value();
+  return buffer;
+}
+
+/// The host's access to a small device buffer goes to a host copy (a
+/// memref.alloca at function entry, one per access): for a read, the copy
+/// is made just before it (gpu.memcpy, ordered after the kernels that
+/// wrote the buffer; gpu-async-region puts a host wait before the read, a
+/// host op with memory effects); for a write, the copy (unless the write
+/// replaces the whole buffer) is made, written and copied back (ordered
+/// before the kernels that read it after).
+void stageHostAccess(IRRewriter &rewriter, func::FuncOp fn, Operation *op) {
+  Value memref = graphopt::getAccessedMemRef(op);
+  Value buffer = stageableBuffer(memref);
+  auto type = cast<MemRefType>(buffer.getType());
+  Location loc = op->getLoc();
+  rewriter.setInsertionPointToStart(&fn.getBody().front());
+  Value host = memref::AllocaOp::create(rewriter, loc, type);
+  rewriter.setInsertionPoint(op);
+  bool store = isa<memref::StoreOp>(op);
+  if (!store || type.getNumElements() != 1)
+    gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange(),
+                          host, buffer);
+  Value hostView = host;
+  if (memref != buffer)
+    hostView = memref::CastOp::create(rewriter, loc, memref.getType(), host);
+  rewriter.modifyOpInPlace(op,
+                           [&] { op->setOperand(store ? 1 : 0, hostView); });
+  if (store) {
+    rewriter.setInsertionPointAfter(op);
+    gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(), ValueRange(),
+                          buffer, host);
+  }
+}
+
 struct GraphGPUDeviceBuffersPass
     : public graphopt::impl::GraphGPUDeviceBuffersPassBase<
           GraphGPUDeviceBuffersPass> {
@@ -150,24 +210,36 @@ struct GraphGPUDeviceBuffersPass
     auto inKernel = [](Operation *op) {
       return op->getParentOfType<gpu::LaunchOp>() != nullptr;
     };
+    // Accesses to small whole buffers (a reduction's 0-d result tested by
+    // graph.if, graph.loop's condition, trip count and counters, an index)
+    // go through a host copy; anything else is an error.
+    SmallVector<Operation *> hostAccesses;
     WalkResult checked = fn.walk([&](Operation *op) {
       Value memref = graphopt::getAccessedMemRef(op);
       if (inKernel(op))
         return WalkResult::advance();
       if (!memref || !isDeviceBuffer(memref))
         return WalkResult::advance();
+      if (stageableBuffer(memref)) {
+        hostAccesses.push_back(op);
+        return WalkResult::advance();
+      }
       op->emitError() << "'" << op->getName()
                       << "' reads or writes a tensor's data on the host; the "
                          "CUDA target keeps tensors in device memory and "
-                         "supports no host-side element access yet "
-                         "(data-dependent control flow such as graph.if and "
-                         "graph.loop, or indices read from tensors)";
+                         "accesses on the host (through a copy) only whole "
+                         "static tensors of at most "
+                      << kMaxHostReadBytes
+                      << " bytes, such as the condition of graph.if or "
+                         "graph.loop, not views or larger ones";
       return WalkResult::interrupt();
     });
     if (checked.wasInterrupted())
       return failure();
 
     IRRewriter rewriter(fn.getContext());
+    for (Operation *op : hostAccesses)
+      stageHostAccess(rewriter, fn, op);
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) {
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,

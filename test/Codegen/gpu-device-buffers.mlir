@@ -1,7 +1,8 @@
 // graph-gpu-device-buffers: after outlining, host buffers become device
 // buffers, contiguous copies gpu.memcpy, constants the runtime's cached
 // device copies (graphopt_cuda_constant_<type>, called on the flattened
-// buffer); host access to tensor data is an error.
+// buffer); host access to small whole buffers goes through host copies,
+// other host access to tensor data is an error.
 // RUN: graph-opt %s --split-input-file --graph-gpu-device-buffers --verify-diagnostics | FileCheck %s
 
 module attributes {gpu.container_module} {
@@ -60,10 +61,49 @@ module {
 
 // -----
 
-func.func @host_read(%x: memref<4xf32>) -> f32 {
+// The host reads and writes small whole device buffers through host
+// copies (graph.if's condition, graph.loop's counters): a read copies the
+// buffer in just before it; a write of a one-element buffer is copied out
+// after it, a write into a larger one copies it in first.
+// CHECK-LABEL: func.func @host_access
+// CHECK-COUNT-3: memref.alloca()
+// CHECK: gpu.memcpy  %[[H0:.*]], %arg0 : memref<4xf32>, memref<4xf32>
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[H0]][%c0] : memref<4xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.cmpf
+// CHECK-NEXT: memref.store %[[C]], %[[H1:.*]][] : memref<i1>
+// CHECK-NEXT: gpu.memcpy  %arg1, %[[H1]] : memref<i1>, memref<i1>
+// CHECK-NEXT: gpu.memcpy  %[[H2:.*]], %arg2 : memref<4xf32>, memref<4xf32>
+// CHECK-NEXT: memref.store %[[V]], %[[H2]][%c1] : memref<4xf32>
+// CHECK-NEXT: gpu.memcpy  %arg2, %[[H2]] : memref<4xf32>, memref<4xf32>
+func.func @host_access(%x: memref<4xf32>, %c: memref<i1>, %y: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %v = memref.load %x[%c0] : memref<4xf32>
+  %b = arith.cmpf ogt, %v, %z : f32
+  memref.store %b, %c[] : memref<i1>
+  memref.store %v, %y[%c1] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+// Not through a copy: a view (gpu.memcpy copies whole buffers) or a buffer
+// over 4 KiB.
+func.func @host_read_view(%x: memref<4x4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %s = memref.subview %x[1, 0] [1, 4] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  // expected-error @+1 {{'memref.load' reads or writes a tensor's data on the host; the CUDA target keeps tensors in device memory and accesses on the host (through a copy) only whole static tensors of at most 4096 bytes}}
+  %v = memref.load %s[%c0] : memref<4xf32, strided<[1], offset: 4>>
+  return %v : f32
+}
+
+// -----
+
+func.func @host_read_large(%x: memref<2048xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'memref.load' reads or writes a tensor's data on the host}}
-  %v = memref.load %x[%c0] : memref<4xf32>
+  %v = memref.load %x[%c0] : memref<2048xf32>
   return %v : f32
 }
 
