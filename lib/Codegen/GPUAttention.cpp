@@ -133,13 +133,106 @@ std::string unsupported(fusion::AttentionOp op) {
   return "";
 }
 
+/// What both kernels set up alike: the launch (grid x: blocks of
+/// `rowsPerBlock` query rows; y: the batch), created at the builder's
+/// point, which then moves into its body (the caller's InsertionGuard
+/// restores it); the block's batch indices; and the indexing of q/k/v/out,
+/// the mask and the key steps.
+struct KernelFrame {
+  OpBuilder &b;
+  Location loc;
+  Idx x;
+  ArrayRef<int64_t> batchDims;
+  gpu::LaunchOp launch;
+  Value dyn;                // the dynamic shared memory, as bytes
+  SmallVector<Value> batch; // this block's batch indices
+  Value row0;               // its first query row
+  Value zeroF, negInf;
+
+  KernelFrame(OpBuilder &b, Location loc, MemRefType qt, int64_t rowsPerBlock,
+              int64_t threads, int64_t sharedBytes)
+      : b(b), loc(loc), x{b, loc}, batchDims(qt.getShape().drop_back(2)) {
+    int64_t l = qt.getDimSize(qt.getRank() - 2), batches = 1;
+    for (int64_t n : batchDims)
+      batches *= n;
+    Value smem =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
+    launch = gpu::LaunchOp::create(
+        b, loc, x.c(llvm::divideCeil(l, rowsPerBlock)), x.c(batches), x.c(1),
+        x.c(threads), x.c(1), x.c(1), smem);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    auto ws = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    dyn = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface{}, ws));
+    Value rest = launch.getBlockIds().y;
+    SmallVector<Value> rev;
+    for (int64_t n : llvm::reverse(batchDims)) {
+      rev.push_back(x.rem(rest, n));
+      rest = x.div(rest, n);
+    }
+    batch.assign(rev.rbegin(), rev.rend());
+    row0 = x.mul(launch.getBlockIds().x, rowsPerBlock);
+    zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    negInf = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  }
+  Value tid() { return launch.getThreadIds().x; }
+  /// A shared tile of type `t` at byte `offset` of dynamic shared memory.
+  Value view(MemRefType t, int64_t offset) {
+    return memref::ViewOp::create(b, loc, t, dyn, x.c(offset), ValueRange{});
+  }
+  /// Indices of (row, col) of this block's batch in q, k, v or out.
+  SmallVector<Value> at(Value row, Value col) {
+    SmallVector<Value> idx(batch);
+    idx.append({row, col});
+    return idx;
+  }
+  /// `i`, or min(i, n - 1) where `clamp`.
+  Value clampBelow(Value i, int64_t n, bool clamp) {
+    return clamp ? arith::MinUIOp::create(b, loc, i, x.c(n - 1)).getResult()
+                 : i;
+  }
+  /// The mask's (type `mt`) indices for (row, key): its dims aligned from
+  /// the right with [batch..., row, key], 0 where it has size 1.
+  SmallVector<Value> maskIndices(MemRefType mt, Value row, Value key) {
+    SmallVector<Value> full(batch);
+    full.append({row, key});
+    SmallVector<Value> idx;
+    for (int64_t i = 0; i < mt.getRank(); ++i)
+      idx.push_back(mt.getDimSize(i) == 1
+                        ? x.c(0)
+                        : full[full.size() - mt.getRank() + i]);
+    return idx;
+  }
+  /// `score` with mask value `mv` applied: an i1 false gives -inf, a float
+  /// is added (in f32).
+  Value applyMask(Value score, Value mv) {
+    if (mv.getType().isInteger(1))
+      return arith::SelectOp::create(b, loc, mv, score, negInf);
+    if (!mv.getType().isF32())
+      mv = arith::ExtFOp::create(b, loc, b.getF32Type(), mv);
+    return arith::AddFOp::create(b, loc, score, mv);
+  }
+  /// Key steps of `keys` keys over S: all, or (causal) up to the block's
+  /// last query row.
+  Value keySteps(int64_t s, int64_t keys, int64_t rowsPerBlock, bool causal) {
+    Value steps = x.c(llvm::divideCeil(s, keys));
+    if (causal)
+      steps = arith::MinUIOp::create(
+          b, loc, steps, x.div(x.add(row0, rowsPerBlock + keys - 1), keys));
+    return steps;
+  }
+};
+
 /// Builds the kernel for `op` (see the file comment) writing `out`; `mask`
 /// (null for none) broadcasts to [..., L, S].
 void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
                  Value k, Value v, Value mask, Value out) {
   auto qt = cast<MemRefType>(q.getType());
   int64_t rank = qt.getRank();
-  ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
   int64_t l = qt.getDimSize(rank - 2), d = qt.getDimSize(rank - 1);
   int64_t s = cast<MemRefType>(k.getType()).getDimSize(rank - 2);
   // The head dim the fragments cover: D rounded up to the MMAs' 16 (D = 40,
@@ -152,9 +245,6 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   // nothing. Ragged S: the last key tile's rows past S copy key S - 1
   // (finite values, so P V stays finite) and their scores are -inf.
   bool raggedL = l % kRows != 0, raggedS = s % kKeys != 0;
-  int64_t batches = 1;
-  for (int64_t n : batchDims)
-    batches *= n;
   // f16 or bf16: the inputs', P's and the output's type.
   Type et = qt.getElementType(), f32 = b.getF32Type();
 
@@ -174,40 +264,16 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   };
   int64_t total = std::max(bytes(qT), 2 * bytes(kvT));
 
-  Idx x{b, loc};
-  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), total);
-  auto launch = gpu::LaunchOp::create(b, loc, x.c(llvm::divideCeil(l, kRows)),
-                                      x.c(batches), x.c(1), x.c(kThreads),
-                                      x.c(1), x.c(1), smem);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value tid = launch.getThreadIds().x;
-  auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                                 MemRefLayoutAttrInterface{}, ws);
-  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytesTy);
-  auto view = [&](MemRefType t, int64_t offset) -> Value {
-    return memref::ViewOp::create(b, loc, t, dyn, x.c(offset), ValueRange{});
+  KernelFrame f(b, loc, qt, kRows, kThreads, total);
+  Idx &x = f.x;
+  Value tid = f.tid();
+  Value qs = f.view(qT, 0), ks = f.view(kvT, 0), vs = f.view(kvT, bytes(kvT));
+  auto at = [&](Value row, Value col) { return f.at(row, col); };
+  auto clampBelow = [&](Value i, int64_t n, bool clamp) {
+    return f.clampBelow(i, n, clamp);
   };
-  Value qs = view(qT, 0), ks = view(kvT, 0), vs = view(kvT, bytes(kvT));
-
-  // The block's batch indices and first query row.
-  SmallVector<Value> batch;
-  {
-    Value rest = launch.getBlockIds().y;
-    SmallVector<Value> rev;
-    for (int64_t n : llvm::reverse(batchDims)) {
-      rev.push_back(x.rem(rest, n));
-      rest = x.div(rest, n);
-    }
-    batch.assign(rev.rbegin(), rev.rend());
-  }
-  auto at = [&](Value row, Value col) {
-    SmallVector<Value> idx(batch);
-    idx.push_back(row);
-    idx.push_back(col);
-    return idx;
-  };
-  Value row0 = x.mul(launch.getBlockIds().x, kRows);
+  Value row0 = f.row0;
   Value warp = x.div(tid, 32), lane = x.rem(tid, 32);
   Value wrow = x.mul(warp, 16); // the warp's first row in the block
   // Fragment layout (lane = 4 g + t) and ldmatrix addressing (lane l gives
@@ -216,15 +282,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
   Value lrow = x.rem(lane, 8), quad = x.div(lane, 8);
   Value qLow = x.mul(x.rem(quad, 2), 8), qHigh = x.mul(x.div(quad, 2), 8);
 
-  // `i`, or min(i, n - 1) where `clamp`.
-  auto clampBelow = [&](Value i, int64_t n, bool clamp) -> Value {
-    return clamp ? arith::MinUIOp::create(b, loc, i, x.c(n - 1)).getResult()
-                 : i;
-  };
-
-  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value negInf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value zeroF = f.zeroF, negInf = f.negInf;
   Value scaleV = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scale));
 
   // Continues inside `if (v < n)` (the caller restores the insertion point).
@@ -293,11 +351,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     for (int64_t stage = 0; stage < 2; ++stage)
       zeroPadding(tile, {x.c(stage)}, kKeys);
 
-  // Key steps: all, or (causal) up to the block's last query row.
-  Value steps = x.c(llvm::divideCeil(s, kKeys));
-  if (causal)
-    steps = arith::MinUIOp::create(
-        b, loc, steps, x.div(x.add(row0, kRows + kKeys - 1), kKeys));
+  Value steps = f.keySteps(s, kKeys, kRows, causal);
   // The asynchronous copies of the K and V tiles of step `kt` into
   // `stage`, as one group.
   auto issue = [&](Value kt, Value stage) {
@@ -372,17 +426,8 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
     bool maskPairs = mask && isa<FloatType>(mt.getElementType()) &&
                      mt.getDimSize(mt.getRank() - 1) == s && s % 2 == 0 &&
                      mt.getLayout().isIdentity();
-    // The mask's indices for (row, key): its dims aligned from the right
-    // with [batch..., row, key], 0 where it has size 1.
     auto maskIndices = [&](Value row, Value key) {
-      SmallVector<Value> full(batch);
-      full.append({row, key});
-      SmallVector<Value> idx;
-      for (int64_t i = 0; i < mt.getRank(); ++i)
-        idx.push_back(mt.getDimSize(i) == 1
-                          ? x.c(0)
-                          : full[full.size() - mt.getRank() + i]);
-      return idx;
+      return f.maskIndices(mt, row, key);
     };
     SmallVector<SmallVector<Value>> sc(sTiles);
     Value rowMax[2] = {negInf, negInf};
@@ -415,13 +460,7 @@ void buildKernel(OpBuilder &b, Location loc, double scale, bool causal, Value q,
                 maskIndices(clampBelow(row, l, raggedL),
                             clampBelow(key, s, raggedS)));
           }
-          if (mv.getType().isInteger(1)) {
-            sv = arith::SelectOp::create(b, loc, mv, sv, negInf);
-          } else {
-            if (mv.getType() != f32)
-              mv = arith::ExtFOp::create(b, loc, f32, mv);
-            sv = arith::AddFOp::create(b, loc, sv, mv);
-          }
+          sv = f.applyMask(sv, mv);
         }
         if (causal) {
           Value masked = arith::CmpIOp::create(
@@ -558,14 +597,10 @@ void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
   constexpr int64_t rowsPerBlock = 64, threads = 128, keys = 32;
   auto qt = cast<MemRefType>(q.getType());
   int64_t rank = qt.getRank();
-  ArrayRef<int64_t> batchDims = qt.getShape().drop_back(2);
   int64_t l = qt.getDimSize(rank - 2), d = qt.getDimSize(rank - 1);
   int64_t s = cast<MemRefType>(k.getType()).getDimSize(rank - 2);
   int64_t dp = llvm::alignTo(d, 32);
   bool raggedL = l % rowsPerBlock != 0, raggedS = s % keys != 0;
-  int64_t batches = 1;
-  for (int64_t n : batchDims)
-    batches *= n;
   Type f32 = b.getF32Type();
   auto v4 = VectorType::get({4}, f32);
 
@@ -581,41 +616,15 @@ void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
   int64_t offK = bytes(qT), offV = offK + bytes(kvT), offP = offV + bytes(kvT);
   int64_t total = offP + bytes(pT);
 
-  Idx x{b, loc};
-  Value smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), total);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, x.c(llvm::divideCeil(l, rowsPerBlock)), x.c(batches), x.c(1),
-      x.c(threads), x.c(1), x.c(1), smem);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value tid = launch.getThreadIds().x;
-  auto bytesTy = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                                 MemRefLayoutAttrInterface{}, ws);
-  Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytesTy);
-  auto view = [&](MemRefType t, int64_t offset) -> Value {
-    return memref::ViewOp::create(b, loc, t, dyn, x.c(offset), ValueRange{});
-  };
-  Value qs = view(qT, 0), ks = view(kvT, offK), vs = view(kvT, offV),
-        ps = view(pT, offP);
-
-  SmallVector<Value> batch;
-  {
-    Value rest = launch.getBlockIds().y;
-    SmallVector<Value> rev;
-    for (int64_t n : llvm::reverse(batchDims)) {
-      rev.push_back(x.rem(rest, n));
-      rest = x.div(rest, n);
-    }
-    batch.assign(rev.rbegin(), rev.rend());
-  }
-  auto at = [&](Value row, Value col) {
-    SmallVector<Value> idx(batch);
-    idx.append({row, col});
-    return idx;
-  };
-  auto clampBelow = [&](Value i, int64_t n, bool clamp) -> Value {
-    return clamp ? arith::MinUIOp::create(b, loc, i, x.c(n - 1)).getResult()
-                 : i;
+  KernelFrame f(b, loc, qt, rowsPerBlock, threads, total);
+  Idx &x = f.x;
+  Value tid = f.tid();
+  Value qs = f.view(qT, 0), ks = f.view(kvT, offK), vs = f.view(kvT, offV),
+        ps = f.view(pT, offP);
+  auto at = [&](Value row, Value col) { return f.at(row, col); };
+  auto clampBelow = [&](Value i, int64_t n, bool clamp) {
+    return f.clampBelow(i, n, clamp);
   };
   auto load4 = [&](Value mem, ValueRange idx) -> Value {
     return vector::LoadOp::create(b, loc, v4, mem, idx, /*nontemporal=*/false,
@@ -628,9 +637,7 @@ void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
   auto lane = [&](Value vec, int64_t i) -> Value {
     return vector::ExtractOp::create(b, loc, vec, i);
   };
-  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  Value negInf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value zeroF = f.zeroF, negInf = f.negInf;
   Value scaleV = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(scale));
   Value zeros4 = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(v4, b.getZeroAttr(f32)));
@@ -665,27 +672,13 @@ void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
     }
   };
 
-  Value row0 = x.mul(launch.getBlockIds().x, rowsPerBlock);
+  Value row0 = f.row0;
   Value rg = x.div(tid, 8), kg = x.rem(tid, 8);
   Value rowBase = x.mul(rg, 4), keyBase = x.mul(kg, 4);
   copyTile(q, qs, row0, rowsPerBlock, l, raggedL);
 
-  Value steps = x.c(llvm::divideCeil(s, keys));
-  if (causal)
-    steps = arith::MinUIOp::create(
-        b, loc, steps, x.div(x.add(row0, rowsPerBlock + keys - 1), keys));
-
+  Value steps = f.keySteps(s, keys, rowsPerBlock, causal);
   auto mt = mask ? cast<MemRefType>(mask.getType()) : MemRefType();
-  auto maskIndices = [&](Value row, Value key) {
-    SmallVector<Value> full(batch);
-    full.append({row, key});
-    SmallVector<Value> idx;
-    for (int64_t i = 0; i < mt.getRank(); ++i)
-      idx.push_back(mt.getDimSize(i) == 1
-                        ? x.c(0)
-                        : full[full.size() - mt.getRank() + i]);
-    return idx;
-  };
 
   // The running state: O (4 rows x Dp / 8 columns), then per row the
   // maximum m and this thread's part of the sum l.
@@ -740,17 +733,11 @@ void buildKernelF32(OpBuilder &b, Location loc, double scale, bool causal,
         Value sv =
             arith::MulFOp::create(b, loc, dots.getResult(4 * i + j), scaleV);
         if (mask) {
-          Value mv =
-              memref::LoadOp::create(b, loc, mask,
-                                     maskIndices(clampBelow(row, l, raggedL),
-                                                 clampBelow(key, s, raggedS)));
-          if (mv.getType().isInteger(1)) {
-            sv = arith::SelectOp::create(b, loc, mv, sv, negInf);
-          } else {
-            if (mv.getType() != f32)
-              mv = arith::ExtFOp::create(b, loc, f32, mv);
-            sv = arith::AddFOp::create(b, loc, sv, mv);
-          }
+          Value mv = memref::LoadOp::create(
+              b, loc, mask,
+              f.maskIndices(mt, clampBelow(row, l, raggedL),
+                            clampBelow(key, s, raggedS)));
+          sv = f.applyMask(sv, mv);
         }
         if (causal)
           sv = arith::SelectOp::create(
