@@ -5,6 +5,8 @@
 // with enough work; it runs right after bufferization, while each tile's
 // temporaries are still allocated inside the loop (buffer-loop-hoisting
 // does not hoist out of scf.parallel, so they stay private to a thread).
+// A temporary that bufferization allocated outside the loop (its
+// tensor.empty was outside) and that only the loop uses is moved in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +14,12 @@
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHCPUPARALLELIZEPASS
@@ -88,6 +92,94 @@ bool carriesOnlyBuffers(scf::ForOp loop) {
   return true;
 }
 
+/// The buffers `loop`'s body uses that are allocated outside it (in this
+/// function, before it) would be shared by its iterations once they run in
+/// parallel. One used only inside the loop (a temporary whose tensor.empty
+/// bufferization placed outside, such as the score tile of a flash
+/// attention reused by every head) is privatized: its allocation (and the
+/// views of it made outside) move into the loop body, one per iteration.
+/// That is what the program means: the buffer stood for a fresh tensor, so
+/// no iteration reads what another wrote. Buffers also used outside the
+/// loop (its outputs, written in disjoint tiles; inputs computed before
+/// it) stay shared, as the loop's marks promise.
+void privatizeTemporaries(RewriterBase &rewriter, scf::ForOp loop,
+                          llvm::Statistic &numPrivatized) {
+  // The loop's carried buffers are the ones its iterations write in
+  // disjoint parts (carriesOnlyBuffers): shared by design.
+  auto rootOf = [&](Value v) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    while (def) {
+      auto view = dyn_cast<ViewLikeOpInterface>(def);
+      if (!view)
+        break;
+      def = view.getViewSource().getDefiningOp();
+    }
+    return def;
+  };
+  llvm::SmallPtrSet<Operation *, 4> carried;
+  for (Value init : loop.getInitArgs())
+    if (Operation *root = rootOf(init))
+      carried.insert(root);
+  SmallVector<Operation *> allocs;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      // Follow views made outside the loop back to their allocation.
+      while (def && !loop->isAncestor(def)) {
+        if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+          def = view.getViewSource().getDefiningOp();
+          continue;
+        }
+        break;
+      }
+      if (def && !loop->isAncestor(def) &&
+          isa<memref::AllocOp, memref::AllocaOp>(def) &&
+          !carried.contains(def) && !llvm::is_contained(allocs, def))
+        allocs.push_back(def);
+    }
+  });
+  SmallVector<std::pair<Operation *, SmallVector<Operation *>>> toMove;
+  for (Operation *alloc : allocs) {
+    Value buffer = alloc->getResult(0);
+    // The alloc's views outside the loop, and whether anything outside
+    // the loop but those views uses it.
+    SmallVector<Operation *> views;
+    bool usedOutside = false;
+    SmallVector<Value> worklist = {buffer};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (loop->isAncestor(user))
+          continue;
+        auto view = dyn_cast<ViewLikeOpInterface>(user);
+        if (view && view.getViewSource() == v) {
+          views.push_back(user);
+          for (Value r : user->getResults())
+            worklist.push_back(r);
+          continue;
+        }
+        usedOutside = true;
+      }
+    }
+    if (!usedOutside)
+      toMove.push_back({alloc, views});
+  }
+  for (auto &[alloc, views] : toMove) {
+    // Dynamic sizes defined outside stay visible inside.
+    rewriter.moveOpBefore(alloc, &loop.getBody()->front());
+    Operation *last = alloc;
+    // Views in their order outside (each after what it uses).
+    llvm::sort(views, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *view : views) {
+      rewriter.moveOpAfter(view, last);
+      last = view;
+    }
+    ++numPrivatized;
+  }
+}
+
 void convertToParallel(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.setInsertionPoint(loop);
   auto parallel = scf::ParallelOp::create(
@@ -137,6 +229,7 @@ struct GraphCPUParallelizePass
     }
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : chosen) {
+      privatizeTemporaries(rewriter, loop, numPrivatized);
       convertToParallel(rewriter, loop);
       ++numParallelized;
     }

@@ -569,7 +569,14 @@ def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncO
     runtime. Nested marked loops stay sequential, as do marked loops inside
     an `scf.parallel` (the CPU pipeline runs the pass a second time after
     `graph-cpu-expand-copies`, whose copy loops hold no temporaries). With
-    `threads=1` it only removes the marks.
+    `threads=1` it only removes the marks. A buffer allocated outside the
+    loop and used only inside it (a temporary whose `tensor.empty`
+    bufferization placed before the loop, such as the score tile of a
+    flash attention reused by every head) is moved into the loop, one per
+    iteration (`temporaries-privatized`); before 2026-12-07 the iterations
+    shared it, a data race (wrong attention results with 2 threads).
+    Buffers also used outside the loop (its outputs, written in disjoint
+    tiles; inputs computed before it) stay shared.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1",
@@ -581,7 +588,10 @@ def GraphCPUParallelizePass : Pass<"graph-cpu-parallelize", "::mlir::func::FuncO
   let dependentDialects = ["::mlir::scf::SCFDialect"];
   let statistics = [
     Statistic<"numParallelized", "parallelized-loops",
-              "loops turned into scf.parallel">
+              "loops turned into scf.parallel">,
+    Statistic<"numPrivatized", "temporaries-privatized",
+              "buffers allocated before a parallelized loop and used only "
+              "in it, moved into it (one per iteration)">
   ];
 }
 
