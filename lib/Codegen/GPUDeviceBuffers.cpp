@@ -3,8 +3,8 @@
 // After kernel outlining the host functions of the CUDA target only
 // allocate, copy and free buffers and launch kernels. This pass makes those
 // buffers device memory, so that the host code never touches tensor data
-// (but for reads of small whole buffers, through a host copy: the
-// condition of graph.if and graph.loop):
+// (but for reads and writes of small whole buffers, through a host copy:
+// the condition of graph.if and graph.loop):
 //
 //   memref.alloc            -> gpu.alloc
 //   memref.dealloc          -> gpu.dealloc
@@ -94,16 +94,10 @@ LogicalResult useDeviceConstant(IRRewriter &rewriter,
   Location loc = global.getLoc();
   std::string name = "graphopt_cuda_constant_" + eltName;
   auto flatDynamic = MemRefType::get({ShapedType::kDynamic}, elt);
-  auto decl = module.lookupSymbol<func::FuncOp>(name);
-  if (!decl) {
-    OpBuilder b(ctx);
-    b.setInsertionPointToStart(module.getBody());
-    decl = func::FuncOp::create(
-        b, loc, name, FunctionType::get(ctx, {flatDynamic}, {flatDynamic}));
-    decl.setPrivate();
-    decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  UnitAttr::get(ctx));
-  }
+  func::FuncOp decl = graphopt::getOrDeclareFunction(
+      module, name, FunctionType::get(ctx, {flatDynamic}, {flatDynamic}), loc);
+  decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                UnitAttr::get(ctx));
   int64_t rank = type.getRank();
   auto flat = MemRefType::get({type.getNumElements()}, elt);
   SmallVector<ReassociationIndices> all;
@@ -166,9 +160,9 @@ Value stageableBuffer(Value memref) {
 /// host op with memory effects); for a write, the copy (unless the write
 /// replaces the whole buffer) is made, written and copied back (ordered
 /// before the kernels that read it after).
-void stageHostAccess(IRRewriter &rewriter, func::FuncOp fn, Operation *op) {
+void stageHostAccess(IRRewriter &rewriter, func::FuncOp fn, Operation *op,
+                     Value buffer) {
   Value memref = graphopt::getAccessedMemRef(op);
-  Value buffer = stageableBuffer(memref);
   auto type = cast<MemRefType>(buffer.getType());
   Location loc = op->getLoc();
   rewriter.setInsertionPointToStart(&fn.getBody().front());
@@ -213,15 +207,15 @@ struct GraphGPUDeviceBuffersPass
     // Accesses to small whole buffers (a reduction's 0-d result tested by
     // graph.if, graph.loop's condition, trip count and counters, an index)
     // go through a host copy; anything else is an error.
-    SmallVector<Operation *> hostAccesses;
+    SmallVector<std::pair<Operation *, Value>> hostAccesses;
     WalkResult checked = fn.walk([&](Operation *op) {
       Value memref = graphopt::getAccessedMemRef(op);
       if (inKernel(op))
         return WalkResult::advance();
       if (!memref || !isDeviceBuffer(memref))
         return WalkResult::advance();
-      if (stageableBuffer(memref)) {
-        hostAccesses.push_back(op);
+      if (Value buffer = stageableBuffer(memref)) {
+        hostAccesses.push_back({op, buffer});
         return WalkResult::advance();
       }
       op->emitError() << "'" << op->getName()
@@ -238,8 +232,8 @@ struct GraphGPUDeviceBuffersPass
       return failure();
 
     IRRewriter rewriter(fn.getContext());
-    for (Operation *op : hostAccesses)
-      stageHostAccess(rewriter, fn, op);
+    for (auto [op, buffer] : hostAccesses)
+      stageHostAccess(rewriter, fn, op, buffer);
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) {
       if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,

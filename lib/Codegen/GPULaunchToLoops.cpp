@@ -488,15 +488,8 @@ LogicalResult BlockEmulation::lowerBulkCopies() {
   auto module = launch->getParentOfType<ModuleOp>();
   Type ptr = LLVM::LLVMPointerType::get(ctx), i32 = rw.getI32Type();
   auto callee = [&](StringRef name, ArrayRef<Type> args) {
-    auto fn = module.lookupSymbol<func::FuncOp>(name);
-    if (!fn) {
-      OpBuilder::InsertionGuard g(rw);
-      rw.setInsertionPointToStart(module.getBody());
-      fn =
-          func::FuncOp::create(rw, loc, name, FunctionType::get(ctx, args, {}));
-      fn.setPrivate();
-    }
-    return fn;
+    return graphopt::getOrDeclareFunction(
+        module, name, FunctionType::get(ctx, args, {}), loc);
   };
   // The host pointer for a shared one: the same address, address space 0.
   auto host = [&](Value p) -> Value {

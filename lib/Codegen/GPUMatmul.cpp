@@ -1147,16 +1147,11 @@ Value tensorMapOf(OpBuilder &b, Location loc, Value operand, int64_t boxRows) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   auto unranked = UnrankedMemRefType::get(et, type.getMemorySpace());
-  auto decl = module.lookupSymbol<func::FuncOp>(name);
-  if (!decl) {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(module.getBody());
-    decl = func::FuncOp::create(
-        b, loc, name,
-        FunctionType::get(ctx, {unranked, b.getIndexType(), b.getIndexType()},
-                          {LLVM::LLVMPointerType::get(ctx)}));
-    decl.setPrivate();
-  }
+  func::FuncOp decl = graphopt::getOrDeclareFunction(
+      module, name,
+      FunctionType::get(ctx, {unranked, b.getIndexType(), b.getIndexType()},
+                        {LLVM::LLVMPointerType::get(ctx)}),
+      loc);
   Idx x{b, loc};
   Value cast = memref::CastOp::create(b, loc, unranked, operand);
   return func::CallOp::create(b, loc, decl,

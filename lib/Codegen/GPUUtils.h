@@ -91,6 +91,19 @@ constexpr int64_t kWarpSize = 32;
 
 /// `v` of the lane `offset` away in the xor butterfly (`gpu.shuffle xor`
 /// over the whole warp).
+/// The private declaration `name` of type `type` in `module`, created at
+/// the module's start if missing (a runtime function the generated code
+/// calls).
+inline func::FuncOp getOrDeclareFunction(ModuleOp module, StringRef name,
+                                         FunctionType type, Location loc) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto fn = func::FuncOp::create(b, loc, name, type);
+  fn.setPrivate();
+  return fn;
+}
+
 inline Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
   return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
                                 gpu::ShuffleMode::XOR)

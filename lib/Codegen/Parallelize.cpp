@@ -20,6 +20,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::graphopt {
 #define GEN_PASS_DEF_GRAPHCPUPARALLELIZEPASS
@@ -120,22 +121,14 @@ void privatizeTemporaries(RewriterBase &rewriter, scf::ForOp loop,
   for (Value init : loop.getInitArgs())
     if (Operation *root = rootOf(init))
       carried.insert(root);
-  SmallVector<Operation *> allocs;
+  // Allocations before the loop that its ops use, through views or not.
+  llvm::SetVector<Operation *> allocs;
   loop.getBody()->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      // Follow views made outside the loop back to their allocation.
-      while (def && !loop->isAncestor(def)) {
-        if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-          def = view.getViewSource().getDefiningOp();
-          continue;
-        }
-        break;
-      }
+      Operation *def = rootOf(operand);
       if (def && !loop->isAncestor(def) &&
-          isa<memref::AllocOp, memref::AllocaOp>(def) &&
-          !carried.contains(def) && !llvm::is_contained(allocs, def))
-        allocs.push_back(def);
+          isa<memref::AllocOp, memref::AllocaOp>(def) && !carried.contains(def))
+        allocs.insert(def);
     }
   });
   SmallVector<std::pair<Operation *, SmallVector<Operation *>>> toMove;

@@ -70,6 +70,18 @@ void checkBarrier(const void *p) {
     fail("mbarrier not 8-byte aligned");
 }
 
+/// The state of the initialized mbarrier at `p`, which `op` uses.
+Barrier initialized(const void *p, const char *op) {
+  checkBarrier(p);
+  Barrier b(p);
+  if (b.expected == 0) {
+    char msg[160];
+    std::snprintf(msg, sizeof(msg), "%s on an mbarrier never initialized", op);
+    fail(msg);
+  }
+  return b;
+}
+
 } // namespace
 
 extern "C" {
@@ -86,10 +98,7 @@ void graphoptEmuMbarrierInit(void *bar, int32_t count) {
 }
 
 void graphoptEmuMbarrierArriveExpectTx(void *bar, int32_t bytes) {
-  checkBarrier(bar);
-  Barrier b(bar);
-  if (b.expected == 0)
-    fail("mbarrier.arrive.expect_tx on an mbarrier never initialized");
+  Barrier b = initialized(bar, "mbarrier.arrive.expect_tx");
   if (b.pending == 0)
     fail("mbarrier.arrive.expect_tx: more arrivals than the phase expects");
   b.tx += bytes;
@@ -99,10 +108,7 @@ void graphoptEmuMbarrierArriveExpectTx(void *bar, int32_t bytes) {
 }
 
 void graphoptEmuMbarrierWaitParity(void *bar, int32_t parity) {
-  checkBarrier(bar);
-  Barrier b(bar);
-  if (b.expected == 0)
-    fail("mbarrier.try_wait.parity on an mbarrier never initialized");
+  Barrier b = initialized(bar, "mbarrier.try_wait.parity");
   // The phase of parity `parity` has completed when the current phase's
   // parity differs.
   if (b.phase == static_cast<uint64_t>(parity & 1)) {
@@ -174,9 +180,7 @@ void graphoptEmuTensorLoad(void *dst, const void *mapPtr, void *bar,
         std::memset(to, 0, map.elementBytes);
     }
   }
-  Barrier b(bar);
-  if (b.expected == 0)
-    fail("cp.async.bulk.tensor completing on an mbarrier never initialized");
+  Barrier b = initialized(bar, "cp.async.bulk.tensor completing");
   b.tx -= static_cast<int64_t>(rows * rowBytes);
   b.settle();
   b.store(bar);
