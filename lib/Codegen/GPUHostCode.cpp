@@ -227,11 +227,40 @@ struct GraphGPUSerialKernelsPass
   }
 };
 
+/// `v` as a constant, through the index products, sums and affine maps
+/// that tiling and collapsing leave unfolded (a tile size times a step, a
+/// ceildiv of an extent), or nullopt.
+std::optional<int64_t> foldedConstant(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  Operation *op = v.getDefiningOp();
+  if (auto apply = dyn_cast_or_null<affine::AffineApplyOp>(op)) {
+    SmallVector<Attribute> operands;
+    for (Value operand : apply.getMapOperands()) {
+      std::optional<int64_t> c = foldedConstant(operand);
+      if (!c)
+        return std::nullopt;
+      operands.push_back(IntegerAttr::get(operand.getType(), *c));
+    }
+    SmallVector<Attribute> results;
+    if (failed(apply.getAffineMap().constantFold(operands, results)))
+      return std::nullopt;
+    return cast<IntegerAttr>(results[0]).getInt();
+  }
+  if (!op || !isa<arith::MulIOp, arith::AddIOp>(op))
+    return std::nullopt;
+  std::optional<int64_t> a = foldedConstant(op->getOperand(0));
+  std::optional<int64_t> b = foldedConstant(op->getOperand(1));
+  if (!a || !b)
+    return std::nullopt;
+  return isa<arith::MulIOp>(op) ? *a * *b : *a + *b;
+}
+
 /// The static extent of dim `d` of `loop`, or nullopt.
 std::optional<int64_t> staticExtent(scf::ParallelOp loop, unsigned d) {
-  auto lb = getConstantIntValue(loop.getLowerBound()[d]);
-  auto ub = getConstantIntValue(loop.getUpperBound()[d]);
-  auto step = getConstantIntValue(loop.getStep()[d]);
+  auto lb = foldedConstant(loop.getLowerBound()[d]);
+  auto ub = foldedConstant(loop.getUpperBound()[d]);
+  auto step = foldedConstant(loop.getStep()[d]);
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
   return llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
@@ -254,6 +283,90 @@ SmallVector<int64_t> blockShape(scf::ParallelOp loop, int64_t blockSize) {
   sizes[rank - 1] = fit(rank - 1, std::min<int64_t>(32, blockSize));
   sizes[rank - 2] = fit(rank - 2, std::max<int64_t>(blockSize / sizes[rank - 1], 1));
   return sizes;
+}
+
+/// Makes the 1-D loop over blocks `blocks` a grid-stride loop of at most
+/// `maxBlocks` blocks when it has more iterations than that: block `g` runs
+/// the thread loop's body for blocks g, g + G, g + 2G, ... (G the grid),
+/// inside the thread loop (an `scf.for` between the block and thread loops
+/// would hide the thread loop from `gpu-map-parallel-loops`). Each thread
+/// thus handles several vectors, one grid's width apart, and the launch has
+/// a bounded grid. Loops whose body holds anything but pure index
+/// computations around the one thread loop are left as they are.
+void makeGridStride(RewriterBase &rewriter, scf::ParallelOp blocks,
+                    int64_t maxBlocks) {
+  if (blocks.getNumLoops() != 1 || !blocks.getInitVals().empty())
+    return;
+  scf::ParallelOp threads;
+  SmallVector<Operation *> before;
+  for (Operation &op : blocks.getBody()->without_terminator()) {
+    if (auto p = dyn_cast<scf::ParallelOp>(op); p && !threads) {
+      threads = p;
+      continue;
+    }
+    if (threads || !isPure(&op))
+      return;
+    before.push_back(&op);
+  }
+  if (!threads || !threads.getInitVals().empty())
+    return;
+  // The thread loop's bounds must not depend on the block.
+  for (Value v : threads->getOperands())
+    if (blocks.getRegion().isAncestor(v.getParentRegion()))
+      return;
+  Value lb = blocks.getLowerBound()[0], ub = blocks.getUpperBound()[0],
+        step = blocks.getStep()[0];
+  std::optional<int64_t> trips = staticExtent(blocks, 0);
+  if (trips && *trips <= maxBlocks)
+    return;
+  if (!trips && foldedConstant(step).value_or(0) <= 0)
+    return;
+
+  Location loc = blocks.getLoc();
+  rewriter.setInsertionPoint(blocks);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value count, grid;
+  // The grid evens out the blocks' trip counts: ceil(count / trips) blocks
+  // of `trips` iterations each, trips = ceil(count / maxBlocks).
+  if (trips) {
+    count = arith::ConstantIndexOp::create(rewriter, loc, *trips);
+    int64_t perBlock = llvm::divideCeil(*trips, maxBlocks);
+    grid = arith::ConstantIndexOp::create(rewriter, loc,
+                                          llvm::divideCeil(*trips, perBlock));
+  } else {
+    Value extent = arith::SubIOp::create(rewriter, loc, ub, lb);
+    extent = arith::MaxSIOp::create(rewriter, loc, extent, zero);
+    count = arith::CeilDivUIOp::create(rewriter, loc, extent, step);
+    Value perBlock = arith::CeilDivUIOp::create(
+        rewriter, loc, count,
+        arith::ConstantIndexOp::create(rewriter, loc, maxBlocks));
+    perBlock = arith::MaxUIOp::create(rewriter, loc, perBlock, one);
+    grid = arith::CeilDivUIOp::create(rewriter, loc, count, perBlock);
+  }
+  auto newBlocks = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                           ValueRange{grid}, ValueRange{one});
+  rewriter.setInsertionPointToStart(newBlocks.getBody());
+  auto newThreads =
+      scf::ParallelOp::create(rewriter, loc, threads.getLowerBound(),
+                              threads.getUpperBound(), threads.getStep());
+  rewriter.setInsertionPointToStart(newThreads.getBody());
+  Value g = newBlocks.getInductionVars()[0];
+  auto stride = scf::ForOp::create(rewriter, loc, g, count, grid);
+  rewriter.setInsertionPointToStart(stride.getBody());
+  IRMapping map;
+  Value b = arith::AddIOp::create(
+      rewriter, loc, lb,
+      arith::MulIOp::create(rewriter, loc, stride.getInductionVar(), step));
+  map.map(blocks.getInductionVars()[0], b);
+  for (auto [from, to] :
+       llvm::zip(threads.getInductionVars(), newThreads.getInductionVars()))
+    map.map(from, to);
+  for (Operation *op : before)
+    rewriter.clone(*op, map);
+  for (Operation &op : threads.getBody()->without_terminator())
+    rewriter.clone(op, map);
+  rewriter.eraseOp(blocks);
 }
 
 struct GraphGPUTileParallelLoopsPass
@@ -301,6 +414,17 @@ struct GraphGPUTileParallelLoopsPass
         collapseParallelLoops(rewriter, blocks, {all});
       }
     }
+    if (maxBlocks <= 0)
+      return;
+    // The (collapsed) block loops, found again: collapsing replaced them.
+    SmallVector<scf::ParallelOp> blockLoops;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>())
+        blockLoops.push_back(loop);
+    });
+    for (scf::ParallelOp loop : blockLoops)
+      makeGridStride(rewriter, loop, maxBlocks);
   }
 };
 

@@ -7,17 +7,23 @@
 
 // An NCHW add on 16 x 64 x 128 x 128: its dims merged into one
 // (graph-gpu-collapse-elementwise), 4 floats per thread, 16 x 64 x 128 x
-// 128 / 4 / 256 = 16384 blocks of 256 threads (65536 blocks of one element
+// 128 / 4 / 256 = 16384 tiles of 256 threads (65536 blocks of one element
 // per thread before vectors; 32 x 8 threads a block before the merge).
+// That is more than max-blocks (4224): a grid-stride loop of 16384 / 4 =
+// 4096 blocks, each thread 4 vectors 4096 x 256 x 16 bytes = 16 MiB
+// apart (the loop's addresses advanced by that constant).
 // CHECK-LABEL: func.func @add_nchw
-// CHECK: gpu.launch_func {{.+}} blocks in (%c16384{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
+// CHECK: gpu.launch_func {{.+}} blocks in (%c4096{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
 // CHECK: gpu.binary
 // CHECK-SAME: .maxntid 256, 1, 1
 // CHECK-NOT: ld.global.b32
+// CHECK-SAME: $L__BB0_1:
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: add.rn.f32
 // CHECK-SAME: st.global.v4.b32
+// CHECK-SAME: 16777216
+// CHECK-SAME: bra {{.*}}$L__BB0_1;
 func.func @add_nchw(%x: tensor<16x64x128x128xf32>, %y: tensor<16x64x128x128xf32>) -> tensor<16x64x128x128xf32> {
   %r = graph.add %x, %y : tensor<16x64x128x128xf32>, tensor<16x64x128x128xf32> -> tensor<16x64x128x128xf32>
   return %r : tensor<16x64x128x128xf32>

@@ -2686,6 +2686,31 @@ def gf_attn_float_mask(rng):
     return [q, k, v, m], [as_f32(sdpa(q, k, v, mask=m))]
 
 
+# Grid-stride elementwise kernels (test/Integration/gpu-grid-stride.mlir).
+@case
+def gs_odd(rng):
+    a, b = uniform(rng, (1089, 1001)), uniform(rng, (1089, 1001))
+    return [a, b], [as_f32(f64(a) + f64(b))]
+
+
+@case
+def gs_bcast(rng):
+    a, b = uniform(rng, (1089, 1001)), uniform(rng, (1001,))
+    return [a, b], [as_f32(f64(a) * f64(b))]
+
+
+@case
+def gs_vec(rng):
+    a = uniform(rng, (4400, 1024))
+    return [a], [as_f32(f64(a) * 2.0 + 1.0)]
+
+
+@case
+def gs_dynamic(rng):
+    a, b = uniform(rng, (1089, 1001)), uniform(rng, (1089, 1001))
+    return [a, b], [as_f32(f64(a) - f64(b))]
+
+
 # Hopper wgmma kernel (test/Integration/gpu-matmul-wgmma.mlir).
 @case
 def wg_f16_mm(rng):

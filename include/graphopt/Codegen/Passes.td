@@ -249,10 +249,20 @@ def GraphGPUTileParallelLoopsPass : Pass<"graph-gpu-tile-parallel-loops", "::mli
     its outer dims (all but the last two) collapsed into one, so that the
     innermost dim stays x (otherwise it became a sequential loop in each
     thread, and a warp's lanes read elements a row apart).
+
+    A loop with more than `max-blocks` blocks becomes a grid-stride loop:
+    the grid has `max-blocks` blocks and each thread runs the body for
+    blocks g, g + G, g + 2G, ... (an `scf.for` inside the thread loop), so
+    that large tensors do not launch millions of short-lived blocks and the
+    per-thread set-up is shared by several vectors. The default, 4224, is
+    32 blocks per SM of an H100 or H200 (132 SMs): four full waves at 8
+    resident blocks of 256 threads. 0 keeps one block per tile.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
-           "Threads per block">
+           "Threads per block">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"4224",
+           "Blocks of a grid-stride elementwise kernel (0: no grid-stride loop)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
