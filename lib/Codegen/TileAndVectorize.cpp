@@ -1572,6 +1572,15 @@ struct GraphCPUTileAndVectorizePass
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    // A read whose elements are only used one by one (the register
+    // kernel's row of A, each broadcast against B's vectors) as scalar
+    // loads, which x86 folds into broadcasts from memory: read as one
+    // vector of mr floats, LLVM split a 7-float row into loads of 4, 2 and
+    // 1 and extracted with shuffles on the FMA port (one core of the Xeon:
+    // ResNet-50's 49 x 256 x 256 Winograd matmul 44.2 -> 42.8 us, the
+    // whole model 65.5 -> 64.2 ms).
+    vector::populateScalarVectorTransferLoweringPatterns(
+        patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns,
                                                         &getContext());
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,

@@ -8,8 +8,9 @@
 // (stored transposed: 8 x 16 tiles read as rows, transposed in registers by
 // one shuffle), B into [N/32][K][32] panels; then the kc and nc blocks, the
 // row micro-panels (step 8), the column panels (step 32) and the unit-step
-// k loop of FMAs, which reads 8 consecutive floats of A and 32 of B per
-// step.
+// k loop of FMAs, which reads 32 floats of B as vectors and 8 consecutive
+// floats of A one by one (scalar loads, which x86 folds into broadcasts
+// from memory) per step.
 // CHECK-LABEL: func.func @matmul
 // CHECK: tensor.expand_shape %arg0 {{\[}}[0, 1], [2]] output_shape [32, 8, 256]
 // CHECK: %[[AP:.+]] = scf.for {{.+}} -> (tensor<32x256x8xf32>)
@@ -28,9 +29,13 @@
 // CHECK: %[[MICRO:.+]] = affine.apply #{{.+}}(%[[IR]])
 // CHECK: tensor.extract_slice %[[AP]][%[[MICRO]], %[[PC]], 0] [1, 64, 8] [1, 1, 1] : tensor<32x256x8xf32> to tensor<64x8xf32>
 // CHECK: scf.for {{.+}} = %c0 to %c64 step %c1 iter_args({{.+}}) -> ({{.*}}vector<8x32xf32>)
-// CHECK: vector.transfer_read {{.+}} : tensor<1x8xf32>, vector<1x8xf32>
 // CHECK: vector.transfer_read {{.+}} : tensor<1x32xf32>, vector<1x32xf32>
-// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+// CHECK-NOT: vector<1x8xf32>
+// CHECK: tensor.extract %{{.+}}[%c0, %c0] : tensor<1x8xf32>
+// CHECK: vector.fma {{.+}} : vector<32xf32>
+// CHECK-NOT: vector<1x8xf32>
+// CHECK: tensor.extract %{{.+}}[%c0, %c7] : tensor<1x8xf32>
+// CHECK: vector.fma {{.+}} : vector<32xf32>
 
 // Without packing: the register kernel reads B in place.
 // NOPACK-LABEL: func.func @matmul

@@ -142,7 +142,8 @@
 // The taps are a loop over a table of their column offsets (i * 22 + j
 // for tap (i, j): the padded image is 22 columns wide), each a loop over
 // the 3 channels in which each FMA step reads the block's 3 image vectors
-// and one panel of mr weights, whose lanes are broadcast.
+// and the mr weights of one panel, each a scalar load that is broadcast
+// (vbroadcastss from memory).
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=8" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // KERNEL-LABEL: func.func @direct_rgb
@@ -153,16 +154,16 @@
 // KERNEL-NEXT: tensor.extract %[[OFF]][%[[T]]] : tensor<9xindex>
 // KERNEL: scf.for %{{.+}} = %c0 to %c3 step %c1
 // KERNEL-COUNT-3: vector.transfer_read {{.+}} : tensor<3x{{[0-9]+}}xf32>, vector<16xf32>
-// KERNEL-NEXT: vector.transfer_read {{.+}} : tensor<2x27x8xf32>, vector<8xf32>
+// KERNEL-NEXT: tensor.extract {{.+}} : tensor<2x27x8xf32>
 // KERNEL-COUNT-24: vector.fma {{.+}} : vector<16xf32>
 // KERNEL-LABEL: func.func @direct_pad
 // KERNEL: scf.for %{{.+}} = %c0 to %c240 step %c48
-// KERNEL: vector.transfer_read {{.+}} : tensor<2x72x6xf32>, vector<6xf32>
+// KERNEL: tensor.extract {{.+}} : tensor<2x72x6xf32>
 // KERNEL-COUNT-18: vector.fma {{.+}} : vector<16xf32>
 // AVX2-LABEL: func.func @direct_rgb
 // AVX2: scf.for %{{.+}} = %c0 to %c384 step %c24
 // AVX2-COUNT-3: vector.transfer_read {{.+}} : tensor<3x{{[0-9]+}}xf32>, vector<8xf32>
-// AVX2-NEXT: vector.transfer_read {{.+}} : tensor<4x27x4xf32>, vector<4xf32>
+// AVX2-NEXT: tensor.extract {{.+}} : tensor<4x27x4xf32>
 // AVX2-COUNT-12: vector.fma {{.+}} : vector<8xf32>
 
 // Depthwise convolutions (f32): blocks of 4 output rows, each row in

@@ -7,7 +7,9 @@
 //    reduction block (K = 512 in two blocks of 256) before its one store;
 //  - after llc, the inner loop prefetches the next B panel's row into L2
 //    (512 rows x 32 floats further on: 65536 bytes; graph-cpu-prefetch),
-//    broadcasts A from its micro-panel and multiplies zmm registers.
+//    loads B's row, broadcasts A's 8 floats from its micro-panel one by
+//    one (a scalar load each, folded into vbroadcastss) and multiplies zmm
+//    registers.
 // RUN: graph-opt %s --mlir-disable-threading --graph-cpu-pipeline="vector-width=16" --mlir-print-ir-after=graph-cpu-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: graph-opt %s --graph-cpu-pipeline="vector-width=16" | mlir-translate --mlir-to-llvmir | llc -O3 -mattr=+avx512f | FileCheck %s --check-prefix=ASM
 
@@ -24,8 +26,8 @@
 // TILE-NOT: linalg.generic
 
 // ASM: prefetcht1 65536(%{{.+}})
-// ASM: vbroadcastss ({{.+}}), %zmm{{[0-9]+}}
 // ASM: vmovups ({{.+}}), %zmm{{[0-9]+}}
+// ASM: vbroadcastss {{-?[0-9]*}}({{.+}}), %zmm{{[0-9]+}}
 // ASM: vfmadd231ps %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 func.func @main(%x: tensor<256x512xf32>, %w: tensor<512x512xf32>, %b: tensor<512xf32>) -> tensor<256x512xf32> {
   %m = graph.matmul %x, %w : tensor<256x512xf32>, tensor<512x512xf32> -> tensor<256x512xf32>
