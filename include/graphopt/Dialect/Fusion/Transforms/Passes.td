@@ -109,7 +109,10 @@ def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
     intermediates exist only as tiles and never as full-size buffers.
     `output` groups (contraction + epilogue) are tiled up to 256 x 256 over the
     last two dims (a one-row output, a matrix-vector product, into one
-    column tile per thread instead), `input` groups (reductions with their producers and
+    column tile per thread instead; on several threads, columns cut
+    narrower, in multiples of 32, where that makes the tile count a
+    multiple of the thread count: a 768-column output is 4 tiles of 192 on
+    2 threads, not 3 of 256), `input` groups (reductions with their producers and
     normalization consumers) in rows of 16 over the dims no reduction runs
     over; `loop` groups are already one loop nest. An `output` group whose
     convolution was lowered to a loop over images (a static batch above 1)
@@ -124,7 +127,9 @@ def FusionTileAndFusePass : Pass<"fusion-tile-and-fuse"> {
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"1",
            "Threads the generated code runs on: a one-row output group is "
-           "tiled into that many column tiles (at least 256 columns each)">
+           "tiled into that many column tiles (at least 256 columns each), "
+           "other output groups into a multiple of that many tiles where "
+           "whole 32-column panels allow">
   ];
   let statistics = [
     Statistic<"numTiled", "tiled-groups", "Number of groups tiled and fused">
