@@ -379,14 +379,8 @@ struct GraphGPUTileParallelLoopsPass
                                  << blockSize;
       return signalPassFailure();
     }
-    SmallVector<scf::ParallelOp> loops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>() &&
-          !loop->getParentOfType<gpu::LaunchOp>())
-        loops.push_back(loop);
-    });
     IRRewriter rewriter(&getContext());
-    for (scf::ParallelOp loop : loops) {
+    for (scf::ParallelOp loop : graphopt::hostParallelLoops(getOperation())) {
       auto [blocks, threads] = scf::tileParallelLoop(
           loop, blockShape(loop, blockSize), /*noMinMaxBounds=*/true);
       // A block has three thread dims: the outer ones of a rank >= 4 loop
@@ -417,13 +411,7 @@ struct GraphGPUTileParallelLoopsPass
     if (maxBlocks <= 0)
       return;
     // The (collapsed) block loops, found again: collapsing replaced them.
-    SmallVector<scf::ParallelOp> blockLoops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>() &&
-          !loop->getParentOfType<gpu::LaunchOp>())
-        blockLoops.push_back(loop);
-    });
-    for (scf::ParallelOp loop : blockLoops)
+    for (scf::ParallelOp loop : graphopt::hostParallelLoops(getOperation()))
       makeGridStride(rewriter, loop, maxBlocks);
   }
 };

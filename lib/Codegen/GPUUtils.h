@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::graphopt {
 
@@ -145,6 +146,19 @@ inline Value getAccessedMemRef(Operation *op) {
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return store.getMemRef();
   return Value();
+}
+
+/// The outermost `scf.parallel` loops under `root` that are host code (not
+/// nested in another parallel loop or in a `gpu.launch`): the loop nests
+/// that become the generic kernels, in walk order.
+inline SmallVector<scf::ParallelOp> hostParallelLoops(Operation *root) {
+  SmallVector<scf::ParallelOp> loops;
+  root->walk([&](scf::ParallelOp loop) {
+    if (!loop->getParentOfType<scf::ParallelOp>() &&
+        !loop->getParentOfType<gpu::LaunchOp>())
+      loops.push_back(loop);
+  });
+  return loops;
 }
 
 /// Whether `fn` is the helper of the deallocation lowering

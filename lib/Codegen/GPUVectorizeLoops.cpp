@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUUtils.h"
 #include "graphopt/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -234,13 +235,7 @@ struct GraphGPUVectorizeLoopsPass
           GraphGPUVectorizeLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> loops;
-    getOperation().walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>() &&
-          !loop->getParentOfType<gpu::LaunchOp>())
-        loops.push_back(loop);
-    });
-    for (scf::ParallelOp loop : loops)
+    for (scf::ParallelOp loop : graphopt::hostParallelLoops(getOperation()))
       (void)vectorizeInnermost(loop);
   }
 };
