@@ -90,8 +90,6 @@ inline Value bufferAsTensor(OpBuilder &b, Location loc, RankedTensorType t,
 /// Lanes of a warp: the x threads of the warp kernels' blocks.
 constexpr int64_t kWarpSize = 32;
 
-/// `v` of the lane `offset` away in the xor butterfly (`gpu.shuffle xor`
-/// over the whole warp).
 /// The private declaration `name` of type `type` in `module`, created at
 /// the module's start if missing (a runtime function the generated code
 /// calls).
@@ -105,6 +103,8 @@ inline func::FuncOp getOrDeclareFunction(ModuleOp module, StringRef name,
   return fn;
 }
 
+/// `v` of the lane `offset` away in the xor butterfly (`gpu.shuffle xor`
+/// over the whole warp).
 inline Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
   return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
                                 gpu::ShuffleMode::XOR)
